@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+// pwnvault: no outside packages. The toolchain, Foundation, and Debian's C libraries only.
+import PackageDescription
+
+let package = Package(
+    name: "pwnvault",
+    products: [
+        .executable(name: "pwnvault", targets: ["pwnvault"]),
+    ],
+    targets: [
+        // C libraries from Debian, each imported by exactly one Swift file.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium",
+                       pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret",
+                       pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // Fixed-arity wrappers around libsecret (variadic calls, GLib cancellation and lock checks).
+        .target(name: "CSecretShim", dependencies: ["CLibSecret"], path: "Sources/CSecretShim"),
+
+        // The product: vault, crypto, keyring, HIBP, screen. Never prints, never exits.
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim"], path: "Sources/PwnVaultCore"),
+        // Argument reading, help, one file per command, console output.
+        .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
+        // `exit(CLI.run(...))`, nothing else.
+        .executableTarget(name: "pwnvault", dependencies: ["PwnVaultCLI"], path: "Sources/pwnvault"),
+
+        .testTarget(name: "PwnVaultCoreTests", dependencies: ["PwnVaultCore"], path: "Tests/PwnVaultCoreTests"),
+        .testTarget(name: "PwnVaultCLITests", dependencies: ["PwnVaultCLI", "PwnVaultCore"], path: "Tests/PwnVaultCLITests"),
+        // Runs the built binary against a real keyring, real terminals and a fake HIBP server on loopback.
+        .testTarget(name: "EndToEndTests", dependencies: ["pwnvault"], path: "Tests/EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v5]
+)

@@ -1,0 +1,2 @@
+/* libsecret allows only its umbrella header to be included directly. */
+#include <libsecret/secret.h>

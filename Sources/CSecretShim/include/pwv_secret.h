@@ -1,0 +1,3 @@
+/* Placeholder; filled in by the keyring work. */
+#pragma once
+int pwv_secret_placeholder(void);

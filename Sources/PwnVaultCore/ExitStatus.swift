@@ -1,0 +1,34 @@
+/// Every exit status pwnvault uses, documented in Docs/CLI.md. Only `main.swift` turns one into `exit()`.
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+    /// Success; for `check`: no checked account was found in a breach.
+    case success = 0
+    /// `check`: at least one checked account was found in a breach.
+    case breachesFound = 1
+    /// Bad command line or bad input (unknown command or option, invalid account).
+    case usage = 2
+    /// Wrong passphrase, or no way to ask for one.
+    case authentication = 3
+    /// No vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error.
+    case vault = 4
+    /// The keyring was needed and is unusable, or holds a key for another vault.
+    case keyring = 5
+    /// The HIBP API could not be reached or answered nonsense; the run did not complete.
+    case network = 6
+    /// The HIBP API rejected the key or the client (401, 403).
+    case apiAuthorization = 7
+    /// The run completed but some accounts could not be checked.
+    case partial = 8
+    /// Interrupted by a signal (Ctrl-C, SIGTERM, SIGHUP).
+    case interrupted = 130
+}
+
+/// An error that knows what to tell the user: one lower-case line, an optional hint, and an exit status.
+public protocol UserFacingError: Error {
+    var message: String { get }
+    var hint: String? { get }
+    var exitStatus: ExitStatus { get }
+}
+
+extension UserFacingError {
+    public var hint: String? { nil }
+}

@@ -1,0 +1,4 @@
+import PwnVaultCLI
+import Glibc
+
+exit(CLI.run(CommandLine.arguments))

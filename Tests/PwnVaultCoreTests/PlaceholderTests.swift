@@ -1,0 +1,2 @@
+import XCTest
+final class PwnVaultCoreTestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }
