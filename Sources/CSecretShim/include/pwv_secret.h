@@ -1,3 +1,68 @@
-/* Placeholder; filled in by the keyring work. */
+/* pwv_secret: the fixed-arity face of libsecret that Swift calls (from SecretServiceKeyring only).
+ *
+ * Why a shim at all:
+ *   - libsecret's convenient calls are C-variadic, which Swift cannot call; its non-variadic twins
+ *     want a GHashTable and a SecretSchema, which are GLib plumbing Swift should not see.
+ *   - A hung Secret Service daemon hangs every synchronous libsecret call forever. Each function
+ *     here takes a timeout and hands libsecret a GCancellable that a timer thread cancels.
+ *   - A locked collection makes a lookup return "no such item" without an error when no unlock
+ *     prompt can be shown. pwv_secret_is_locked asks the default collection directly.
+ *   - Secrets cross this boundary only in caller-owned memory, so Swift decides when they are wiped.
+ *
+ * Items are stored under the schema "org.pwnvault.Secret" with SECRET_SCHEMA_DONT_MATCH_NAME, so
+ * they are found by attributes alone (`secret-tool search application pwnvault`). Attributes are
+ * passed as parallel arrays `keys[i] = values[i]`, i < n; all of them are strings, n >= 1.
+ * Secrets are stored in the default collection as text: standard padded base64 of the bytes.
+ */
 #pragma once
-int pwv_secret_placeholder(void);
+#include <stddef.h>
+
+/* The largest secret (in bytes, before base64) that is stored or looked up. */
+#define PWV_SECRET_MAX_BYTES 4096
+
+/* Results. Non-negative values are answers; negative ones are failures. */
+enum {
+    PWV_SECRET_OK = 0,             /* done; lookup: found; clear: something was removed */
+    PWV_SECRET_ABSENT = 1,         /* lookup: no such item; clear: nothing to remove */
+    PWV_SECRET_LOCKED = 1,         /* is_locked: the default collection is locked */
+    PWV_SECRET_ERR_GLIB = -1,      /* a GError; its domain, code and message are in the pwv_error */
+    PWV_SECRET_ERR_TIMEOUT = -2,   /* the timeout passed and the call was cancelled */
+    PWV_SECRET_ERR_NO_DEFAULT = -3,/* the Secret Service has no default collection */
+    PWV_SECRET_ERR_TOO_BIG = -4,   /* the secret is larger than the buffer or PWV_SECRET_MAX_BYTES */
+    PWV_SECRET_ERR_FORMAT = -5,    /* the stored value is not the base64 this shim writes */
+    PWV_SECRET_ERR_ARGUMENT = -6,  /* a NULL pointer, no attributes, an empty secret, a zero timeout */
+    PWV_SECRET_ERR_RESOURCE = -7,  /* no thread or memory for the timer */
+};
+
+/* What went wrong, for the caller to map. Always filled when a function returns a negative value:
+ * for PWV_SECRET_ERR_GLIB with the GError's domain ("secret-error", "g-io-error-quark",
+ * "g-dbus-error-quark", …), code and message; otherwise with domain "pwv-secret" and a message.
+ * Strings are NUL-terminated and cut to fit. */
+typedef struct pwv_error {
+    char domain[64];
+    int code;
+    char message[256];
+} pwv_error;
+
+/* Stores (or replaces) the secret (1 to PWV_SECRET_MAX_BYTES bytes) under the attributes, with a
+ * label for keyring browsers. Returns PWV_SECRET_OK or a failure. Does not check the lock state. */
+int pwv_secret_store(const char *const *keys, const char *const *values, size_t n,
+                     const char *label, const unsigned char *secret, size_t secret_len,
+                     unsigned int timeout_ms, pwv_error *error);
+
+/* Looks up the secret stored under the attributes and decodes it into `out` (capacity `out_cap`),
+ * setting `*out_len`. Returns PWV_SECRET_OK, PWV_SECRET_ABSENT or a failure. Nothing is written to
+ * `out` unless the whole secret fits. Does NOT check the lock state: call pwv_secret_is_locked
+ * first, because a locked collection also answers PWV_SECRET_ABSENT. */
+int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t n,
+                      unsigned char *out, size_t out_cap, size_t *out_len,
+                      unsigned int timeout_ms, pwv_error *error);
+
+/* Removes every item stored under the attributes (all of them must match). Returns PWV_SECRET_OK (something was removed),
+ * PWV_SECRET_ABSENT (nothing matched) or a failure. */
+int pwv_secret_clear(const char *const *keys, const char *const *values, size_t n,
+                     unsigned int timeout_ms, pwv_error *error);
+
+/* Asks whether the default collection is locked. Returns 0 (unlocked), PWV_SECRET_LOCKED or a
+ * failure (PWV_SECRET_ERR_NO_DEFAULT when there is no default collection). */
+int pwv_secret_is_locked(unsigned int timeout_ms, pwv_error *error);
