@@ -161,11 +161,13 @@ cat >"$session/bus.conf" <<CONF
 </busconfig>
 CONF
 # dbus-run-session takes the daemon as one program path: a two-line stand-in that calls us back.
-self=$(cd "$(dirname "$0")" && pwd)/${0##*/}
-printf '#!/bin/sh\nexec "%s" __bus-daemon "$@"\n' "$self" >"$session/bus-daemon"
+# (The path travels in the environment, so no quoting of it can go wrong.)
+PWNVAULT_KEYRING_SCRIPT=$(cd "$(dirname "$0")" && pwd)/${0##*/}
+export PWNVAULT_KEYRING_SCRIPT
+printf '#!/bin/sh\nexec "$PWNVAULT_KEYRING_SCRIPT" __bus-daemon "$@"\n' >"$session/bus-daemon"
 chmod 700 "$session/bus-daemon"
 
 status=0
 dbus-run-session --config-file="$session/bus.conf" --dbus-daemon="$session/bus-daemon" \
-    -- "$self" __inside-session "$mode" "$@" || status=$?
+    -- "$PWNVAULT_KEYRING_SCRIPT" __inside-session "$mode" "$@" || status=$?
 exit "$status"
