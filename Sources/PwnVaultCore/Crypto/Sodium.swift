@@ -161,6 +161,14 @@ public enum Sodium {
         return a.withUnsafeBytes { x in b.withUnsafeBytes { y in sodium_memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0 } }
     }
 
+    /// `sodium_is_zero`: whether every byte of `bytes` is zero, in time that depends only on the length
+    /// (used to check the vault payload's padding without branching on its content).
+    public static func isZero(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let p = bytes.baseAddress, bytes.count > 0 else { return true }
+        ensureInitialized()
+        return sodium_is_zero(p.assumingMemoryBound(to: UInt8.self), bytes.count) == 1
+    }
+
     /// `sodium_bin2base64` / hex helpers for public values.
     public static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String(format: "%02x", $0) }.joined()
