@@ -31,8 +31,8 @@ nonisolated(unsafe) private let echoOffState: UnsafeMutablePointer<EchoOffState>
 ///
 /// One prompt at a time per process: the handlers and their state are process-wide.
 struct EchoOffGuard {
-    static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
-    static let handledSignals: [Int32] = endingSignals + [SIGTSTP]
+    /// The signals watched while echo is off (keep `installHandler`'s mask in step).
+    static let handledSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP]
 
     private let fd: Int32
     private var previousActions: [(Int32, sigaction)] = []
@@ -85,10 +85,13 @@ struct EchoOffGuard {
         pthread_sigmask(SIG_SETMASK, &before, nil)   // a signal that came meanwhile now meets its old disposition
     }
 
+    /// Also called from the SIGTSTP handler, so it touches no Swift array or object.
     fileprivate static func installHandler(_ signo: Int32) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = echoOffSignalHandler
-        action.sa_mask = signalSet(handledSignals)   // one handler at a time
+        sigemptyset(&action.sa_mask)   // one handler at a time: all the watched signals wait while one runs
+        sigaddset(&action.sa_mask, SIGINT); sigaddset(&action.sa_mask, SIGTERM); sigaddset(&action.sa_mask, SIGHUP)
+        sigaddset(&action.sa_mask, SIGQUIT); sigaddset(&action.sa_mask, SIGTSTP)
         action.sa_flags = SA_RESTART
         sigaction(signo, &action, nil)
     }

@@ -47,7 +47,7 @@ public enum AccountParseError: UserFacingError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .empty: return "the account is empty"
-        case .controlCharacter: return "the account contains a control character or an invisible formatting character"
+        case .controlCharacter: return "the account contains a control character, an invisible formatting character or an unassigned code point"
         case .whitespaceInside: return "the account contains a space (only phone numbers may)"
         case .tooManyAtSigns: return "the e-mail address contains more than one '@'"
         case .emptyLocalPart: return "the e-mail address has nothing before the '@'"
