@@ -1,0 +1,39 @@
+import Glibc
+
+/// What the standard streams are connected to, and whether to use colors: the one place that decides.
+///
+/// `TERM=dumb` counts as no terminal at all (a dumb terminal cannot show masks or colors reliably, and
+/// is what editors and CI runners announce). Colors need a terminal and no non-empty `NO_COLOR`.
+public struct TerminalCapabilities: Equatable, Sendable {
+    public var stdoutIsTerminal: Bool
+    public var stderrIsTerminal: Bool
+    public var stdinIsTerminal: Bool
+    public var colorsOnStdout: Bool
+    public var colorsOnStderr: Bool
+
+    public init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool,
+                colorsOnStdout: Bool, colorsOnStderr: Bool) {
+        self.stdoutIsTerminal = stdoutIsTerminal; self.stderrIsTerminal = stderrIsTerminal
+        self.stdinIsTerminal = stdinIsTerminal; self.colorsOnStdout = colorsOnStdout; self.colorsOnStderr = colorsOnStderr
+    }
+
+    /// No terminal anywhere, no colors: what pipes, files and tests without a pseudo-terminal get.
+    public static let none = TerminalCapabilities(stdoutIsTerminal: false, stderrIsTerminal: false,
+                                                  stdinIsTerminal: false, colorsOnStdout: false, colorsOnStderr: false)
+
+    /// The capabilities of this process's standard streams (fds 0, 1, 2) under `environment`.
+    public static func detect(environment: [String: String]) -> TerminalCapabilities {
+        detect(environment: environment, isTerminal: { isatty($0) == 1 })
+    }
+
+    /// The same decision with the "is this fd a terminal" question answered by `isTerminal`.
+    public static func detect(environment: [String: String], isTerminal: (Int32) -> Bool) -> TerminalCapabilities {
+        let dumb = environment["TERM"] == "dumb"
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let stdin = !dumb && isTerminal(STDIN_FILENO)
+        let stdout = !dumb && isTerminal(STDOUT_FILENO)
+        let stderr = !dumb && isTerminal(STDERR_FILENO)
+        return TerminalCapabilities(stdoutIsTerminal: stdout, stderrIsTerminal: stderr, stdinIsTerminal: stdin,
+                                    colorsOnStdout: stdout && !noColor, colorsOnStderr: stderr && !noColor)
+    }
+}

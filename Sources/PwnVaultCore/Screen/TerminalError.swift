@@ -1,0 +1,29 @@
+/// Why a passphrase could not be read.
+public enum TerminalError: UserFacingError, Equatable, Sendable {
+    /// There is no controlling terminal to ask on (`/dev/tty` cannot be opened).
+    case noTerminal
+    /// The input ended before a passphrase was entered (Ctrl-D, a closed pipe).
+    case inputClosed
+    /// The line is longer than `PassphrasePrompt.maxBytes`; nothing was kept.
+    case passphraseTooLong
+    /// Reading failed (an I/O error); `reason` is the system's description, never input.
+    case readFailed(reason: String)
+
+    public var message: String {
+        switch self {
+        case .noTerminal: return "cannot ask for the passphrase: there is no terminal"
+        case .inputClosed: return "no passphrase was entered (the input ended)"
+        case .passphraseTooLong: return "the passphrase is longer than \(PassphrasePrompt.maxBytes) bytes"
+        case let .readFailed(reason): return "could not read the passphrase (\(reason))"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .noTerminal: return "pass it with --passphrase-fd N or --passphrase-file PATH"
+        case .inputClosed, .passphraseTooLong, .readFailed: return nil
+        }
+    }
+
+    public var exitStatus: ExitStatus { .authentication }
+}

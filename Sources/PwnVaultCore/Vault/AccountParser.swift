@@ -1,0 +1,244 @@
+import Foundation
+
+// The three types below live in one file on purpose: `ParsedAccount` and `AccountParseError` exist only
+// as the parser's result and failure, and reading them next to the rules that produce them is clearer.
+
+/// An account the user entered, checked and normalised by `AccountParser`.
+public struct ParsedAccount: Equatable, Sendable {
+    /// What the user typed, with surrounding whitespace trimmed.
+    public let entered: String
+    /// The form used for API queries: e-mail `local@lower-cased.domain`, phone `+digits` or `digits`,
+    /// username as entered. Always in Unicode NFC.
+    public let normalized: String
+    public let kind: AccountKind
+    /// What two entries are "the same account" by: the normalised form, fully lower-cased
+    /// (HIBP searches case-insensitively).
+    public let dedupKey: String
+
+    public init(entered: String, normalized: String, kind: AccountKind, dedupKey: String) {
+        self.entered = entered; self.normalized = normalized; self.kind = kind; self.dedupKey = dedupKey
+    }
+}
+
+/// Why an entered account was refused. The message says why and never repeats the rejected text,
+/// because error output can end up in logs; the caller names the argument position or line number.
+public enum AccountParseError: UserFacingError, Equatable, Sendable {
+    case empty
+    case controlCharacter
+    case whitespaceInside
+    case tooManyAtSigns
+    case emptyLocalPart
+    case localPartTooLong
+    case invalidLocalPartCharacter
+    case emptyDomain
+    case domainWithoutDot
+    case emptyDomainLabel
+    case domainLabelTooLong
+    case invalidDomainCharacter
+    case domainLabelHyphen
+    case numericTopLevelDomain
+    case emailTooLong
+    case phoneDigitCount(Int)
+    case phoneMisplacedPlus
+    case phoneParentheses
+    case usernameTooLong
+    case invalidUsernameCharacter
+
+    public var message: String {
+        switch self {
+        case .empty: return "the account is empty"
+        case .controlCharacter: return "the account contains a control character, an invisible formatting character or an unassigned code point"
+        case .whitespaceInside: return "the account contains a space (only phone numbers may)"
+        case .tooManyAtSigns: return "the e-mail address contains more than one '@'"
+        case .emptyLocalPart: return "the e-mail address has nothing before the '@'"
+        case .localPartTooLong: return "the part of the e-mail address before the '@' is longer than 64 bytes"
+        case .invalidLocalPartCharacter:
+            return "the part of the e-mail address before the '@' contains a character e-mail addresses cannot have"
+        case .emptyDomain: return "the e-mail address has nothing after the '@'"
+        case .domainWithoutDot: return "the domain of the e-mail address has no dot"
+        case .emptyDomainLabel: return "the domain of the e-mail address has an empty part (a dot at the start or end, or two in a row)"
+        case .domainLabelTooLong: return "a part of the domain of the e-mail address is longer than 63 bytes"
+        case .invalidDomainCharacter: return "the domain of the e-mail address contains a character domain names cannot have"
+        case .domainLabelHyphen: return "a part of the domain of the e-mail address starts or ends with a hyphen"
+        case .numericTopLevelDomain: return "the domain of the e-mail address ends in a number, not a name"
+        case .emailTooLong: return "the e-mail address is longer than 254 bytes"
+        case let .phoneDigitCount(n): return "the phone number has \(n) digit\(n == 1 ? "" : "s"); it needs 7 to 15"
+        case .phoneMisplacedPlus: return "the phone number has a '+' that is not at its start"
+        case .phoneParentheses: return "the phone number has unbalanced or nested parentheses"
+        case .usernameTooLong: return "the username is longer than 64 characters"
+        case .invalidUsernameCharacter:
+            return "the username contains a character other than letters, digits, '.', '_' and '-'"
+        }
+    }
+
+    public var hint: String? {
+        "accepted forms: an e-mail address (name@example.com), a phone number of 7 to 15 digits "
+            + "(+44 20 7946 0958), or a username of up to 64 letters, digits, '.', '_' and '-'"
+    }
+
+    public var exitStatus: ExitStatus { .usage }
+}
+
+/// Tells e-mail addresses, phone numbers and usernames apart, refuses everything else, and normalises.
+public enum AccountParser {
+    static let maxLocalPartBytes = 64
+    static let maxEmailBytes = 254
+    static let maxLabelBytes = 63
+    static let phoneDigits = 7...15
+    static let maxUsernameCharacters = 64
+
+    /// Parses one entered account. Throws `AccountParseError` (exit status `.usage`).
+    public static func parse(_ raw: String) throws -> ParsedAccount {
+        let entered = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !entered.isEmpty else { throw AccountParseError.empty }
+        guard !entered.unicodeScalars.contains(where: isForbiddenScalar) else { throw AccountParseError.controlCharacter }
+        // Canonically equivalent spellings (é as one scalar or as e + accent) must be one account.
+        let text = entered.precomposedStringWithCanonicalMapping
+
+        if text.contains("@") {
+            let normalized = try normalizeEmail(text)
+            return ParsedAccount(entered: entered, normalized: normalized, kind: .email, dedupKey: normalized.lowercased())
+        }
+        if let normalized = try normalizePhone(text) {
+            return ParsedAccount(entered: entered, normalized: normalized, kind: .phone, dedupKey: normalized)
+        }
+        try validateUsername(text)
+        return ParsedAccount(entered: entered, normalized: text, kind: .username, dedupKey: text.lowercased())
+    }
+
+    // MARK: e-mail
+
+    private static func normalizeEmail(_ text: String) throws -> String {
+        guard !text.unicodeScalars.contains(where: isWhitespace) else { throw AccountParseError.whitespaceInside }
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw AccountParseError.tooManyAtSigns }
+        let local = parts[0], domain = parts[1]
+
+        guard !local.isEmpty else { throw AccountParseError.emptyLocalPart }
+        guard local.utf8.count <= maxLocalPartBytes else { throw AccountParseError.localPartTooLong }
+        // RFC 5321 dot-atom text plus UTF-8 (RFC 6531). Quoted local parts are refused. Dots are not
+        // checked for position: legacy carrier addresses (`a..b.@docomo.ne.jp`) exist and appear in breaches.
+        guard local.unicodeScalars.allSatisfy(isLocalPartScalar) else { throw AccountParseError.invalidLocalPartCharacter }
+
+        guard !domain.isEmpty else { throw AccountParseError.emptyDomain }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { throw AccountParseError.domainWithoutDot }
+        for label in labels {
+            guard !label.isEmpty else { throw AccountParseError.emptyDomainLabel }
+            // The 63-byte limit is on the encoded label; UTF-8 length is a close, simple stand-in for
+            // the Punycode length of Unicode labels.
+            guard label.utf8.count <= maxLabelBytes else { throw AccountParseError.domainLabelTooLong }
+            guard label.unicodeScalars.allSatisfy(isDomainScalar) else { throw AccountParseError.invalidDomainCharacter }
+            guard label.first != "-", label.last != "-" else { throw AccountParseError.domainLabelHyphen }
+        }
+        guard !labels[labels.count - 1].allSatisfy(\.isASCIIDigit) else { throw AccountParseError.numericTopLevelDomain }
+
+        let normalized = String(local) + "@" + domain.lowercased()
+        guard normalized.utf8.count <= maxEmailBytes else { throw AccountParseError.emailTooLong }
+        return normalized
+    }
+
+    private static func isLocalPartScalar(_ s: Unicode.Scalar) -> Bool {
+        if s.value >= 0x80 { return true }   // controls and invisible formatting were refused earlier
+        if isASCIIDigit(s) || isASCIILetter(s) { return true }
+        return "!#$%&'*+-/=?^_`{|}~.".unicodeScalars.contains(s)
+    }
+
+    private static func isDomainScalar(_ s: Unicode.Scalar) -> Bool {
+        if s.value < 0x80 {
+            return isASCIIDigit(s) || isASCIILetter(s) || s == "-"
+        }
+        // IDN labels: letters, combining marks and digits of any script; no symbols, punctuation or emoji.
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
+            return true
+        case .format:
+            return s.value == 0x200C || s.value == 0x200D   // ZWNJ/ZWJ (IDNA2008 CONTEXTJ)
+        default:
+            return false
+        }
+    }
+
+    // MARK: phone
+
+    /// The normalised phone number, nil when `text` is not written like one (then it may be a username).
+    private static func normalizePhone(_ text: String) throws -> String? {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.allSatisfy({ isASCIIDigit($0) || "+ -.()".unicodeScalars.contains($0) }),
+              scalars.contains(where: isASCIIDigit) else { return nil }
+        let digits = String(String.UnicodeScalarView(scalars.filter(isASCIIDigit)))
+        let hasPlus = scalars.contains("+")
+        // Only digits, dashes and dots are also a valid username ("2024-01", "1.2"): a phone number only
+        // when the digit count fits. A '+', a space or a parenthesis can only be a phone number.
+        let onlyPhone = hasPlus || scalars.contains(where: { $0 == " " || $0 == "(" || $0 == ")" })
+        guard onlyPhone || phoneDigits.contains(digits.count) else { return nil }
+
+        if hasPlus {
+            guard scalars.firstIndex(of: "+") == 0, scalars.lastIndex(of: "+") == 0 else { throw AccountParseError.phoneMisplacedPlus }
+        }
+        var depth = 0
+        for s in scalars {
+            if s == "(" { depth += 1; guard depth == 1 else { throw AccountParseError.phoneParentheses } }
+            if s == ")" { depth -= 1; guard depth == 0 else { throw AccountParseError.phoneParentheses } }
+        }
+        guard depth == 0 else { throw AccountParseError.phoneParentheses }
+        guard phoneDigits.contains(digits.count) else { throw AccountParseError.phoneDigitCount(digits.count) }
+        return hasPlus ? "+" + digits : digits
+    }
+
+    // MARK: username
+
+    private static func validateUsername(_ text: String) throws {
+        guard !text.unicodeScalars.contains(where: isWhitespace) else { throw AccountParseError.whitespaceInside }
+        guard text.allSatisfy(isUsernameCharacter) else { throw AccountParseError.invalidUsernameCharacter }
+        guard text.count <= maxUsernameCharacters else { throw AccountParseError.usernameTooLong }
+    }
+
+    private static func isUsernameCharacter(_ c: Character) -> Bool {
+        if c == "." || c == "_" || c == "-" { return true }
+        guard let first = c.unicodeScalars.first else { return false }
+        // A letter or decimal digit of any script, with any combining marks it carries.
+        let base = first.properties.generalCategory
+        let baseOK: Bool
+        switch base {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber:
+            baseOK = true
+        default:
+            baseOK = false
+        }
+        return baseOK && c.unicodeScalars.dropFirst().allSatisfy {
+            switch $0.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: return true
+            default: return false
+            }
+        }
+    }
+
+    // MARK: characters
+
+    private static func isASCIIDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
+
+    private static func isASCIILetter(_ s: Unicode.Scalar) -> Bool {
+        (s.value >= 0x41 && s.value <= 0x5A) || (s.value >= 0x61 && s.value <= 0x7A)
+    }
+
+    private static func isWhitespace(_ s: Unicode.Scalar) -> Bool { s.properties.isWhitespace }
+
+    /// Controls (C0, DEL, C1) and invisible formatting characters (bidi controls, zero-width spaces,
+    /// byte-order marks), except the zero-width (non-)joiners some scripts need.
+    private static func isForbiddenScalar(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
+            return true
+        case .format:
+            return s.value != 0x200C && s.value != 0x200D
+        default:
+            return false
+        }
+    }
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isWholeNumber }
+}
