@@ -912,6 +912,7 @@ class FakeHIBPServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False
     allow_reuse_address = True
+    request_queue_size = 128   # listen backlog; socketserver's 5 drops SYNs when clients open connections in bursts
 
     def __init__(self, port, app):
         self.app = app

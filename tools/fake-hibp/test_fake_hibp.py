@@ -228,6 +228,23 @@ class ClientCheckTests(ServerTestCase):
         r = self.get("/api/v3/breaches", method="GET", body=b"x" * (fake_hibp.MAX_REQUEST_BODY + 1))
         self.assertEqual(r.status, 413)
 
+    def test_connections_beyond_the_limit_get_503(self):
+        idle = [socket.create_connection(("127.0.0.1", self.port)) for _ in range(fake_hibp.MAX_CONNECTIONS)]
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=10) as extra:
+                self.assertTrue(extra.recv(100).startswith(b"HTTP/1.1 503 "))
+        finally:
+            for s in idle:
+                s.close()
+        for _ in range(100):  # the slots come back as the handler threads see the closed sockets
+            try:
+                if self.get("/api/v3/dataclasses").status == 200:
+                    break
+            except ConnectionError:
+                pass
+            threading.Event().wait(0.05)
+        self.assertEqual(self.get("/api/v3/dataclasses").status, 200)
+
     def test_keep_alive_carries_many_requests_on_one_connection(self):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         try:
