@@ -556,8 +556,9 @@ class FakeHIBP:
 
     def api(self, method, raw_path, raw_query, headers, now):
         """Decides the reply to an API request at its arrival time `now` (monotonic seconds)."""
+        is_api = raw_path.startswith("/api/") or raw_path.startswith("/range/")
         with self.lock:
-            fault = self.faults.popleft() if self.faults else None
+            fault = self.faults.popleft() if self.faults and is_api else None
             latency = self.config.latency_ms / 1000.0
             timeout_s = self.config.timeout_s
         if fault:

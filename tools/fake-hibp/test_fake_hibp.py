@@ -433,6 +433,7 @@ class FaultTests(ServerTestCase):
         pending = self.control("POST", "faults", {"503": 2, "429": 1, "malformed": 1, "oversized": 1,
                                                   "400": 1}).json()["pending"]
         self.assertEqual(pending, ["503", "503", "429", "malformed", "oversized", "400"])
+        self.assertEqual(self.get("/favicon.ico").status, 404, "paths outside the API do not take a fault")
         path = "/api/v3/breachedaccount/clean@example.com"
         first, second, limited, broken, big, bad = (self.get(path) for _ in range(6))
         self.assertEqual((first.status, second.status), (503, 503))
