@@ -1,0 +1,1032 @@
+#!/usr/bin/env python3
+"""fake-hibp: an imitation of the Have I Been Pwned API v3 and the Pwned Passwords range API.
+
+Test tooling for pwnvault's end-to-end tests, demo and benchmarks; never installed with the product.
+It listens on 127.0.0.1 only, uses the Python 3 standard library only, and follows the contract in
+docs/hibp-api.md (status codes, headers, JSON shapes, test key and test accounts). A /__control/ API
+lets tests inject faults, change the rate limit and latency, and read what the server received.
+See README.md next to this file for the full reference.
+"""
+
+import argparse
+import collections
+import datetime
+import hashlib
+import http.server
+import json
+import math
+import os
+import re
+import signal
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_CATALOG = os.path.join(HERE, "catalog.json")
+DEFAULT_PASSWORDS = os.path.join(HERE, "passwords.json")
+
+DEFAULT_KEY = "1" * 32
+TEST_KEY = "0" * 32
+TEST_DOMAIN = "hibp-integration-tests.com"
+
+# Bounds: everything a client can make the server hold is capped.
+MAX_CONNECTIONS = 64            # concurrent connections; beyond it: 503 and close
+IDLE_TIMEOUT_S = 30             # socket timeout: idle keep-alive connections are closed after it
+MAX_REQUEST_BODY = 64 * 1024    # bytes; larger bodies get 413 and the connection is closed
+MAX_ACCOUNT_LENGTH = 256        # characters, after decoding; longer accounts get 400
+LOG_CAPACITY = 10_000           # request-log entries kept (oldest dropped first)
+MAX_PENDING_FAULTS = 10_000     # queued injected faults
+OVERSIZED_BYTES = 12 * 1024 * 1024
+
+FAULT_KINDS = ("503", "400", "429", "timeout", "malformed", "oversized", "drop")
+ACCOUNT_FAULTS = ("fault-503", "fault-400", "fault-malformed", "fault-oversized", "fault-timeout",
+                  "fault-escape")
+
+# What the hibp-integration-tests.com accounts hold. Hidden breaches (sensitive, retired) are listed
+# too: the same filter that serves every account removes them, which is what the contract describes.
+TEST_ACCOUNTS = {
+    "account-exists": (["Adobe"], 1),
+    "multiple-breaches": (["Adobe", "Brightmere", "Lanternfish"], 0),
+    "not-active-and-active-breach": (["Adobe", "OldHarbourForum"], 0),
+    "not-active-breach": (["OldHarbourForum"], 0),
+    "opt-out": ([], 0),
+    "opt-out-breach": ([], 0),
+    "permanent-opt-out": ([], 0),
+    "paste-sensitive-breach": (["VelvetRendezvous"], 1),
+    "sensitive-and-other-breaches": (["VelvetRendezvous", "Adobe", "Brightmere"], 0),
+    "sensitive-breach": (["VelvetRendezvous"], 0),
+    "spam-list-only": (["MailSpindle"], 0),
+    "spam-list-and-others": (["MailSpindle", "Adobe", "Lanternfish"], 0),
+    "subscription-free-breach": (["TrailmarkOutdoors"], 0),
+    "subscription-free-and-other-breaches": (["TrailmarkOutdoors", "Adobe", "Brightmere"], 0),
+    "stealer-log": (["StealerHarvest2024"], 0),
+    "unverified-breach": (["CopperKettle"], 0),
+}
+
+PASTE_SOURCES = ("Pastebin", "Pastie", "Slexy", "Ghostbin", "QuickLeak", "JustPaste", "AdHocUrl")
+
+BLOCKED_HTML = (
+    "<!DOCTYPE html>\n<html lang=\"en-US\">\n<head><title>Request Blocked</title></head>\n<body>\n"
+    "<h1>Request Blocked</h1>\n<p>The request was blocked because it did not identify the client "
+    "(a user agent is required) or the key was blocked.</p>\n<p>Ray ID: {ray}</p>\n</body>\n</html>\n")
+UNAVAILABLE_HTML = (
+    "<!DOCTYPE html>\n<html>\n<head><title>503 Service Temporarily Unavailable</title></head>\n<body>\n"
+    "<h1>Service Temporarily Unavailable</h1>\n<p>The origin is unavailable. Ray ID: {ray}</p>\n"
+    "</body>\n</html>\n")
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON the way the real API writes it
+# --------------------------------------------------------------------------------------------------
+
+_JSON_SAFE = frozenset(chr(c) for c in range(0x20, 0x7F)) - frozenset("\"\\<>&'+`")
+_JSON_SHORT = {"\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def _json_string(text):
+    """Encodes a string as HIBP's ASP.NET serialiser does: HTML-sensitive characters (< > & ' + `),
+    control characters and everything outside ASCII become upper-case \\uXXXX escapes."""
+    out = ["\""]
+    for ch in text:
+        if ch in _JSON_SAFE:
+            out.append(ch)
+        elif ch in _JSON_SHORT:
+            out.append(_JSON_SHORT[ch])
+        else:
+            cp = ord(ch)
+            if cp > 0xFFFF:
+                cp -= 0x10000
+                out.append("\\u%04X\\u%04X" % (0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF)))
+            else:
+                out.append("\\u%04X" % cp)
+    out.append("\"")
+    return "".join(out)
+
+
+def to_json(value):
+    """Serialises dicts, lists, strings, ints, bools and None compactly, with HIBP-style escapes."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _json_string(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(_json_string(str(k)) + ":" + to_json(v) for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(to_json(v) for v in value) + "]"
+    if isinstance(value, float):
+        return repr(value)
+    raise TypeError("cannot serialise %r" % type(value))
+
+
+# --------------------------------------------------------------------------------------------------
+# MD4, for NTLM hashes (hashlib's md4 depends on OpenSSL's legacy provider, often absent)
+# --------------------------------------------------------------------------------------------------
+
+def md4(data):
+    """MD4 digest (RFC 1320) of bytes."""
+    mask = 0xFFFFFFFF
+
+    def rotl(v, s):
+        v &= mask
+        return ((v << s) | (v >> (32 - s))) & mask
+
+    message = bytearray(data)
+    bit_length = (8 * len(data)) & 0xFFFFFFFFFFFFFFFF
+    message.append(0x80)
+    while len(message) % 64 != 56:
+        message.append(0)
+    message += struct.pack("<Q", bit_length)
+    a, b, c, d = 0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476
+    for offset in range(0, len(message), 64):
+        x = struct.unpack("<16I", message[offset:offset + 64])
+        aa, bb, cc, dd = a, b, c, d
+        for i in range(4):
+            a = rotl(a + ((b & c) | (~b & d)) + x[4 * i], 3)
+            d = rotl(d + ((a & b) | (~a & c)) + x[4 * i + 1], 7)
+            c = rotl(c + ((d & a) | (~d & b)) + x[4 * i + 2], 11)
+            b = rotl(b + ((c & d) | (~c & a)) + x[4 * i + 3], 19)
+        for i in range(4):
+            a = rotl(a + ((b & c) | (b & d) | (c & d)) + x[i] + 0x5A827999, 3)
+            d = rotl(d + ((a & b) | (a & c) | (b & c)) + x[i + 4] + 0x5A827999, 5)
+            c = rotl(c + ((d & a) | (d & b) | (a & b)) + x[i + 8] + 0x5A827999, 9)
+            b = rotl(b + ((c & d) | (c & a) | (d & a)) + x[i + 12] + 0x5A827999, 13)
+        for i in (0, 2, 1, 3):
+            a = rotl(a + (b ^ c ^ d) + x[i] + 0x6ED9EBA1, 3)
+            d = rotl(d + (a ^ b ^ c) + x[i + 8] + 0x6ED9EBA1, 9)
+            c = rotl(c + (d ^ a ^ b) + x[i + 4] + 0x6ED9EBA1, 11)
+            b = rotl(b + (c ^ d ^ a) + x[i + 12] + 0x6ED9EBA1, 15)
+        a, b, c, d = (a + aa) & mask, (b + bb) & mask, (c + cc) & mask, (d + dd) & mask
+    return struct.pack("<4I", a, b, c, d)
+
+
+def ntlm_hex(password):
+    """Upper-case hex NTLM hash (MD4 of UTF-16LE) of a password."""
+    return md4(password.encode("utf-16-le")).hex().upper()
+
+
+def sha1_hex(password):
+    return hashlib.sha1(password.encode("utf-8")).hexdigest().upper()
+
+
+# --------------------------------------------------------------------------------------------------
+# Data: breach catalog, passwords, accounts
+# --------------------------------------------------------------------------------------------------
+
+class DataError(Exception):
+    """A data file (catalog, passwords, fixtures) is unusable."""
+
+
+_CONTROL_CHARS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+class Catalog:
+    """The breaches, loaded from catalog.json, with their pre-serialised JSON."""
+
+    REQUIRED = ("Name", "Title", "Domain", "BreachDate", "AddedDate", "ModifiedDate", "PwnCount",
+                "Description", "LogoPath", "DataClasses", "IsVerified", "IsFabricated", "IsSensitive")
+
+    def __init__(self, path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            raise DataError("cannot read the catalog %s: %s" % (path, e)) from e
+        breaches = data.get("breaches")
+        if not isinstance(breaches, list) or not breaches:
+            raise DataError("the catalog %s has no \"breaches\" list" % path)
+        self.breaches = breaches
+        self.by_lower_name = {}
+        for entry in breaches:
+            missing = [field for field in self.REQUIRED if field not in entry]
+            if missing:
+                raise DataError("catalog entry %r lacks %s" % (entry.get("Name"), ", ".join(missing)))
+            if entry["Name"].lower() in self.by_lower_name:
+                raise DataError("catalog entry %r appears twice" % entry["Name"])
+            self.by_lower_name[entry["Name"].lower()] = entry
+        self.json = {e["Name"]: to_json(e) for e in breaches}
+        self.all_json = ("[" + ",".join(self.json[e["Name"]] for e in breaches) + "]").encode("ascii")
+        self.latest = max(breaches, key=lambda e: e["AddedDate"])
+        classes = {c for e in breaches for c in e["DataClasses"]}
+        classes.update(data.get("otherDataClasses", []))
+        self.data_classes = sorted(classes, key=str.casefold)
+        # Entries that the deterministic account rule may hand out: visible to breachedaccount and
+        # free of control characters (those are reserved for the fault-escape account).
+        self.escape_names = [e["Name"] for e in breaches if self.has_control_chars(e)]
+        self.eligible_names = [e["Name"] for e in breaches
+                               if self.is_listable(e) and not self.has_control_chars(e)]
+
+    def get(self, name):
+        """The entry for a Name, case-insensitively, or None."""
+        return self.by_lower_name.get(name.lower())
+
+    def canonical(self, name):
+        entry = self.get(name)
+        if entry is None:
+            raise DataError("unknown breach name %r" % name)
+        return entry["Name"]
+
+    @staticmethod
+    def is_listable(entry):
+        """Whether breachedaccount may return this breach: never sensitive or retired ones."""
+        return not entry.get("IsSensitive", False) and not entry.get("IsRetired", False)
+
+    @staticmethod
+    def has_control_chars(entry):
+        return bool(_CONTROL_CHARS.search(entry["Title"]) or _CONTROL_CHARS.search(entry["Description"]))
+
+
+class PasswordCorpus:
+    """Known pwned passwords by hash, for the /range endpoint in both SHA-1 and NTLM modes."""
+
+    def __init__(self, path, extra=None):
+        try:
+            with open(path, encoding="utf-8") as f:
+                passwords = dict(json.load(f)["passwords"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise DataError("cannot read the passwords %s: %s" % (path, e)) from e
+        passwords.update(extra or {})
+        self.by_mode = {"sha1": {}, "ntlm": {}}
+        for password, count in passwords.items():
+            if not isinstance(count, int) or count < 1:
+                raise DataError("password count for %r must be a positive integer" % password)
+            for mode, digest in (("sha1", sha1_hex(password)), ("ntlm", ntlm_hex(password))):
+                self.by_mode[mode].setdefault(digest[:5], {})[digest[5:]] = count
+
+    def lines(self, prefix, mode, padded):
+        """The `SUFFIX:COUNT` lines for a 5-hex-digit prefix, sorted by suffix."""
+        prefix = prefix.upper()
+        suffix_length = 35 if mode == "sha1" else 27
+        entries = dict(self.by_mode[mode].get(prefix, {}))
+        # Deterministic filler so that every prefix looks like a real, populated one.
+        seed = hashlib.sha256(("range:%s:%s" % (mode, prefix)).encode()).digest()
+        filler = 300 + int.from_bytes(seed[:2], "big") % 400
+        for i in range(filler):
+            h = hashlib.sha256(seed + i.to_bytes(4, "big")).hexdigest().upper()
+            entries.setdefault(h[:suffix_length], 1 + int(h[40:46], 16) % 2500)
+        if padded:
+            target = 800 + int.from_bytes(os.urandom(2), "big") % 201
+            while len(entries) < target:
+                entries.setdefault(os.urandom(18).hex().upper()[:suffix_length], 0)
+        return ["%s:%d" % (suffix, entries[suffix]) for suffix in sorted(entries)]
+
+
+class AccountRecord:
+    """What the server holds about one account: breach Names (hidden ones included), pastes, fault."""
+
+    def __init__(self, breaches, pastes, fault=None):
+        self.breaches = breaches
+        self.pastes = pastes
+        self.fault = fault
+
+
+class AccountBook:
+    """Decides, for every account, what the server knows about it (test table, fixtures, hash)."""
+
+    def __init__(self, catalog, fixtures=None):
+        self.catalog = catalog
+        self.fixtures = {}
+        for account, spec in (fixtures or {}).items():
+            if not isinstance(spec, dict):
+                raise DataError("fixture for %r must be an object" % account)
+            names = [catalog.canonical(n) for n in spec.get("breaches", [])]
+            pastes = spec.get("pastes", 0)
+            if not isinstance(pastes, int) or not 0 <= pastes <= 1000:
+                raise DataError("fixture pastes for %r must be an integer 0...1000" % account)
+            self.fixtures[normalise_account(account)] = (names, pastes)
+        for local, (names, _) in TEST_ACCOUNTS.items():
+            for name in names:
+                catalog.canonical(name)
+
+    def lookup(self, account):
+        local, domain = split_account(account)
+        fault = local if local in ACCOUNT_FAULTS else None
+        if domain == TEST_DOMAIN and local in TEST_ACCOUNTS:
+            names, paste_count = TEST_ACCOUNTS[local]
+        elif account in self.fixtures:
+            names, paste_count = self.fixtures[account]
+        else:
+            names, paste_count = self._deterministic(account, local)
+        pastes = self._pastes(account, paste_count, escape=fault == "fault-escape")
+        if fault == "fault-escape":
+            names = names + [n for n in self.catalog.escape_names if n not in names]
+        return AccountRecord(list(names), pastes, fault)
+
+    def _deterministic(self, account, local):
+        h = hashlib.sha256(("account:" + account).encode("utf-8")).digest()
+        if local.startswith("clean"):
+            count = 0
+        elif local.startswith("pwned"):
+            count = 1 + h[0] % 6
+        else:
+            count = 0 if h[1] % 3 == 0 else 1 + h[0] % 6
+        if count == 0:
+            return [], 0
+        ranked = sorted(self.catalog.eligible_names,
+                        key=lambda n: hashlib.sha256(("%s\0%s" % (account, n)).encode("utf-8")).digest())
+        return ranked[:count], h[2] % 4
+
+    @staticmethod
+    def _pastes(account, count, escape):
+        pastes = []
+        for i in range(count):
+            h = hashlib.sha256(("paste:%s:%d" % (account, i)).encode("utf-8")).hexdigest()
+            source = PASTE_SOURCES[int(h[0:2], 16) % len(PASTE_SOURCES)]
+            paste_id = ("https://paste.example/raw/%s.txt" % h[2:12]) if source == "AdHocUrl" else h[2:10]
+            day = datetime.date(2012, 1, 1) + datetime.timedelta(days=int(h[12:16], 16) % 4000)
+            has_date = int(h[16], 16) % 5 != 0
+            has_title = int(h[17], 16) % 3 != 0
+            title = ("dump %s" % h[18:22]) if has_title else None
+            if escape:
+                title = "paste\x1b]0;owned\x07 \x1b[2Jtitle\x9b31m"
+            pastes.append({
+                "Source": source,
+                "Id": paste_id,
+                "Title": title,
+                "Date": ("%sT%02d:%02d:%02dZ" % (day.isoformat(), int(h[22:24], 16) % 24,
+                                                   int(h[24:26], 16) % 60, int(h[26:28], 16) % 60))
+                        if has_date else None,
+                "EmailCount": 10 + int(h[28:34], 16) % 200000,
+            })
+        pastes.sort(key=lambda p: p["Date"] or "", reverse=True)
+        return pastes
+
+
+def normalise_account(raw):
+    """Accounts are trimmed and case-insensitive."""
+    return raw.strip().lower()
+
+
+def split_account(account):
+    """(local part, domain) of an e-mail address; (account, "") for usernames and phone numbers."""
+    if "@" in account:
+        local, _, domain = account.rpartition("@")
+        return local, domain
+    return account, ""
+
+
+def load_fixtures(path):
+    """Reads a fixtures file: {"accounts": {account: {"breaches": [...], "pastes": N}}, "passwords": {...}}."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise DataError("cannot read the fixtures %s: %s" % (path, e)) from e
+    if not isinstance(data, dict) or not isinstance(data.get("accounts", {}), dict):
+        raise DataError("the fixtures %s must hold an object with an \"accounts\" object" % path)
+    passwords = data.get("passwords", {})
+    if not isinstance(passwords, dict):
+        raise DataError("\"passwords\" in the fixtures %s must be an object" % path)
+    return data.get("accounts", {}), passwords
+
+
+# --------------------------------------------------------------------------------------------------
+# Keys and rate limiting
+# --------------------------------------------------------------------------------------------------
+
+_KEY_FORMAT = re.compile(r"[0-9a-fA-F]{32}")
+
+
+def parse_key_spec(spec):
+    """`KEY`, `KEY:RPM` or `KEY:blocked` → (lower-case key, None | rpm | "blocked")."""
+    key, _, limit = spec.partition(":")
+    if not _KEY_FORMAT.fullmatch(key):
+        raise ValueError("a key is 32 hexadecimal characters: %r" % key)
+    if limit == "":
+        return key.lower(), None
+    if limit == "blocked":
+        return key.lower(), "blocked"
+    if not limit.isdigit():
+        raise ValueError("a key's limit is a number of requests per minute or \"blocked\": %r" % limit)
+    return key.lower(), int(limit)
+
+
+class TokenBucket:
+    """Capacity `burst`, refilled at rpm/60 tokens per second; starts full."""
+
+    def __init__(self, rpm, burst, now):
+        self.rate = rpm / 60.0
+        self.capacity = float(burst)
+        self.tokens = float(burst)
+        self.updated = now
+
+    def take(self, now):
+        """0 when a token was taken; otherwise the whole seconds (at least 1) until one is available."""
+        self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0
+        return max(1, math.ceil((1.0 - self.tokens) / self.rate))
+
+
+class Config:
+    """Settings that /__control/config can change at run time."""
+
+    FIELDS = ("rpm", "latency_ms", "burst", "timeout_s")
+
+    def __init__(self, rpm, latency_ms, burst, timeout_s, keys):
+        self.rpm = rpm
+        self.latency_ms = latency_ms
+        self.burst = burst
+        self.timeout_s = timeout_s
+        self.keys = dict(keys)
+
+    def copy(self):
+        return Config(self.rpm, self.latency_ms, self.burst, self.timeout_s, self.keys)
+
+    def as_dict(self):
+        return {"rpm": self.rpm, "latency_ms": self.latency_ms, "burst": self.burst,
+                "timeout_s": self.timeout_s,
+                "keys": {k: ("blocked" if v == "blocked" else (self.rpm if v is None else v))
+                         for k, v in sorted(self.keys.items())}}
+
+    def update(self, changes):
+        """Applies a JSON object of changes; raises ValueError naming the first bad one."""
+        if not isinstance(changes, dict):
+            raise ValueError("the body must be a JSON object")
+        unknown = sorted(set(changes) - set(self.FIELDS) - {"keys"})
+        if unknown:
+            raise ValueError("unknown setting %r (known: %s, keys)" % (unknown[0], ", ".join(self.FIELDS)))
+        checks = {"rpm": (0, 1_000_000), "latency_ms": (0, 120_000), "burst": (1, 100_000),
+                  "timeout_s": (0, 600)}
+        for field, (low, high) in checks.items():
+            if field in changes:
+                value = changes[field]
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                    raise ValueError("%s must be a number from %d to %d" % (field, low, high))
+                if field != "timeout_s" and value != int(value):
+                    raise ValueError("%s must be a whole number" % field)
+        keys = changes.get("keys", {})
+        if not isinstance(keys, dict):
+            raise ValueError("keys must be an object of key: rpm or \"blocked\"")
+        parsed = {}
+        for key, limit in keys.items():
+            spec = key if limit is None else "%s:%s" % (key, limit)
+            parsed.update([parse_key_spec(spec)])
+        for field in self.FIELDS:
+            if field in changes:
+                setattr(self, field, changes[field] if field == "timeout_s" else int(changes[field]))
+        self.keys.update(parsed)
+
+
+# --------------------------------------------------------------------------------------------------
+# The application: turns a request into a reply
+# --------------------------------------------------------------------------------------------------
+
+class Reply:
+    """A response decided at arrival; `delay_s` is waited before it is sent. `drop` closes silently."""
+
+    def __init__(self, status, body=b"", content_type=None, headers=None, delay_s=0.0, drop=False):
+        self.status = status
+        self.body = body
+        self.headers = list(headers or [])
+        if content_type:
+            self.headers.insert(0, ("Content-Type", content_type))
+        self.delay_s = delay_s
+        self.drop = drop
+
+
+def json_reply(status, value_or_bytes, **kwargs):
+    body = value_or_bytes if isinstance(value_or_bytes, bytes) else to_json(value_or_bytes).encode("ascii")
+    return Reply(status, body, "application/json; charset=utf-8", **kwargs)
+
+
+def text_reply(status, text, **kwargs):
+    return Reply(status, text.encode("utf-8"), "text/plain; charset=utf-8", **kwargs)
+
+
+def cf_ray():
+    return os.urandom(8).hex() + "-AMS"
+
+
+def blocked_reply():
+    ray = cf_ray()
+    return Reply(403, BLOCKED_HTML.format(ray=ray).encode(), "text/html; charset=UTF-8", [("cf-ray", ray)])
+
+
+def unavailable_reply():
+    ray = cf_ray()
+    return Reply(503, UNAVAILABLE_HTML.format(ray=ray).encode(), "text/html; charset=UTF-8", [("cf-ray", ray)])
+
+
+def too_many_reply(seconds):
+    message = "Rate limit is exceeded. Try again in %d seconds." % seconds
+    return json_reply(429, {"statusCode": 429, "message": message}, headers=[("retry-after", str(seconds))])
+
+
+def bad_request_reply():
+    return text_reply(400, "Bad request: the account does not comply with an acceptable format.")
+
+
+def not_found_reply():
+    return Reply(404)
+
+
+_MALFORMED_JSON = b'[{"Name":"Adobe"},{"Name":"Bright'
+
+
+class FakeHIBP:
+    """All state and behaviour of the fake service, independent of the HTTP plumbing."""
+
+    def __init__(self, catalog, passwords, book, config, quiet=False):
+        self.catalog = catalog
+        self.passwords = passwords
+        self.book = book
+        self.initial_config = config.copy()
+        self.config = config
+        self.quiet = quiet
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.buckets = {}
+        self.faults = collections.deque()
+        self.log = collections.deque(maxlen=LOG_CAPACITY)
+        self.stats = collections.Counter()
+        self._oversized = None
+
+    # ---- the API ---------------------------------------------------------------------------------
+
+    def api(self, method, raw_path, raw_query, headers, now):
+        """Decides the reply to an API request at its arrival time `now` (monotonic seconds)."""
+        is_api = raw_path.startswith("/api/") or raw_path.startswith("/range/")
+        with self.lock:
+            fault = self.faults.popleft() if self.faults and is_api else None
+            latency = self.config.latency_ms / 1000.0
+            timeout_s = self.config.timeout_s
+        if fault:
+            self.stats_add("injected_faults")
+        if fault and fault != "timeout":
+            reply = self.fault_reply(fault)
+        else:
+            reply = self.route(method, raw_path, raw_query, headers, now)
+            if fault == "timeout":
+                reply.delay_s += timeout_s
+        reply.delay_s += latency
+        return reply
+
+    def fault_reply(self, kind):
+        if kind == "503":
+            return unavailable_reply()
+        if kind == "400":
+            return bad_request_reply()
+        if kind == "429":
+            return too_many_reply(1)
+        if kind == "malformed":
+            return json_reply(200, _MALFORMED_JSON)
+        if kind == "oversized":
+            return json_reply(200, self.oversized_body())
+        return Reply(0, drop=True)
+
+    def oversized_body(self):
+        if self._oversized is None:
+            item = b'{"Name":"Adobe"}'
+            self._oversized = b"[" + b",".join([item] * (OVERSIZED_BYTES // (len(item) + 1))) + b"]"
+        return self._oversized
+
+    def route(self, method, raw_path, raw_query, headers, now):
+        if not headers.get("user-agent", "").strip():
+            return blocked_reply()
+        parts = raw_path.split("/")
+        if raw_path.startswith("/range/") and len(parts) == 3:
+            return self.only_get(method) or self.password_range(parts[2], raw_query, headers)
+        if len(parts) < 4 or parts[1] != "api" or parts[2].lower() != "v3":
+            return not_found_reply()
+        service = [p.lower() for p in parts[3:]]
+        if service and service[-1] == "" and len(service) > 1:
+            service.pop()
+        query = {k.lower(): v for k, v in urllib.parse.parse_qsl(raw_query, keep_blank_values=True)}
+        if len(service) == 2 and service[0] in ("breachedaccount", "pasteaccount"):
+            account = normalise_account(urllib.parse.unquote(parts[4]))
+            return self.only_get(method) or self.account_endpoint(service[0], account, query, headers, now)
+        if service == ["subscription", "status"]:
+            return (self.only_get(method) or self.authorise(headers, now, account=None)
+                    or self.subscription_status(headers))
+        if service == ["breaches"]:
+            return self.only_get(method) or self.breaches(query)
+        if len(service) == 2 and service[0] == "breach":
+            entry = self.catalog.get(urllib.parse.unquote(parts[4]).strip())
+            return self.only_get(method) or (json_reply(200, self.catalog.json[entry["Name"]].encode("ascii"))
+                                             if entry else not_found_reply())
+        if service == ["latestbreach"]:
+            return self.only_get(method) or json_reply(
+                200, self.catalog.json[self.catalog.latest["Name"]].encode("ascii"))
+        if service == ["dataclasses"]:
+            return self.only_get(method) or json_reply(200, self.catalog.data_classes)
+        return not_found_reply()
+
+    @staticmethod
+    def only_get(method):
+        if method in ("GET", "HEAD"):
+            return None
+        return text_reply(405, "The requested resource does not support http method '%s'." % method,
+                          headers=[("Allow", "GET")])
+
+    def authorise(self, headers, now, account):
+        """None when the key may make this request now; otherwise the 401/403/429 reply."""
+        key = headers.get("hibp-api-key")
+        if key is None or not key.strip():
+            return text_reply(401, "Access denied due to missing hibp-api-key.")
+        key = key.strip()
+        if not _KEY_FORMAT.fullmatch(key):
+            return text_reply(401, "Access denied due to improperly formed hibp-api-key.")
+        key = key.lower()
+        with self.lock:
+            if key not in self.config.keys and key != TEST_KEY:
+                return text_reply(401, "Access denied due to invalid hibp-api-key.")
+            limit = self.config.keys.get(key)
+            if limit == "blocked":
+                return blocked_reply()
+            if key == TEST_KEY and (account is None or split_account(account)[1] != TEST_DOMAIN):
+                return text_reply(401, "Access denied: the test hibp-api-key only works for accounts on "
+                                       + TEST_DOMAIN + ".")
+            rpm = self.config.rpm if limit is None else limit
+            if rpm == 0:
+                return None
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                bucket = self.buckets[key] = TokenBucket(rpm, self.config.burst, now)
+            wait = bucket.take(now)
+        if wait:
+            self.stats_add("rate_limited")
+            return too_many_reply(wait)
+        return None
+
+    def account_endpoint(self, service, account, query, headers, now):
+        denied = self.authorise(headers, now, account)
+        if denied:
+            return denied
+        if not account or len(account) > MAX_ACCOUNT_LENGTH or _CONTROL_CHARS.search(account):
+            return bad_request_reply()
+        record = self.book.lookup(account)
+        hang = 0.0
+        if record.fault == "fault-503":
+            return unavailable_reply()
+        if record.fault == "fault-400":
+            return bad_request_reply()
+        if record.fault == "fault-malformed":
+            return json_reply(200, _MALFORMED_JSON)
+        if record.fault == "fault-oversized":
+            return json_reply(200, self.oversized_body())
+        if record.fault == "fault-timeout":
+            with self.lock:
+                hang = self.config.timeout_s
+        reply = (self.breached_account(record, query) if service == "breachedaccount"
+                 else (json_reply(200, record.pastes) if record.pastes else not_found_reply()))
+        reply.delay_s += hang
+        return reply
+
+    def breached_account(self, record, query):
+        entries = [self.catalog.get(n) for n in record.breaches]
+        entries = [e for e in entries if self.catalog.is_listable(e)]
+        if not parse_bool(query.get("includeunverified"), True):
+            entries = [e for e in entries if e.get("IsVerified", False)]
+        domain = query.get("domain", "").strip().lower()
+        if domain:
+            entries = [e for e in entries if e["Domain"].lower() == domain]
+        if not entries:
+            return not_found_reply()
+        entries.sort(key=lambda e: e["Name"].lower())
+        if parse_bool(query.get("truncateresponse"), True):
+            return json_reply(200, [{"Name": e["Name"]} for e in entries])
+        return json_reply(200, ("[" + ",".join(self.catalog.json[e["Name"]] for e in entries) + "]").encode("ascii"))
+
+    def breaches(self, query):
+        domain = query.get("domain", "").strip().lower()
+        spam = parse_bool(query.get("isspamlist"), None)
+        if not domain and spam is None:
+            return json_reply(200, self.catalog.all_json)
+        entries = [e for e in self.catalog.breaches
+                   if (not domain or e["Domain"].lower() == domain)
+                   and (spam is None or e.get("IsSpamList", False) == spam)]
+        return json_reply(200, ("[" + ",".join(self.catalog.json[e["Name"]] for e in entries) + "]").encode("ascii"))
+
+    def subscription_status(self, headers):
+        key = headers["hibp-api-key"].strip().lower()
+        with self.lock:
+            limit = self.config.keys.get(key)
+            rpm = self.config.rpm if limit is None else limit
+        tiers = [(10, "Pwned 1", 25), (50, "Pwned 2", 100), (100, "Pwned 3", 500), (500, "Pwned 4", 2500),
+                 (1000, "Pwned 5", 10000)]
+        name, max_accounts = "Pwned Custom", 100000
+        for tier_rpm, tier_name, tier_accounts in tiers:
+            if rpm == tier_rpm:
+                name, max_accounts = tier_name, tier_accounts
+        until = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=365)).replace(microsecond=0)
+        return json_reply(200, {
+            "SubscriptionName": name,
+            "Description": "A fake-hibp subscription allowing %d requests per minute." % rpm,
+            "SubscribedUntil": until.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "Rpm": rpm,
+            "DomainSearchMaxBreachedAccounts": max_accounts,
+            "IncludesStealerLogs": rpm >= 1000,
+        })
+
+    def password_range(self, prefix, raw_query, headers):
+        if not re.fullmatch(r"[0-9A-Fa-f]{5}", prefix):
+            return text_reply(400, "The hash prefix was not in a valid format")
+        query = {k.lower(): v for k, v in urllib.parse.parse_qsl(raw_query, keep_blank_values=True)}
+        mode = "ntlm" if query.get("mode", "").lower() == "ntlm" else "sha1"
+        padded = headers.get("add-padding", "").strip().lower() == "true"
+        body = "\r\n".join(self.passwords.lines(prefix, mode, padded)).encode("ascii")
+        return Reply(200, body, "text/plain")
+
+    # ---- bookkeeping -----------------------------------------------------------------------------
+
+    def stats_add(self, name):
+        with self.lock:
+            self.stats[name] += 1
+
+    def record(self, method, raw_path, raw_query, headers, status, arrived):
+        with self.lock:
+            self.log.append({"method": method, "path": raw_path, "query": raw_query, "headers": headers,
+                             "status": status, "monotonic": arrived})
+            self.stats["total"] += 1
+            self.stats["status:%d" % status] += 1
+
+    # ---- /__control/ -----------------------------------------------------------------------------
+
+    def control(self, method, raw_path, body):
+        """Handles the test-control API; never rate-limited, delayed, faulted or logged."""
+        name = raw_path[len("/__control/"):].rstrip("/")
+        if name not in ("config", "faults", "log", "stats", "reset"):
+            return not_found_reply()
+        allowed = {"config": ("GET", "POST"), "faults": ("GET", "POST"), "log": ("GET",),
+                   "stats": ("GET",), "reset": ("POST",)}[name]
+        if method not in allowed:
+            return text_reply(405, "use %s\n" % " or ".join(allowed), headers=[("Allow", ", ".join(allowed))])
+        payload = None
+        if method == "POST":
+            try:
+                payload = json.loads(body.decode("utf-8")) if body.strip() else {}
+            except (UnicodeDecodeError, ValueError) as e:
+                return json_reply(400, {"error": "the body is not JSON: %s" % e})
+        with self.lock:
+            try:
+                if name == "config":
+                    if payload is not None:
+                        self.config.update(payload)
+                        self.buckets.clear()
+                    return json_reply(200, self.config.as_dict())
+                if name == "faults":
+                    if payload is not None:
+                        self.queue_faults(payload)
+                    return json_reply(200, {"pending": list(self.faults)})
+                if name == "log":
+                    return json_reply(200, list(self.log))
+                if name == "stats":
+                    return json_reply(200, self.stats_dict())
+                if not isinstance(payload, dict) or set(payload) - {"config"}:
+                    raise ValueError("reset takes an empty body or {\"config\": true}")
+                self.log.clear()
+                self.stats.clear()
+                self.faults.clear()
+                self.buckets.clear()
+                if payload.get("config") is True:
+                    self.config = self.initial_config.copy()
+                return json_reply(200, {"reset": True})
+            except ValueError as e:
+                return json_reply(400, {"error": str(e)})
+
+    def queue_faults(self, payload):
+        if not isinstance(payload, dict):
+            raise ValueError("the body must be an object like {\"503\": 3}")
+        for kind, count in payload.items():
+            if kind not in FAULT_KINDS:
+                raise ValueError("unknown fault %r (known: %s)" % (kind, ", ".join(FAULT_KINDS)))
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise ValueError("the count of %r must be a whole number" % kind)
+        if len(self.faults) + sum(payload.values()) > MAX_PENDING_FAULTS:
+            raise ValueError("at most %d faults may be pending" % MAX_PENDING_FAULTS)
+        for kind, count in payload.items():
+            self.faults.extend([kind] * count)
+
+    def stats_dict(self):
+        by_status = {k.split(":", 1)[1]: v for k, v in sorted(self.stats.items()) if k.startswith("status:")}
+        return {"total": self.stats["total"], "by_status": by_status, "too_many_requests": by_status.get("429", 0),
+                "rate_limited": self.stats["rate_limited"], "injected_faults": self.stats["injected_faults"]}
+
+
+def parse_bool(value, default):
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered == "true":
+        return True
+    if lowered == "false":
+        return False
+    return default
+
+
+# --------------------------------------------------------------------------------------------------
+# HTTP plumbing
+# --------------------------------------------------------------------------------------------------
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    """HTTP/1.1 with keep-alive; every reply carries a Content-Length."""
+
+    protocol_version = "HTTP/1.1"
+    timeout = IDLE_TIMEOUT_S
+
+    def version_string(self):
+        return "cloudflare"
+
+    def do_GET(self):
+        self.dispatch()
+
+    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_HEAD = do_GET
+
+    def dispatch(self):
+        app = self.server.app
+        arrived = time.monotonic()
+        body = self.read_body()
+        if body is None:
+            return
+        raw_path, _, raw_query = self.path.partition("?")
+        headers = {}
+        for name, value in self.headers.items():
+            name = name.lower()
+            headers[name] = headers[name] + ", " + value if name in headers else value
+        if raw_path.startswith("/__control/"):
+            if self.client_address[0] not in ("127.0.0.1", "::1"):
+                self.send_reply(text_reply(403, "the control API only answers loopback clients\n"))
+            else:
+                self.send_reply(app.control(self.command, raw_path, body))
+            return
+        reply = app.api(self.command, raw_path, raw_query, headers, arrived)
+        app.record(self.command, raw_path, raw_query, headers, reply.status, arrived)
+        if reply.delay_s > 0 and app.stopping.wait(reply.delay_s):
+            self.close_connection = True
+            return
+        self.send_reply(reply)
+
+    def read_body(self):
+        """The request body (bytes), or None after answering a request whose body is refused."""
+        if "transfer-encoding" in (k.lower() for k in self.headers.keys()):
+            self.send_reply(text_reply(411, "chunked request bodies are not accepted; send Content-Length\n"),
+                            close=True)
+            return None
+        length = self.headers.get("Content-Length", "0").strip() or "0"
+        if not length.isdigit():
+            self.send_reply(text_reply(400, "bad Content-Length\n"), close=True)
+            return None
+        if int(length) > MAX_REQUEST_BODY:
+            self.send_reply(text_reply(413, "request body over %d bytes\n" % MAX_REQUEST_BODY), close=True)
+            return None
+        return self.rfile.read(int(length)) if int(length) else b""
+
+    def send_reply(self, reply, close=False):
+        if reply.drop:
+            self.close_connection = True
+            return
+        try:
+            self.send_response(reply.status)
+            for name, value in reply.headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(reply.body)))
+            if close:
+                self.send_header("Connection", "close")
+            self.end_headers()
+            if self.command != "HEAD":
+                view = memoryview(reply.body)
+                for offset in range(0, len(view), 256 * 1024):
+                    self.wfile.write(view[offset:offset + 256 * 1024])
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, TimeoutError, OSError):
+            self.close_connection = True
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class's name)
+        if not self.server.app.quiet:
+            sys.stderr.write("fake-hibp: %s\n" % (format % args))
+
+
+class FakeHIBPServer(http.server.ThreadingHTTPServer):
+    """A threading server on 127.0.0.1 that refuses connections beyond MAX_CONNECTIONS."""
+
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+    request_queue_size = 128   # listen backlog; socketserver's 5 drops SYNs when clients open connections in bursts
+
+    def __init__(self, port, app):
+        self.app = app
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        super().__init__(("127.0.0.1", port), Handler)
+
+    def process_request(self, request, client_address):
+        if not self.slots.acquire(blocking=False):
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except Exception:
+            self.slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.slots.release()
+
+
+# --------------------------------------------------------------------------------------------------
+# Command line
+# --------------------------------------------------------------------------------------------------
+
+def write_port_file(path, port):
+    """Writes the port atomically: a temporary file in the same folder, then rename."""
+    folder = os.path.dirname(os.path.abspath(path))
+    temporary = os.path.join(folder, ".%s.%d.tmp" % (os.path.basename(path), os.getpid()))
+    with open(temporary, "w", encoding="ascii") as f:
+        f.write("%d\n" % port)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temporary, path)
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(
+        prog="fake_hibp.py",
+        description="A fake Have I Been Pwned API v3 (and Pwned Passwords range API) on 127.0.0.1, "
+                    "for pwnvault's tests. See README.md.")
+    parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks a free one (default)")
+    parser.add_argument("--port-file", help="write the port number to this file once listening")
+    parser.add_argument("--rpm", type=int, default=10,
+                        help="requests per minute for keys without their own limit; 0 = unlimited (default 10)")
+    parser.add_argument("--burst", type=int, default=2, help="token-bucket capacity per key (default 2)")
+    parser.add_argument("--latency-ms", type=int, default=0, help="delay before every API response (default 0)")
+    parser.add_argument("--timeout-s", type=float, default=30.0,
+                        help="how long the timeout faults hang before answering (default 30)")
+    parser.add_argument("--key", action="append", metavar="KEY[:RPM|:blocked]",
+                        help="an accepted hibp-api-key (repeatable); default %s" % DEFAULT_KEY)
+    parser.add_argument("--fixtures", help="JSON file of accounts (and passwords) to serve")
+    parser.add_argument("--catalog", default=DEFAULT_CATALOG, help=argparse.SUPPRESS)
+    parser.add_argument("--quiet", action="store_true", help="do not log requests to stderr")
+    args = parser.parse_args(argv)
+    if args.rpm < 0 or args.burst < 1 or args.latency_ms < 0 or args.timeout_s < 0:
+        parser.error("--rpm, --latency-ms and --timeout-s must be >= 0 and --burst >= 1")
+    if not 0 <= args.port <= 65535:
+        parser.error("--port must be 0...65535")
+    try:
+        args.keys = dict(parse_key_spec(spec) for spec in (args.key or [DEFAULT_KEY]))
+    except ValueError as e:
+        parser.error(str(e))
+    return args
+
+
+def main(argv=None):
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    try:
+        catalog = Catalog(args.catalog)
+        accounts, extra_passwords = load_fixtures(args.fixtures) if args.fixtures else ({}, {})
+        passwords = PasswordCorpus(DEFAULT_PASSWORDS, extra_passwords)
+        book = AccountBook(catalog, accounts)
+    except DataError as e:
+        print("fake-hibp: error: %s" % e, file=sys.stderr)
+        return 1
+    config = Config(args.rpm, args.latency_ms, args.burst, args.timeout_s, args.keys)
+    app = FakeHIBP(catalog, passwords, book, config, quiet=args.quiet)
+    try:
+        server = FakeHIBPServer(args.port, app)
+    except OSError as e:
+        print("fake-hibp: error: cannot listen on 127.0.0.1:%d: %s" % (args.port, e.strerror), file=sys.stderr)
+        return 1
+    # The handler only records the signal: setting an Event from a handler can deadlock on its lock.
+    received = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
+    signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
+    serving.start()
+    port = server.server_address[1]
+    if args.port_file:
+        write_port_file(args.port_file, port)
+    print("fake-hibp listening on http://127.0.0.1:%d" % port, file=sys.stderr, flush=True)
+    while not received:
+        time.sleep(0.2)
+    app.stopping.set()
+    server.shutdown()
+    server.server_close()
+    if args.port_file:
+        try:
+            os.unlink(args.port_file)
+        except OSError:
+            pass
+    if not args.quiet:
+        print("fake-hibp: stopped", file=sys.stderr, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,750 @@
+"""Tests of the fake HIBP server: run it as a real process and talk HTTP to it.
+
+python3 -m unittest discover -s tools/fake-hibp -v
+"""
+
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import unittest
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SERVER = os.path.join(HERE, "fake_hibp.py")
+sys.path.insert(0, HERE)
+import fake_hibp  # noqa: E402  (for the MD4 vectors and constants only)
+
+KEY = "1" * 32
+BLOCKED_KEY = "2" * 32
+SLOW_KEY = "3" * 32
+TEST_KEY = "0" * 32
+UA = "pwnvault-tests/1.0"
+TEST_DOMAIN = "hibp-integration-tests.com"
+
+
+class FakeServer:
+    """A fake_hibp.py process on a free port, found through its port file."""
+
+    def __init__(self, *args):
+        self.folder = tempfile.TemporaryDirectory()
+        self.port_file = os.path.join(self.folder.name, "port")
+        self.process = subprocess.Popen(
+            [sys.executable, SERVER, "--port", "0", "--port-file", self.port_file, *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.banner = self.process.stderr.readline()
+        if not self.banner.startswith("fake-hibp listening on"):
+            rest = self.process.stderr.read()
+            self.process.wait(5)
+            self.process.stderr.close()
+            self.folder.cleanup()
+            raise RuntimeError("server did not start: %s%s" % (self.banner, rest))
+        with open(self.port_file) as f:
+            self.port = int(f.read())
+        # Keep draining stderr so a chatty server never blocks on a full pipe.
+        self.drain = threading.Thread(target=self.process.stderr.read, daemon=True)
+        self.drain.start()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(10)
+        self.drain.join(5)
+        self.process.stderr.close()
+        self.folder.cleanup()
+
+
+class Response:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body.decode("utf-8"))
+
+
+def request(port, path, headers=None, method="GET", body=None, timeout=10, connection=None):
+    own = connection is None
+    conn = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        r = conn.getresponse()
+        data = r.read()
+        return Response(r.status, {k.lower(): v for k, v in r.getheaders()}, data)
+    finally:
+        if own:
+            conn.close()
+
+
+def quote(account):
+    return urllib.parse.quote(account, safe="@")
+
+
+class ServerTestCase(unittest.TestCase):
+    """One server for the class, reset (log, stats, faults, buckets and config) before each test."""
+
+    server_args = ("--quiet", "--rpm", "0", "--key", KEY, "--key", BLOCKED_KEY + ":blocked",
+                   "--key", SLOW_KEY + ":6")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = FakeServer(*cls.server_args)
+        cls.port = cls.server.port
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def setUp(self):
+        self.assertEqual(self.control("POST", "reset", {"config": True}).status, 200)
+
+    def get(self, path, key=KEY, ua=UA, extra=None, **kwargs):
+        headers = {}
+        if ua is not None:
+            headers["User-Agent"] = ua
+        if key is not None:
+            headers["hibp-api-key"] = key
+        headers.update(extra or {})
+        return request(self.port, path, headers, **kwargs)
+
+    def account(self, service, account, query="", **kwargs):
+        return self.get("/api/v3/%s/%s%s" % (service, quote(account), query), **kwargs)
+
+    def breaches_of(self, account, key=KEY, query="?truncateResponse=false"):
+        r = self.account("breachedaccount", account, query, key=key)
+        return r.json() if r.status == 200 else r.status
+
+    def control(self, method, name, payload=None):
+        body = None if payload is None else json.dumps(payload).encode()
+        return request(self.port, "/__control/" + name, {"Content-Type": "application/json"}, method, body)
+
+    def configure(self, **settings):
+        r = self.control("POST", "config", settings)
+        self.assertEqual(r.status, 200, r.body)
+        return r.json()
+
+
+class CommandLineTests(unittest.TestCase):
+    def test_port_file_banner_and_clean_exit_on_sigterm(self):
+        server = FakeServer("--quiet")
+        try:
+            self.assertEqual(server.banner.strip(), "fake-hibp listening on http://127.0.0.1:%d" % server.port)
+            self.assertEqual(request(server.port, "/api/v3/dataclasses", {"User-Agent": UA}).status, 200)
+            server.process.send_signal(signal.SIGTERM)
+            self.assertEqual(server.process.wait(10), 0)
+            self.assertFalse(os.path.exists(server.port_file), "the port file outlived the server")
+            self.assertEqual([n for n in os.listdir(server.folder.name)], [], "a temporary file was left")
+        finally:
+            server.stop()
+
+    def test_sigint_exits_cleanly(self):
+        server = FakeServer("--quiet")
+        try:
+            server.process.send_signal(signal.SIGINT)
+            self.assertEqual(server.process.wait(10), 0)
+        finally:
+            server.stop()
+
+    def test_listens_on_loopback_only(self):
+        server = FakeServer("--quiet")
+        try:
+            out = subprocess.run(["ss", "-ltnH", "sport = :%d" % server.port], capture_output=True, text=True)
+            if out.returncode != 0:
+                self.skipTest("ss is not available")
+            self.assertIn("127.0.0.1:%d" % server.port, out.stdout)
+            self.assertNotIn("0.0.0.0:%d" % server.port, out.stdout)
+        finally:
+            server.stop()
+
+    def test_rejects_bad_options_and_bad_fixtures(self):
+        bad_key = subprocess.run([sys.executable, SERVER, "--key", "xyz"], capture_output=True, text=True)
+        self.assertEqual(bad_key.returncode, 2)
+        self.assertIn("32 hexadecimal", bad_key.stderr)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"accounts": {"a@example.com": {"breaches": ["NoSuchBreach"]}}}, f)
+        try:
+            bad = subprocess.run([sys.executable, SERVER, "--fixtures", f.name], capture_output=True, text=True)
+            self.assertEqual(bad.returncode, 1)
+            self.assertIn("NoSuchBreach", bad.stderr)
+        finally:
+            os.unlink(f.name)
+
+
+class ClientCheckTests(ServerTestCase):
+    def test_missing_user_agent_is_blocked_with_html_and_cf_ray(self):
+        for path in ("/api/v3/breaches", "/api/v3/breachedaccount/pwned@example.com", "/range/ABCDE"):
+            r = self.get(path, ua=None)
+            self.assertEqual(r.status, 403, path)
+            self.assertIn("text/html", r.headers["content-type"])
+            self.assertIn(b"Request Blocked", r.body)
+            self.assertRegex(r.headers.get("cf-ray", ""), r"^[0-9a-f]{16}-[A-Z]{3}$")
+        self.assertEqual(self.get("/api/v3/breaches", ua="   ").status, 403)
+
+    def test_key_endpoints_need_a_known_well_formed_key(self):
+        for path in ("/api/v3/breachedaccount/pwned@example.com", "/api/v3/pasteaccount/pwned@example.com",
+                     "/api/v3/subscription/status"):
+            for key, why in ((None, "missing"), ("", "missing"), ("1234", "improperly formed"),
+                             ("z" * 32, "improperly formed"), ("4" * 32, "invalid")):
+                r = self.get(path, key=key)
+                self.assertEqual(r.status, 401, (path, key))
+                self.assertTrue(r.headers["content-type"].startswith("text/plain"))
+                self.assertIn(why, r.body.decode())
+        self.assertEqual(self.get("/api/v3/subscription/status", key=KEY.upper()).status, 200,
+                         "keys are hexadecimal, compared without case")
+
+    def test_blocked_key_gets_403_html_with_cf_ray(self):
+        r = self.account("breachedaccount", "pwned@example.com", key=BLOCKED_KEY)
+        self.assertEqual(r.status, 403)
+        self.assertIn(b"Request Blocked", r.body)
+        self.assertIn("cf-ray", r.headers)
+
+    def test_public_endpoints_need_no_key(self):
+        for path in ("/api/v3/breaches", "/api/v3/breach/Adobe", "/api/v3/latestbreach", "/api/v3/dataclasses",
+                     "/range/21BD1"):
+            self.assertEqual(self.get(path, key=None).status, 200, path)
+
+    def test_test_key_only_works_for_the_integration_test_domain(self):
+        self.assertEqual(self.account("breachedaccount", "account-exists@" + TEST_DOMAIN, key=TEST_KEY).status, 200)
+        self.assertEqual(self.account("pasteaccount", "account-exists@" + TEST_DOMAIN, key=TEST_KEY).status, 200)
+        self.assertEqual(self.account("breachedaccount", "pwned@example.com", key=TEST_KEY).status, 401)
+        self.assertEqual(self.get("/api/v3/subscription/status", key=TEST_KEY).status, 401)
+
+    def test_other_methods_and_unknown_paths(self):
+        r = self.get("/api/v3/breaches", method="POST", body=b"")
+        self.assertEqual(r.status, 405)
+        self.assertEqual(r.headers["allow"], "GET")
+        for path in ("/api/v3/nosuchthing", "/api/v2/breaches", "/", "/api/v3/breachedaccount/a/b"):
+            r = self.get(path)
+            self.assertEqual((r.status, r.body), (404, b""), path)
+
+    def test_oversized_request_body_is_refused(self):
+        r = self.get("/api/v3/breaches", method="GET", body=b"x" * (fake_hibp.MAX_REQUEST_BODY + 1))
+        self.assertEqual(r.status, 413)
+
+    def test_connections_beyond_the_limit_get_503(self):
+        idle = [socket.create_connection(("127.0.0.1", self.port)) for _ in range(fake_hibp.MAX_CONNECTIONS)]
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=10) as extra:
+                self.assertTrue(extra.recv(100).startswith(b"HTTP/1.1 503 "))
+        finally:
+            for s in idle:
+                s.close()
+        for _ in range(100):  # the slots come back as the handler threads see the closed sockets
+            try:
+                if self.get("/api/v3/dataclasses").status == 200:
+                    break
+            except ConnectionError:
+                pass
+            threading.Event().wait(0.05)
+        self.assertEqual(self.get("/api/v3/dataclasses").status, 200)
+
+    def test_keep_alive_carries_many_requests_on_one_connection(self):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            statuses = []
+            for path, key in (("/api/v3/breach/Adobe", None), ("/api/v3/breach/Nope", None),
+                              ("/api/v3/breachedaccount/clean@example.com", KEY),
+                              ("/api/v3/subscription/status", "4" * 32), ("/range/00000", None),
+                              ("/api/v3/dataclasses", None)):
+                headers = {"User-Agent": UA}
+                if key:
+                    headers["hibp-api-key"] = key
+                statuses.append(request(self.port, path, headers, connection=conn).status)
+            self.assertEqual(statuses, [200, 404, 404, 401, 200, 200])
+            log = self.control("GET", "log").json()
+            self.assertEqual(len({entry["monotonic"] for entry in log}), 6)
+        finally:
+            conn.close()
+
+
+class AccountTests(ServerTestCase):
+    def test_integration_test_accounts_behave_as_the_contract_says(self):
+        def names(local):
+            return self.breaches_of(local + "@" + TEST_DOMAIN, key=TEST_KEY)
+
+        def pastes(local):
+            r = self.account("pasteaccount", local + "@" + TEST_DOMAIN, key=TEST_KEY)
+            return len(r.json()) if r.status == 200 else 0
+
+        exists = names("account-exists")
+        self.assertEqual([b["Name"] for b in exists], ["Adobe"])
+        self.assertEqual(pastes("account-exists"), 1)
+        self.assertEqual(len(names("multiple-breaches")), 3)
+        self.assertEqual([b["Name"] for b in names("not-active-and-active-breach")], ["Adobe"])
+        for local in ("not-active-breach", "opt-out", "opt-out-breach", "permanent-opt-out", "sensitive-breach"):
+            self.assertEqual(names(local), 404, local)
+        for local in ("opt-out", "opt-out-breach", "permanent-opt-out"):
+            self.assertEqual(pastes(local), 0, local)
+        self.assertEqual(names("paste-sensitive-breach"), 404)
+        self.assertEqual(pastes("paste-sensitive-breach"), 1)
+        others = names("sensitive-and-other-breaches")
+        self.assertEqual(len(others), 2)
+        self.assertFalse(any(b["IsSensitive"] for b in others))
+        spam_only = names("spam-list-only")
+        self.assertEqual(len(spam_only), 1)
+        self.assertTrue(spam_only[0]["IsSpamList"])
+        spam_mix = names("spam-list-and-others")
+        self.assertGreater(len(spam_mix), 1)
+        self.assertEqual(sum(b.get("IsSpamList", False) for b in spam_mix), 1)
+        free = names("subscription-free-breach")
+        self.assertEqual([b["IsSubscriptionFree"] for b in free], [True])
+        free_mix = names("subscription-free-and-other-breaches")
+        self.assertEqual(sorted(b.get("IsSubscriptionFree", False) for b in free_mix), [False, False, True])
+        stealer = names("stealer-log")
+        self.assertEqual([b["IsStealerLog"] for b in stealer], [True])
+        unverified = names("unverified-breach")
+        self.assertEqual([b["IsVerified"] for b in unverified], [False])
+        self.assertEqual(self.account("breachedaccount", "unverified-breach@" + TEST_DOMAIN,
+                                      "?IncludeUnverified=false", key=TEST_KEY).status, 404)
+
+    def test_truncated_by_default_full_objects_on_request(self):
+        short = self.account("breachedaccount", "multiple-breaches@" + TEST_DOMAIN, key=TEST_KEY).json()
+        self.assertTrue(all(list(b) == ["Name"] for b in short))
+        full = self.breaches_of("multiple-breaches@" + TEST_DOMAIN, key=TEST_KEY)
+        self.assertEqual([b["Name"] for b in full], [b["Name"] for b in short])
+        for breach in full:
+            self.assertEqual(breach, self.get("/api/v3/breach/" + breach["Name"]).json())
+        truncated_explicitly = self.account("breachedaccount", "multiple-breaches@" + TEST_DOMAIN,
+                                            "?truncateResponse=true", key=TEST_KEY).json()
+        self.assertEqual(truncated_explicitly, short)
+
+    def test_domain_filter(self):
+        account = "multiple-breaches@" + TEST_DOMAIN
+        only = self.account("breachedaccount", account, "?domain=ADOBE.com", key=TEST_KEY).json()
+        self.assertEqual(only, [{"Name": "Adobe"}])
+        self.assertEqual(self.account("breachedaccount", account, "?domain=nowhere.example", key=TEST_KEY).status, 404)
+
+    def test_accounts_are_decoded_trimmed_and_case_insensitive(self):
+        plain = self.account("breachedaccount", "pwned-carol@example.com")
+        self.assertEqual(plain.status, 200)
+        for variant in ("  PWNED-Carol@Example.COM ", "pwned-carol%40example.com"):
+            path = "/api/v3/breachedaccount/" + (quote(variant) if "%" not in variant else variant)
+            self.assertEqual(self.get(path).json(), plain.json(), variant)
+        plus = self.account("breachedaccount", "pwned+tag@example.com")
+        encoded = self.get("/api/v3/breachedaccount/pwned%2Btag%40example.com")
+        self.assertEqual(plus.json(), encoded.json())
+
+    def test_deterministic_rule(self):
+        self.assertEqual(self.breaches_of("clean-anything@example.com"), 404)
+        self.assertEqual(self.account("pasteaccount", "clean-anything@example.com").status, 404)
+        hidden = {b["Name"] for b in self.get("/api/v3/breaches").json()
+                  if b["IsSensitive"] or b.get("IsRetired") or re.search("[\x00-\x1f\x7f-\x9f]", b["Title"] + b["Description"])}
+        for i in range(15):
+            account = "pwned.user%d@example.org" % i
+            first = self.breaches_of(account)
+            self.assertIsInstance(first, list, account)
+            self.assertTrue(1 <= len(first) <= 6)
+            self.assertFalse({b["Name"] for b in first} & hidden)
+            self.assertEqual(self.breaches_of(account), first, "the same account must give the same answer")
+        clean = sum(self.breaches_of("someone%d@example.net" % i, query="") == 404 for i in range(90))
+        self.assertTrue(15 <= clean <= 45, "about one in three should be clean, got %d of 90" % clean)
+
+    def test_usernames_and_phone_numbers_work_like_addresses(self):
+        for account in ("+447700900123", "447700900456", "pwned_gamer", "clean_gamer", "Some.User"):
+            first = self.account("breachedaccount", account)
+            self.assertIn(first.status, (200, 404), account)
+            again = self.account("breachedaccount", account.upper())
+            self.assertEqual((again.status, again.body), (first.status, first.body))
+        self.assertEqual(self.account("breachedaccount", "pwned_gamer").status, 200)
+        self.assertEqual(self.account("breachedaccount", "clean_gamer").status, 404)
+
+    def test_unacceptable_accounts_get_400(self):
+        for raw in ("%20%20", "a%00b", "x" * 300):
+            self.assertEqual(self.get("/api/v3/breachedaccount/" + raw).status, 400, raw)
+
+    def test_paste_shape(self):
+        pastes = None
+        for i in range(40):
+            r = self.account("pasteaccount", "pwned.paster%d@example.com" % i)
+            if r.status == 200:
+                pastes = r.json()
+                break
+        self.assertIsNotNone(pastes, "some pwned account should have pastes")
+        sources = {"Pastebin", "Pastie", "Slexy", "Ghostbin", "QuickLeak", "JustPaste", "AdHocUrl",
+                   "PermanentOptOut", "OptOut"}
+        for paste in pastes:
+            self.assertEqual(set(paste), {"Source", "Id", "Title", "Date", "EmailCount"})
+            self.assertIn(paste["Source"], sources)
+            self.assertIsInstance(paste["EmailCount"], int)
+            self.assertTrue(paste["Date"] is None or re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", paste["Date"]))
+
+    def test_fixtures_decide_listed_accounts(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"accounts": {" Alice@Example.com": {"breaches": ["adobe", "Brightmere", "VelvetRendezvous"],
+                                                            "pastes": 2},
+                                    "pwned-but-not@example.com": {"breaches": []}},
+                       "passwords": {"fixture-password-42": 77}}, f)
+        server = FakeServer("--quiet", "--rpm", "0", "--fixtures", f.name)
+        try:
+            headers = {"User-Agent": UA, "hibp-api-key": KEY}
+            r = request(server.port, "/api/v3/breachedaccount/alice@example.com", headers)
+            self.assertEqual(r.json(), [{"Name": "Adobe"}, {"Name": "Brightmere"}])
+            self.assertEqual(len(request(server.port, "/api/v3/pasteaccount/ALICE@example.com", headers).json()), 2)
+            self.assertEqual(request(server.port, "/api/v3/breachedaccount/pwned-but-not@example.com",
+                                     headers).status, 404)
+            digest = fake_hibp.sha1_hex("fixture-password-42")
+            body = request(server.port, "/range/" + digest[:5], {"User-Agent": UA}).body.decode()
+            self.assertIn(digest[5:] + ":77", body.split("\r\n"))
+        finally:
+            server.stop()
+            os.unlink(f.name)
+
+
+class FaultTests(ServerTestCase):
+    def test_fault_accounts(self):
+        r = self.account("breachedaccount", "fault-503@example.com")
+        self.assertEqual(r.status, 503)
+        self.assertIn("text/html", r.headers["content-type"])
+        self.assertRaises(ValueError, r.json)
+        self.assertEqual(self.account("pasteaccount", "fault-503@example.com").status, 503)
+        self.assertEqual(self.account("breachedaccount", "fault-400@example.com").status, 400)
+        malformed = self.account("breachedaccount", "fault-malformed@example.com")
+        self.assertEqual(malformed.status, 200)
+        self.assertRaises(ValueError, malformed.json)
+        big = self.account("breachedaccount", "fault-oversized@example.com")
+        self.assertEqual(big.status, 200)
+        self.assertGreater(len(big.body), 11 * 1024 * 1024)
+        self.assertEqual(int(big.headers["content-length"]), len(big.body))
+        self.assertIn(self.account("breachedaccount", "fault-503x@example.com").status, (200, 404),
+                      "faults belong to their exact account only")
+
+    def test_fault_timeout_account_hangs_for_timeout_s(self):
+        self.configure(timeout_s=0.6)
+        with self.assertRaises((socket.timeout, TimeoutError)):
+            self.account("breachedaccount", "fault-timeout@example.com", timeout=0.1)
+        self.configure(timeout_s=0)
+        self.assertIn(self.account("breachedaccount", "fault-timeout@example.com").status, (200, 404))
+
+    def test_fault_escape_account_returns_the_escape_laden_entries(self):
+        breaches = self.breaches_of("fault-escape@example.com")
+        dirty = [b for b in breaches if re.search("[\x1b\x07\x9b\x9d]", b["Title"] + b["Description"])]
+        self.assertGreaterEqual(len(dirty), 2)
+        for paste in self.account("pasteaccount", "fault-escape@example.com").json():
+            self.assertIn("\x1b", paste["Title"])
+
+    def test_injected_faults_hit_the_next_requests_in_order(self):
+        pending = self.control("POST", "faults", {"503": 2, "429": 1, "malformed": 1, "oversized": 1,
+                                                  "400": 1}).json()["pending"]
+        self.assertEqual(pending, ["503", "503", "429", "malformed", "oversized", "400"])
+        self.assertEqual(self.get("/favicon.ico").status, 404, "paths outside the API do not take a fault")
+        path = "/api/v3/breachedaccount/clean@example.com"
+        first, second, limited, broken, big, bad = (self.get(path) for _ in range(6))
+        self.assertEqual((first.status, second.status), (503, 503))
+        self.assertEqual(limited.status, 429)
+        self.assertEqual(limited.headers["retry-after"], "1")
+        self.assertEqual(limited.json()["statusCode"], 429)
+        self.assertEqual(broken.status, 200)
+        self.assertRaises(ValueError, broken.json)
+        self.assertGreater(len(big.body), 11 * 1024 * 1024)
+        self.assertEqual(bad.status, 400)
+        self.assertEqual(self.get(path).status, 404, "after the burst the account behaves normally again")
+        self.assertEqual(self.control("GET", "stats").json()["injected_faults"], 6)
+
+    def test_injected_timeout_and_drop(self):
+        self.configure(timeout_s=0.6)
+        self.control("POST", "faults", {"timeout": 1, "drop": 1})
+        with self.assertRaises((socket.timeout, TimeoutError)):
+            self.get("/api/v3/breaches", timeout=0.1)
+        with self.assertRaises((http.client.RemoteDisconnected, ConnectionError)):
+            self.get("/api/v3/breaches")
+        self.assertEqual(self.get("/api/v3/breaches").status, 200)
+
+    def test_bad_fault_requests_are_refused(self):
+        self.assertEqual(self.control("POST", "faults", {"504": 1}).status, 400)
+        self.assertEqual(self.control("POST", "faults", {"503": "three"}).status, 400)
+        self.assertEqual(self.control("POST", "faults", [1]).status, 400)
+        self.assertEqual(self.control("GET", "faults").json(), {"pending": []})
+
+
+class RateLimitTests(ServerTestCase):
+    def test_token_bucket_burst_then_429_with_retry_after(self):
+        path = "/api/v3/breachedaccount/clean@example.com"
+        statuses = [self.get(path, key=SLOW_KEY).status for _ in range(2)]
+        self.assertEqual(statuses, [404, 404], "the burst of 2 passes")
+        limited = self.get(path, key=SLOW_KEY)
+        self.assertEqual(limited.status, 429)
+        seconds = int(limited.headers["retry-after"])
+        self.assertIn(seconds, (9, 10), "6 rpm refills one token in 10 s")
+        self.assertEqual(limited.json(), {"statusCode": 429,
+                                          "message": "Rate limit is exceeded. Try again in %d seconds." % seconds})
+        self.assertEqual(self.get(path, key=KEY).status, 404, "each key has its own bucket")
+        stats = self.control("GET", "stats").json()
+        self.assertEqual(stats["too_many_requests"], 1)
+        self.assertEqual(stats["rate_limited"], 1)
+
+    def test_token_bucket_arithmetic(self):
+        bucket = fake_hibp.TokenBucket(rpm=6, burst=2, now=100.0)
+        self.assertEqual([bucket.take(100.0), bucket.take(100.0)], [0, 0])
+        self.assertEqual(bucket.take(100.5), 10, "0.95 of a token missing at 0.1/s: 9.5 s, rounded up")
+        self.assertEqual(bucket.take(109.0), 1, "0.9 s short still says 1")
+        self.assertEqual(bucket.take(110.0), 0)
+        self.assertEqual(bucket.take(200.0), 0)
+        self.assertEqual(bucket.take(200.0), 0, "refill stops at the capacity of 2")
+        self.assertEqual(bucket.take(200.0), 10)
+        fast = fake_hibp.TokenBucket(rpm=600, burst=1, now=0.0)
+        self.assertEqual((fast.take(0.0), fast.take(0.0)), (0, 1), "never less than 1 second")
+
+    def test_reset_refills_the_buckets(self):
+        path = "/api/v3/breachedaccount/clean@example.com"
+        for _ in range(2):
+            self.get(path, key=SLOW_KEY)
+        self.assertEqual(self.get(path, key=SLOW_KEY).status, 429)
+        self.control("POST", "reset")
+        self.assertEqual(self.get(path, key=SLOW_KEY).status, 404)
+
+    def test_public_endpoints_and_passwords_are_not_rate_limited(self):
+        self.configure(rpm=1, burst=1)
+        for _ in range(4):
+            self.assertEqual(self.get("/api/v3/breaches", key=None).status, 200)
+            self.assertEqual(self.get("/range/ABCDE", key=None).status, 200)
+
+    def test_refill_and_config_at_run_time(self):
+        config = self.configure(rpm=600, burst=1)
+        self.assertEqual((config["rpm"], config["burst"]), (600, 1))
+        self.assertEqual(config["keys"][KEY], 600)
+        path = "/api/v3/breachedaccount/clean@example.com"
+        self.assertEqual(self.get(path).status, 404)
+        limited = self.get(path)
+        self.assertEqual(limited.status, 429)
+        self.assertEqual(limited.headers["retry-after"], "1", "rounded up, at least 1")
+        status = self.get("/api/v3/subscription/status")
+        self.assertIn(status.status, (200, 429))
+        threading.Event().wait(0.25)  # 600 rpm refills a token every 0.1 s
+        self.assertEqual(self.get("/api/v3/subscription/status").json()["Rpm"], 600)
+        self.assertEqual(self.control("POST", "config", {"rpm": -1}).status, 400)
+        self.assertEqual(self.control("POST", "config", {"speed": 1}).status, 400)
+        self.assertEqual(self.control("POST", "config", {"keys": {"xyz": 5}}).status, 400)
+
+    def test_rate_is_decided_on_arrival_before_latency(self):
+        self.configure(rpm=1, burst=1, latency_ms=400)
+        path = "/api/v3/breachedaccount/clean@example.com"
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(self.get(path).status)) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(sorted(results), [404, 429], "the second request is refused although the first is still waiting")
+        with self.assertRaises((socket.timeout, TimeoutError)):
+            self.get("/api/v3/breaches", timeout=0.1)
+
+    def test_keys_can_be_added_or_blocked_at_run_time(self):
+        new_key = "5" * 32
+        self.assertEqual(self.account("breachedaccount", "clean@example.com", key=new_key).status, 401)
+        self.configure(keys={new_key: 60, KEY: "blocked"})
+        self.assertEqual(self.account("breachedaccount", "clean@example.com", key=new_key).status, 404)
+        self.assertEqual(self.account("breachedaccount", "clean@example.com", key=KEY).status, 403)
+        self.assertEqual(self.get("/api/v3/subscription/status", key=new_key).json()["Rpm"], 60)
+
+
+class EndpointTests(ServerTestCase):
+    def test_breaches_list_and_filters(self):
+        r = self.get("/api/v3/breaches", key=None)
+        self.assertEqual(r.headers["content-type"], "application/json; charset=utf-8")
+        everything = r.json()
+        self.assertGreaterEqual(len(everything), 40)
+        adobe = self.get("/api/v3/breaches?Domain=adobe.com").json()
+        self.assertEqual([b["Name"] for b in adobe], ["Adobe"])
+        spam = self.get("/api/v3/breaches?IsSpamList=true").json()
+        self.assertTrue(spam)
+        self.assertTrue(all(b["IsSpamList"] for b in spam))
+        self.assertEqual(len(spam), sum(b.get("IsSpamList", False) for b in everything))
+
+    def test_single_breach_latest_and_dataclasses(self):
+        self.assertEqual(self.get("/api/v3/breach/adobe").json()["Name"], "Adobe")
+        missing = self.get("/api/v3/breach/NoSuchBreach")
+        self.assertEqual((missing.status, missing.body), (404, b""))
+        everything = self.get("/api/v3/breaches").json()
+        latest = self.get("/api/v3/latestbreach").json()
+        self.assertEqual(latest["AddedDate"], max(b["AddedDate"] for b in everything))
+        classes = self.get("/api/v3/dataclasses").json()
+        self.assertTrue(all(isinstance(c, str) for c in classes))
+        self.assertEqual(classes, sorted(classes, key=str.casefold))
+        self.assertTrue({c for b in everything for c in b["DataClasses"]} <= set(classes))
+
+    def test_subscription_status_shape(self):
+        status = self.get("/api/v3/subscription/status").json()
+        for field, kind in (("SubscriptionName", str), ("Description", str), ("SubscribedUntil", str),
+                            ("Rpm", int), ("DomainSearchMaxBreachedAccounts", int), ("IncludesStealerLogs", bool)):
+            self.assertIsInstance(status[field], kind, field)
+        self.assertRegex(status["SubscribedUntil"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        self.assertEqual(status["Rpm"], 0)
+        self.assertEqual(self.get("/api/v3/subscription/status", key=SLOW_KEY).json()["Rpm"], 6)
+
+    def test_wire_json_escapes_html_and_controls_like_the_real_api(self):
+        raw = self.get("/api/v3/breaches").body
+        raw.decode("ascii")  # non-ASCII is escaped
+        self.assertIn(b"\\u003Ca href=", raw)
+        self.assertIn(b"\\u0026", raw)
+        self.assertIn(b"\\u001B[", raw)
+        self.assertIn(b"\\u00E9", raw)
+        self.assertNotIn(b"<", raw)
+        self.assertNotIn(b"\x1b", raw)
+
+
+class PasswordRangeTests(ServerTestCase):
+    def lines(self, prefix, padded=False, mode=""):
+        r = self.get("/range/" + prefix + mode, key=None, extra={"Add-Padding": "true"} if padded else None)
+        self.assertEqual(r.status, 200)
+        self.assertTrue(r.headers["content-type"].startswith("text/plain"))
+        text = r.body.decode("ascii")
+        self.assertNotIn("\n", text.replace("\r\n", ""), "lines end in CRLF")
+        return [line.split(":") for line in text.split("\r\n")]
+
+    def test_known_passwords_are_found(self):
+        for password in ("password", "123456", "P@ssw0rd"):
+            digest = fake_hibp.sha1_hex(password)
+            found = dict(self.lines(digest[:5]))
+            self.assertGreater(int(found[digest[5:]]), 0, password)
+        self.assertEqual(fake_hibp.sha1_hex("password"), "5BAA61E4C9B93F3F0682250B6CF8331B7EE68FD8")
+
+    def test_every_prefix_answers_with_well_formed_lines(self):
+        for prefix in ("00000", "fffff", "A1b2C"):
+            lines = self.lines(prefix)
+            self.assertGreater(len(lines), 0)
+            for suffix, count in lines:
+                self.assertRegex(suffix, r"^[0-9A-F]{35}$")
+                self.assertGreater(int(count), 0)
+            self.assertEqual([s for s, _ in lines], sorted(s for s, _ in lines))
+        for bad in ("ABCD", "ABCDEF", "GHIJK"):
+            self.assertEqual(self.get("/range/" + bad, key=None).status, 400, bad)
+
+    def test_padding(self):
+        digest = fake_hibp.sha1_hex("123456")
+        plain = dict(self.lines(digest[:5]))
+        for _ in range(3):
+            padded = self.lines(digest[:5], padded=True)
+            self.assertTrue(800 <= len(padded) <= 1000, len(padded))
+            counts = dict(padded)
+            self.assertTrue(any(c == "0" for c in counts.values()))
+            self.assertEqual({s: c for s, c in counts.items() if c != "0"}, plain)
+
+    def test_ntlm_mode(self):
+        self.assertEqual(fake_hibp.ntlm_hex("password"), "8846F7EAEE8FB117AD06BDD830B7586C")
+        lines = self.lines("8846F", mode="?mode=ntlm")
+        self.assertTrue(all(re.fullmatch(r"[0-9A-F]{27}", s) for s, _ in lines))
+        self.assertGreater(int(dict(lines)["7EAEE8FB117AD06BDD830B7586C"]), 0)
+
+    def test_md4_matches_rfc_1320(self):
+        for text, digest in ((b"", "31d6cfe0d16ae931b73c59d7e0c089c0"), (b"abc", "a448017aaf21d8525fc10ae87aa6729d"),
+                             (b"message digest", "d9130a8164549fe818874806e1c7014b"),
+                             (b"1234567890" * 8, "e33b4ddc9c38f2199c3e7b164fcc0536")):
+            self.assertEqual(fake_hibp.md4(text).hex(), digest)
+
+
+class ControlTests(ServerTestCase):
+    def test_log_records_api_requests_but_not_control_ones(self):
+        self.get("/api/v3/breachedaccount/pwned%2Bx%40example.com?truncateResponse=false", extra={"X-Probe": "1"})
+        self.get("/range/ABCDE", key=None)
+        self.control("GET", "stats")
+        log = self.control("GET", "log").json()
+        self.assertEqual([e["path"] for e in log], ["/api/v3/breachedaccount/pwned%2Bx%40example.com", "/range/ABCDE"])
+        first = log[0]
+        self.assertEqual(first["method"], "GET")
+        self.assertEqual(first["query"], "truncateResponse=false")
+        self.assertEqual(first["headers"]["x-probe"], "1")
+        self.assertEqual(first["headers"]["hibp-api-key"], KEY)
+        self.assertEqual(first["headers"]["user-agent"], UA)
+        self.assertEqual(first["status"], 200)
+        self.assertLessEqual(first["monotonic"], log[1]["monotonic"])
+
+    def test_stats_count_per_status(self):
+        self.get("/api/v3/breach/Adobe")
+        self.get("/api/v3/breach/Nope")
+        self.get("/api/v3/breach/Nope")
+        self.get("/api/v3/breaches", ua=None)
+        stats = self.control("GET", "stats").json()
+        self.assertEqual(stats["by_status"], {"200": 1, "403": 1, "404": 2})
+        self.assertEqual(stats["total"], 4)
+        self.assertEqual(stats["too_many_requests"], 0)
+
+    def test_reset_clears_log_stats_and_faults(self):
+        self.get("/api/v3/breach/Adobe")
+        self.control("POST", "faults", {"503": 5})
+        self.configure(latency_ms=5)
+        self.assertEqual(self.control("POST", "reset").status, 200)
+        self.assertEqual(self.control("GET", "log").json(), [])
+        self.assertEqual(self.control("GET", "stats").json()["total"], 0)
+        self.assertEqual(self.control("GET", "faults").json(), {"pending": []})
+        self.assertEqual(self.control("GET", "config").json()["latency_ms"], 5, "a plain reset keeps the config")
+        self.assertEqual(self.control("POST", "reset", {"config": True}).status, 200)
+        self.assertEqual(self.control("GET", "config").json()["latency_ms"], 0)
+
+    def test_control_rejects_wrong_methods_and_bodies(self):
+        self.assertEqual(self.control("POST", "log", {}).status, 405)
+        self.assertEqual(self.control("GET", "reset").status, 405)
+        self.assertEqual(request(self.port, "/__control/config", {}, "POST", b"{not json").status, 400)
+        self.assertEqual(self.control("GET", "nothing").status, 404)
+
+
+class CatalogCoverageTests(unittest.TestCase):
+    """The catalog must exercise every field and flag a client has to handle."""
+
+    @classmethod
+    def setUpClass(cls):
+        with open(os.path.join(HERE, "catalog.json"), encoding="utf-8") as f:
+            cls.breaches = json.load(f)["breaches"]
+
+    def with_flag(self, flag, value):
+        return [b["Name"] for b in self.breaches if flag in b and b[flag] is value]
+
+    def test_size_and_unique_names(self):
+        names = [b["Name"] for b in self.breaches]
+        self.assertGreaterEqual(len(names), 40)
+        self.assertEqual(len({n.lower() for n in names}), len(names))
+        for needed in ("Adobe",):
+            self.assertIn(needed, names)
+        for _, (listed, _) in fake_hibp.TEST_ACCOUNTS.items():
+            self.assertTrue(set(listed) <= set(names))
+
+    def test_every_flag_is_true_somewhere_and_false_elsewhere(self):
+        for flag in ("IsVerified", "IsFabricated", "IsSensitive", "IsRetired", "IsSpamList", "IsMalware",
+                     "IsSubscriptionFree", "IsStealerLog"):
+            self.assertTrue(self.with_flag(flag, True), flag + " is never true")
+            self.assertTrue(self.with_flag(flag, False), flag + " is never false")
+
+    def test_missing_and_extra_fields(self):
+        for field in ("IsMalware", "IsSubscriptionFree", "IsStealerLog", "IsRetired", "IsSpamList",
+                      "Attribution", "DisclosureUrl"):
+            self.assertTrue([b for b in self.breaches if field not in b], field + " is never missing")
+        known = set(fake_hibp.Catalog.REQUIRED) | {"IsRetired", "IsSpamList", "IsMalware", "IsSubscriptionFree",
+                                                   "IsStealerLog", "Attribution", "DisclosureUrl"}
+        self.assertTrue([b for b in self.breaches if set(b) - known], "no entry has an unknown extra field")
+
+    def test_values_a_client_must_cope_with(self):
+        self.assertTrue([b for b in self.breaches if b["PwnCount"] > 2 ** 31])
+        self.assertTrue([b for b in self.breaches if b["Domain"] == ""])
+        for field in ("Attribution", "DisclosureUrl"):
+            self.assertTrue([b for b in self.breaches if field in b and b[field] is None], field + " never null")
+            self.assertTrue([b for b in self.breaches if isinstance(b.get(field), str)], field + " never set")
+        descriptions = " ".join(b["Description"] for b in self.breaches)
+        for fragment in ("<a href=", "<em>", "<strong>", "&quot;", "&amp;", "&#39;", "&eacute;"):
+            self.assertIn(fragment, descriptions)
+        for b in self.breaches:
+            self.assertRegex(b["BreachDate"], r"^\d{4}-\d\d-\d\d$")
+            for field in ("AddedDate", "ModifiedDate"):
+                self.assertRegex(b[field], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+            self.assertEqual(b["DataClasses"], sorted(b["DataClasses"], key=str.casefold), b["Name"])
+
+    def test_terminal_escape_entries(self):
+        def dirty(text):
+            return {"ESC": "\x1b" in text, "CSI": "\x1b[" in text or "\x9b" in text,
+                    "OSC": "\x1b]" in text or "\x9d" in text, "BEL": "\x07" in text,
+                    "C1": bool(re.search("[\x80-\x9f]", text))}
+
+        carriers = [b for b in self.breaches if any(dirty(b["Title"]).values()) and any(dirty(b["Description"]).values())]
+        self.assertGreaterEqual(len(carriers), 2)
+        seen = {kind for b in carriers for text in (b["Title"], b["Description"])
+                for kind, present in dirty(text).items() if present}
+        self.assertEqual(seen, {"ESC", "CSI", "OSC", "BEL", "C1"})
+
+
+if __name__ == "__main__":
+    unittest.main()
