@@ -28,11 +28,12 @@ public enum SettingsError: UserFacingError, Equatable {
 
     public var exitStatus: ExitStatus { .usage }
 
-    /// A value as it may appear in a one-line message: control characters escaped, at most 80 characters.
-    static func shown(_ value: String) -> String {
+    /// A value as it may appear in a one-line message: control and bidirectional-override characters
+    /// escaped (so a value cannot drive the terminal), cut to `limit` characters when one is given.
+    static func shown(_ value: String, limit: Int? = 80) -> String {
         var out = ""
         for scalar in value.unicodeScalars {
-            if out.unicodeScalars.count >= 80 { out += "…"; break }
+            if let limit, out.unicodeScalars.count >= limit { out += "…"; break }
             switch scalar.value {
             case 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
                 out += "\\u{\(String(scalar.value, radix: 16))}"

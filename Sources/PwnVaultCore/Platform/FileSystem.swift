@@ -18,10 +18,34 @@ enum FileSystem {
         return String(cString: p)
     }
 
-    /// `open` with `O_CLOEXEC` always added. `mode` applies only with `O_CREAT` (and the umask still does).
-    static func open(_ path: String, _ flags: Int32, mode: UInt32 = 0) throws -> FileDescriptor {
+    /// What a file is opened for; each maps to one fixed set of flags, always with `O_CLOEXEC`
+    /// (no descriptor leaks into a pager), `O_NOFOLLOW` (a link planted at the path is refused with
+    /// ELOOP) and `O_NOCTTY`.
+    enum OpenIntent {
+        /// An existing file, read-only. `O_NONBLOCK` so that a FIFO planted at the path cannot hang the
+        /// open; it changes nothing for regular files.
+        case readExisting
+        /// A new file, write-only; fails with EEXIST if anything is at the path. Mode 0600 (then fchmod).
+        case createExclusively
+        /// A lock file: read-write, created 0600 if missing.
+        case lockFile
+        /// A folder, to fsync it.
+        case folder
+
+        var flags: Int32 {
+            switch self {
+            case .readExisting: return O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK
+            case .createExclusively: return O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY
+            case .lockFile: return O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK
+            case .folder: return O_RDONLY | O_DIRECTORY
+            }
+        }
+    }
+
+    /// `open` for `intent`. New files get mode 0600 less the umask; callers `fchmod` to be exact.
+    static func open(_ path: String, for intent: OpenIntent) throws -> FileDescriptor {
         while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode_t(mode))
+            let fd = Glibc.open(path, intent.flags | O_CLOEXEC, mode_t(0o600))
             if fd >= 0 { return FileDescriptor(raw: fd) }
             if errno != EINTR { throw SystemError.fromErrno("open") }
         }
@@ -37,7 +61,7 @@ enum FileSystem {
         for _ in 0..<100 {
             let path = prefix + randomSuffix()
             do {
-                let fd = try open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY, mode: 0o600)
+                let fd = try open(path, for: .createExclusively)
                 do {
                     try fd.setPermissions(0o600)
                 } catch {
@@ -101,7 +125,7 @@ enum FileSystem {
     /// `fsync` on a folder, so that renames and new names in it survive a crash of the machine.
     /// File systems that cannot do it (EINVAL and the like) count as done.
     static func synchronizeDirectory(_ path: String) throws {
-        let fd = try open(path, O_RDONLY | O_DIRECTORY)
+        let fd = try open(path, for: .folder)
         do {
             try fd.synchronize()
         } catch let error as SystemError where error.isSyncUnsupported {

@@ -23,6 +23,11 @@ struct SystemError: Error, Equatable, CustomStringConvertible {
 
     var description: String { "\(operation): \(reason)" }
 
+    /// "No such file or directory", for checks that find nothing where something must be.
+    static func notFound(_ operation: String) -> SystemError { SystemError(operation, code: ENOENT) }
+    /// "File exists".
+    static func alreadyExists(_ operation: String) -> SystemError { SystemError(operation, code: EEXIST) }
+
     /// The path (or one of its folders) does not exist.
     var isNotFound: Bool { code == ENOENT || code == ENOTDIR }
     /// The path already exists.
