@@ -47,7 +47,7 @@ public enum APIURLPolicy {
                          shown: "\(scheme)://…@\(afterAt)\(path)")
         }
         if path.contains("?") || path.contains("#") { throw refuse("a base address cannot have a query or fragment") }
-        if path.contains("%") { throw refuse("percent-encoded characters are not accepted in a base address") }
+        if s.contains("%") { throw refuse("percent-encoded characters are not accepted in a base address") }
 
         let (host, port) = try splitHostAndPort(authority, refuse: refuse)
         if let port {
@@ -104,20 +104,20 @@ public enum APIURLPolicy {
         }
         let lower = host.lowercased()
         if lower == "localhost" || lower == "localhost." { return .loopback }
-        let labels = lower.split(separator: ".", omittingEmptySubsequences: false)
-        let allNumeric = labels.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigitCharacter) }
-        let lastNumeric = labels.last.map { !$0.isEmpty && $0.allSatisfy(\.isASCIIDigitCharacter) } ?? false
-        if allNumeric || lastNumeric || lower.hasPrefix("0x") || labels.last?.hasPrefix("0x") == true {
-            // Something that looks like an IPv4 address must be exactly a.b.c.d in plain decimal.
-            guard let octets = ipv4Octets(lower) else {
+        var labels = lower.split(separator: ".", omittingEmptySubsequences: false)
+        let trailingDot = labels.count > 1 && labels.last == ""
+        if trailingDot { labels.removeLast() }   // "example.com." is a fully qualified name
+        // As in the WHATWG URL parser: a host whose last label is a number (decimal or 0x) is an IPv4
+        // address. Accept only exactly a.b.c.d in plain decimal, so that no parser reads it otherwise.
+        let last = labels.last ?? ""
+        if (!last.isEmpty && last.allSatisfy(\.isASCIIDigitCharacter)) || last.hasPrefix("0x") {
+            guard !trailingDot, let octets = ipv4Octets(lower) else {
                 throw refuse("write an IPv4 address as four decimal numbers (like 127.0.0.1)", nil)
             }
             return octets[0] == 127 ? .loopback : .other
         }
         // A DNS name: letters, digits and hyphens in labels of at most 63, one optional trailing dot.
-        var dnsLabels = labels
-        if dnsLabels.count > 1 && dnsLabels.last == "" { dnsLabels.removeLast() }
-        for label in dnsLabels {
+        for label in labels {
             guard !label.isEmpty, label.count <= 63, label.first != "-", label.last != "-",
                   label.allSatisfy({ $0.isASCIIDigitCharacter || ("a"..."z").contains($0) || $0 == "-" }) else {
                 throw refuse("the host name is malformed", nil)
