@@ -349,30 +349,34 @@ final class VaultStoreTests: XCTestCase {
         let store = try makeStore()
         try store.create(generation(1))
         let folder = store.location.folder
-        let old = Date(timeIntervalSinceNow: -120)
-        func plant(_ name: String, modified: Date, folder isFolder: Bool = false) throws {
+        func plant(_ name: String, folder isFolder: Bool = false) throws {
             let path = folder + "/" + name
             if isFolder {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
             } else {
                 XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3])))
             }
-            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path)
+            // An old content time alone must not make a file stale (see the backup link below).
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
         }
-        try plant(".vault.tmp-Ab12Cd", modified: old)        // a crashed save: removed
-        try plant(".vault.tmp-zz9ZZ9", modified: old)        // another: removed
-        try plant(".vault.tmp-Xy98Zw", modified: Date())     // maybe a save in progress: kept
-        try plant(".vault.tmp-Ab12C", modified: old)         // not the pattern (5): kept
-        try plant(".vault.tmp-Ab12Cde", modified: old)       // not the pattern (7): kept
-        try plant(".vault.tmp-Ab_2Cd", modified: old)        // not the alphabet: kept
-        try plant(".other.tmp-Ab12Cd", modified: old)        // another file's: kept
-        try plant(".vault.tmp-Dir123", modified: old, folder: true)  // not a regular file: kept
+        let leftovers = [".vault.tmp-Ab12Cd", ".vault.tmp-zz9ZZ9"]   // what crashed saves leave: removed
+        let others = [".vault.tmp-Ab12C", ".vault.tmp-Ab12Cde",     // not the pattern (5, 7 characters)
+                      ".vault.tmp-Ab_2Cd", ".other.tmp-Ab12Cd"]      // not the alphabet; another file's
+        for name in leftovers + others { try plant(name) }
+        try plant(".vault.tmp-Dir123", folder: true)                 // not a regular file
+        let everything = Set(["vault", "vault.bak", ".vault.tmp-Dir123"] + leftovers + others)
 
+        // Just touched (their inodes changed now): kept, as they could be a save in progress.
         try store.replace(generation(2))
-        XCTAssertEqual(names(in: folder), ["vault", "vault.bak", ".vault.tmp-Xy98Zw", ".vault.tmp-Ab12C",
-                                           ".vault.tmp-Ab12Cde", ".vault.tmp-Ab_2Cd", ".other.tmp-Ab12Cd",
-                                           ".vault.tmp-Dir123"])
-        XCTAssertEqual(try store.read(), generation(2))
+        XCTAssertEqual(names(in: folder), everything)
+
+        // Two minutes later: the leftovers go, nothing else does.
+        let later = FileSystem.wallClockNow() + 120
+        let storeLater = VaultStore(location: store.location, now: { later })
+        try storeLater.replace(generation(3))
+        XCTAssertEqual(names(in: folder), everything.subtracting(leftovers))
+        XCTAssertEqual(try store.read(), generation(3))
+        XCTAssertEqual(try store.readBackup(), generation(2))
     }
 
     // MARK: Locking

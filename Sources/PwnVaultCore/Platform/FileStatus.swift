@@ -10,8 +10,10 @@ struct FileStatus: Equatable {
     /// Owning user id.
     let owner: UInt32
     let size: Int
-    /// Last modification, in seconds since 1970.
+    /// Last modification of the content, in seconds since 1970.
     let modified: Double
+    /// Last change of the content or the inode (a new link, a chmod), in seconds since 1970.
+    let changed: Double
 
     init(_ st: stat) {
         switch st.st_mode & S_IFMT {
@@ -24,6 +26,7 @@ struct FileStatus: Equatable {
         owner = UInt32(st.st_uid)
         size = Int(st.st_size)
         modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+        changed = Double(st.st_ctim.tv_sec) + Double(st.st_ctim.tv_nsec) / 1e9
     }
 
     /// True when group or others may write (`0o022`).

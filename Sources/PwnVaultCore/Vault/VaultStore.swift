@@ -18,8 +18,17 @@ public struct VaultStore: Sendable {
     static let staleTemporaryAge: Double = 60
 
     public let location: VaultLocation
+    /// The wall clock, in seconds since 1970, for aging leftover temporary files.
+    let now: @Sendable () -> Double
 
-    public init(location: VaultLocation) { self.location = location }
+    public init(location: VaultLocation) {
+        self.init(location: location, now: FileSystem.wallClockNow)
+    }
+
+    init(location: VaultLocation, now: @escaping @Sendable () -> Double) {
+        self.location = location
+        self.now = now
+    }
 
     /// The vault file's path.
     public var path: String { location.path }
@@ -188,17 +197,19 @@ public struct VaultStore: Sendable {
     }
 
     /// Removes what crashed saves left behind: regular files of ours, named exactly
-    /// `.<name>.tmp-XXXXXX`, older than a minute (a younger one may belong to a save in progress
-    /// elsewhere). Best effort: a leftover is harmless.
+    /// `.<name>.tmp-XXXXXX`, untouched for more than a minute (a younger one may belong to a save in
+    /// progress elsewhere). Age counts from the inode's last change too, not only the content's:
+    /// the backup's temporary name is a fresh link to an old vault, whose content time is old.
+    /// Best effort: a leftover is harmless.
     private func removeStaleTemporaries() {
         let prefix = "." + location.fileName + ".tmp-"
         guard let names = try? FileSystem.directoryEntries(location.folder) else { return }
-        let now = FileSystem.wallClockNow()
+        let now = self.now()
         for name in names where Self.isTemporaryName(name, prefix: prefix) {
             let full = Settings.join(location.folder, name)
             guard let status = try? FileSystem.status(full, followingLinks: false),
                   status.kind == .regular, status.owner == FileSystem.effectiveUserID,
-                  now - status.modified > Self.staleTemporaryAge else { continue }
+                  now - max(status.modified, status.changed) > Self.staleTemporaryAge else { continue }
             try? FileSystem.removeFile(full)
         }
     }
@@ -280,7 +291,8 @@ public struct VaultStore: Sendable {
         }
     }
 
-    /// `mkdir -p` with every folder it makes set to 0700; folders that exist are left alone.
+    /// `mkdir -p` with every folder it makes set to 0700; folders that exist are left alone. Each new
+    /// folder's parent is flushed, so that the new vault's path survives a crash of the machine.
     private func makeFolders(_ folder: String) throws {
         var missing: [String] = []
         var current = folder
@@ -291,6 +303,8 @@ public struct VaultStore: Sendable {
         }
         for folder in missing.reversed() {
             _ = try FileSystem.makeDirectory(folder, mode: 0o700)   // false: made meanwhile; checked after
+            let slash = folder.lastIndex(of: "/")!
+            try FileSystem.synchronizeDirectory(slash == folder.startIndex ? "/" : String(folder[..<slash]))
         }
     }
 
