@@ -16,6 +16,7 @@ public struct Settings: Sendable, Equatable {
 
     // MARK: The variables
 
+    /// Names of pwnvault's own variables, for messages and for the code that reads `HIBP_API_KEY`.
     public static let vaultVariable = "PWNVAULT_VAULT"
     public static let keyringVariable = "PWNVAULT_KEYRING"
     public static let keyringTimeoutVariable = "PWNVAULT_KEYRING_TIMEOUT_MS"
@@ -25,6 +26,7 @@ public struct Settings: Sendable, Equatable {
     public static let apiKeyVariable = "HIBP_API_KEY"
     public static let shareVariable = "PWNVAULT_SHARE"
 
+    /// Defaults, as printed in `documentation`.
     public static let defaultKeyringTimeoutMilliseconds = 2000
     /// The range accepted for `PWNVAULT_KEYRING_TIMEOUT_MS`.
     public static let keyringTimeoutRange = 1...600_000
@@ -62,7 +64,9 @@ public struct Settings: Sendable, Equatable {
 
     /// `PWNVAULT_VAULT`, as given (may be relative or start with `~/`); nil when unset or empty.
     public var vaultPath: String?
+    /// `PWNVAULT_KEYRING`: `.auto` unless set to `none`.
     public var keyring: KeyringMode
+    /// `PWNVAULT_KEYRING_TIMEOUT_MS`: how long a keyring call may take before it is abandoned.
     public var keyringTimeoutMilliseconds: Int
     /// `PWNVAULT_PASSPHRASE_FILE`; nil when unset or empty.
     public var passphraseFile: String?

@@ -6,9 +6,13 @@
 public struct VaultLocation: Sendable, Equatable, CustomStringConvertible {
     /// Where the path came from, for messages such as "(from PWNVAULT_VAULT)".
     public enum Source: String, Sendable, Equatable {
+        /// `--vault PATH`.
         case commandLine = "--vault"
+        /// `PWNVAULT_VAULT`.
         case environment = "PWNVAULT_VAULT"
+        /// The default under `$XDG_DATA_HOME`.
         case dataHome = "XDG_DATA_HOME"
+        /// The default under `$HOME/.local/share`.
         case home = "HOME"
     }
 
@@ -16,6 +20,7 @@ public struct VaultLocation: Sendable, Equatable, CustomStringConvertible {
     public let path: String
     /// The home folder used to shorten paths for display; nil shows paths in full.
     public let home: String?
+    /// Where `path` came from.
     public let source: Source
 
     /// A location for an explicit path. `path` must be absolute (see `resolve` for relative paths).

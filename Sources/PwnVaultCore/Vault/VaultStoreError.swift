@@ -21,6 +21,7 @@ public enum VaultStoreError: UserFacingError, Equatable {
     case notAFolder(path: String)
     /// The file is far larger than any vault (`VaultStore.maximumSize`).
     case tooLarge(path: String, size: Int)
+    /// The file or its folder could not be read; `reason` is the system's wording ("permission denied").
     case readFailed(path: String, reason: String)
     /// Nothing was changed: the vault file holds what it held before.
     case writeFailed(path: String, reason: String)
@@ -28,6 +29,7 @@ public enum VaultStoreError: UserFacingError, Equatable {
     case syncFailed(path: String, reason: String)
     /// Another process held the lock for the whole timeout.
     case lockTimeout(path: String, seconds: Int)
+    /// The lock file could not be created or locked.
     case lockFailed(path: String, reason: String)
 
     public var message: String {
