@@ -528,6 +528,7 @@ final class VaultStoreTests: XCTestCase {
         guard let path = environment[Self.crashVaultVariable], let marker = environment[Self.crashMarkerVariable] else {
             throw XCTSkip("runs only as the child of testKilledWhileSavingTheVaultHoldsACompleteGeneration")
         }
+        try FileManager.default.removeItem(atPath: root)   // this process is killed: tearDown will not run
         let store = VaultStore(location: try VaultLocation(path: path, home: environment[Self.crashHomeVariable]))
         let parent = getppid()
         var n = store.exists ? (Self.decodeGeneration(try store.read()) ?? 0) : 0
