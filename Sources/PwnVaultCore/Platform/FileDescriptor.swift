@@ -1,0 +1,101 @@
+import Dispatch
+import Glibc
+
+/// An open file descriptor that is closed exactly once: by `close()`, whose error matters when writing,
+/// or else when the value goes away. Every call retries on `EINTR` and reports failures as `SystemError`.
+final class FileDescriptor {
+    private(set) var raw: Int32
+
+    init(raw: Int32) { self.raw = raw }
+
+    deinit { if raw >= 0 { _ = Glibc.close(raw) } }
+
+    /// Closes now and reports the error (`close` can be the first to report a failed write-back on some
+    /// file systems). Not retried on `EINTR`: on Linux the descriptor is released even then.
+    func close() throws {
+        guard raw >= 0 else { return }
+        let fd = raw
+        raw = -1
+        if Glibc.close(fd) != 0 && errno != EINTR { throw SystemError.fromErrno("close") }
+    }
+
+    func status() throws -> FileStatus {
+        var st = stat()
+        guard fstat(raw, &st) == 0 else { throw SystemError.fromErrno("fstat") }
+        return FileStatus(st)
+    }
+
+    /// `fchmod`: sets the permission bits on the open file itself, whatever the umask was at creation.
+    func setPermissions(_ mode: UInt32) throws {
+        guard fchmod(raw, mode_t(mode)) == 0 else { throw SystemError.fromErrno("fchmod") }
+    }
+
+    /// Writes every byte, looping over short writes and `EINTR`. A file-size limit shows up here as
+    /// `EFBIG` (provided SIGXFSZ is ignored, see `ProcessHygiene`), a full disk as `ENOSPC`.
+    func writeAll(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = Glibc.write(raw, buffer.baseAddress! + offset, buffer.count - offset)
+                if n > 0 {
+                    offset += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else if n < 0 {
+                    throw SystemError.fromErrno("write")
+                } else {
+                    throw SystemError("write", code: EIO)   // no progress and no error: never loop forever
+                }
+            }
+        }
+    }
+
+    /// Reads to the end of the file. Returns nil when the file holds more than `limit` bytes.
+    func readAll(limit: Int) throws -> [UInt8]? {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(raw, $0.baseAddress!, $0.count) }
+            if n == 0 { return result }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SystemError.fromErrno("read")
+            }
+            if result.count + n > limit { return nil }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// `fsync`: the data and the size reach the disk before this returns.
+    func synchronize() throws {
+        while fsync(raw) != 0 {
+            if errno != EINTR { throw SystemError.fromErrno("fsync") }
+        }
+    }
+
+    /// Takes an exclusive `flock` on the open file description, polling with `LOCK_NB` and short sleeps
+    /// so that it can give up: returns false when `timeout` passed without getting it.
+    ///
+    /// The lock belongs to this open file description, so two descriptors opened separately exclude
+    /// each other even inside one process. It goes away when the descriptor is closed, or when the
+    /// process dies however it dies: a lock is never left behind.
+    func lockExclusively(timeout: Duration) throws -> Bool {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let limit = UInt64(max(0, timeout.nanoseconds))
+        var pause: UInt32 = 1_000   // microseconds; doubles up to 50 ms
+        while true {
+            if flock(raw, LOCK_EX | LOCK_NB) == 0 { return true }
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK else { throw SystemError("flock", code: code) }
+            if DispatchTime.now().uptimeNanoseconds - start >= limit { return false }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
+        }
+    }
+
+    /// Releases a `flock` early (closing the descriptor releases it too).
+    func unlock() {
+        _ = flock(raw, LOCK_UN)
+    }
+}

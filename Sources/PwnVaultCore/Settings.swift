@@ -1,0 +1,156 @@
+import Foundation
+
+/// Every environment variable pwnvault reads, read in this one place, each with its default.
+///
+/// `documentation` is the table that `pwnvault help environment` and the man page print. The HIBP
+/// API key is the one exception to "read here": it is a secret, so `Settings` only records whether
+/// it is set, and the code that sends it reads `Settings.apiKeyVariable` straight into `SecretBytes`.
+public struct Settings: Sendable, Equatable {
+    /// Whether the desktop keyring may be used.
+    public enum KeyringMode: String, Sendable, CaseIterable {
+        /// Never touch the keyring; the passphrase is the only way in.
+        case none
+        /// Use the Secret Service when one answers; fall back to the passphrase otherwise.
+        case auto
+    }
+
+    // MARK: The variables
+
+    /// Names of pwnvault's own variables, for messages and for the code that reads `HIBP_API_KEY`.
+    public static let vaultVariable = "PWNVAULT_VAULT"
+    public static let keyringVariable = "PWNVAULT_KEYRING"
+    public static let keyringTimeoutVariable = "PWNVAULT_KEYRING_TIMEOUT_MS"
+    public static let passphraseFileVariable = "PWNVAULT_PASSPHRASE_FILE"
+    public static let apiURLVariable = "PWNVAULT_API_URL"
+    public static let passwordsURLVariable = "PWNVAULT_PASSWORDS_URL"
+    public static let apiKeyVariable = "HIBP_API_KEY"
+    public static let shareVariable = "PWNVAULT_SHARE"
+
+    /// Defaults, as printed in `documentation`.
+    public static let defaultKeyringTimeoutMilliseconds = 2000
+    /// The range accepted for `PWNVAULT_KEYRING_TIMEOUT_MS`.
+    public static let keyringTimeoutRange = 1...600_000
+    public static let defaultAPIURL = "https://haveibeenpwned.com/api/v3"
+    public static let defaultPasswordsURL = "https://api.pwnedpasswords.com"
+
+    /// Each variable pwnvault reads: its name, its default, and what it does (one line each).
+    public static let documentation: [(name: String, defaultValue: String, meaning: String)] = [
+        (vaultVariable, "$XDG_DATA_HOME/pwnvault/vault",
+         "the vault file; --vault PATH takes precedence"),
+        (keyringVariable, "auto",
+         "auto: keep the vault key in the desktop keyring when one answers; none: never use the keyring"),
+        (keyringTimeoutVariable, "\(defaultKeyringTimeoutMilliseconds)",
+         "how long to wait for the keyring, in milliseconds (1 to 600000), before using the passphrase"),
+        (passphraseFileVariable, "(unset: ask on the terminal)",
+         "read the vault passphrase from the first line of this file instead of asking"),
+        (apiURLVariable, defaultAPIURL,
+         "the HIBP API base address: https, or http to this machine only (for test servers)"),
+        (passwordsURLVariable, defaultPasswordsURL,
+         "the Pwned Passwords base address, with the same rule"),
+        (apiKeyVariable, "(unset)",
+         "the HIBP API key (a secret: better kept in the keyring with `pwnvault key set`)"),
+        (shareVariable, "(unset: off)",
+         "any value but 0, no, false or off: share mode, accounts shown only by label or #id"),
+        ("NO_COLOR", "(unset)", "any non-empty value turns colors off"),
+        ("TERM", "(unset)", "the terminal type; dumb counts as no terminal (no colors, accounts redacted)"),
+        ("PAGER", "(unset: no pager)", "the program long output is shown through on a terminal"),
+        ("XDG_DATA_HOME", "$HOME/.local/share", "where the vault lives unless set otherwise; ignored unless absolute"),
+        ("XDG_CACHE_HOME", "$HOME/.cache", "where the breach catalog is cached; ignored unless absolute"),
+        ("XDG_CONFIG_HOME", "$HOME/.config", "where configuration would live; ignored unless absolute"),
+        ("HOME", "(none)", "the home folder, for the defaults above and for showing paths as ~/…"),
+    ]
+
+    // MARK: The values
+
+    /// `PWNVAULT_VAULT`, as given (may be relative or start with `~/`); nil when unset or empty.
+    public var vaultPath: String?
+    /// `PWNVAULT_KEYRING`: `.auto` unless set to `none`.
+    public var keyring: KeyringMode
+    /// `PWNVAULT_KEYRING_TIMEOUT_MS`: how long a keyring call may take before it is abandoned.
+    public var keyringTimeoutMilliseconds: Int
+    /// `PWNVAULT_PASSPHRASE_FILE`; nil when unset or empty.
+    public var passphraseFile: String?
+    /// The validated HIBP API base (`APIURLPolicy`).
+    public var apiBaseURL: URL
+    /// The validated Pwned Passwords base (`APIURLPolicy`).
+    public var passwordsBaseURL: URL
+    /// Whether `HIBP_API_KEY` is set and non-empty. Its value is deliberately not kept here.
+    public var hasAPIKeyInEnvironment: Bool
+    /// `PWNVAULT_SHARE`: show accounts only by label or `#id`.
+    public var shareMode: Bool
+    /// `NO_COLOR` is set and non-empty.
+    public var noColor: Bool
+    /// `TERM`; nil when unset or empty.
+    public var term: String?
+    /// `PAGER`; nil when unset or empty.
+    public var pager: String?
+    /// `HOME` when it is absolute; nil otherwise.
+    public var home: String?
+    /// `$XDG_DATA_HOME` when absolute, else `$HOME/.local/share`; nil without either.
+    public var dataHome: String?
+    /// `$XDG_CACHE_HOME` when absolute, else `$HOME/.cache`; nil without either.
+    public var cacheHome: String?
+    /// `$XDG_CONFIG_HOME` when absolute, else `$HOME/.config`; nil without either.
+    public var configHome: String?
+
+    /// Reads every setting from `environment` (pass `ProcessInfo.processInfo.environment`).
+    /// Empty variables count as unset. Throws `SettingsError` for a value pwnvault will not guess
+    /// about (an unknown keyring mode, a timeout that is not a number, an unsafe API address).
+    public init(environment: [String: String]) throws {
+        func value(_ name: String) -> String? {
+            guard let v = environment[name], !v.isEmpty else { return nil }
+            return v
+        }
+
+        vaultPath = value(Self.vaultVariable)
+        passphraseFile = value(Self.passphraseFileVariable)
+
+        if let raw = value(Self.keyringVariable) {
+            guard let mode = KeyringMode(rawValue: raw) else {
+                throw SettingsError.invalidValue(variable: Self.keyringVariable, value: raw, expected: "none or auto")
+            }
+            keyring = mode
+        } else {
+            keyring = .auto
+        }
+
+        if let raw = value(Self.keyringTimeoutVariable) {
+            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let ms = Int(raw),
+                  Self.keyringTimeoutRange.contains(ms) else {
+                throw SettingsError.invalidValue(variable: Self.keyringTimeoutVariable, value: raw,
+                                                 expected: "a number of milliseconds from 1 to 600000")
+            }
+            keyringTimeoutMilliseconds = ms
+        } else {
+            keyringTimeoutMilliseconds = Self.defaultKeyringTimeoutMilliseconds
+        }
+
+        apiBaseURL = try APIURLPolicy.validateAPIBase(value(Self.apiURLVariable) ?? Self.defaultAPIURL,
+                                                      variable: Self.apiURLVariable)
+        passwordsBaseURL = try APIURLPolicy.validateAPIBase(value(Self.passwordsURLVariable) ?? Self.defaultPasswordsURL,
+                                                            variable: Self.passwordsURLVariable)
+        hasAPIKeyInEnvironment = value(Self.apiKeyVariable) != nil
+
+        if let raw = value(Self.shareVariable) {
+            shareMode = !["0", "no", "false", "off"].contains(raw.lowercased())
+        } else {
+            shareMode = false
+        }
+        noColor = value("NO_COLOR") != nil
+        term = value("TERM")
+        pager = value("PAGER")
+
+        func absolute(_ name: String) -> String? {
+            guard let v = value(name), v.hasPrefix("/") else { return nil }
+            return v
+        }
+        home = absolute("HOME")
+        dataHome = absolute("XDG_DATA_HOME") ?? home.map { Self.join($0, ".local/share") }
+        cacheHome = absolute("XDG_CACHE_HOME") ?? home.map { Self.join($0, ".cache") }
+        configHome = absolute("XDG_CONFIG_HOME") ?? home.map { Self.join($0, ".config") }
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+}

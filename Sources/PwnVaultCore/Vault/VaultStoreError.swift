@@ -1,0 +1,125 @@
+/// Why the vault file could not be found, trusted, read, written or locked. Paths are display paths
+/// (`~/…`). Exit status `.vault`, except for a bad or missing location (`.usage`).
+public enum VaultStoreError: UserFacingError, Equatable {
+    /// Neither `XDG_DATA_HOME` (absolute) nor `HOME` is set, and no path was given.
+    case noLocation
+    /// The given vault path cannot name a vault file.
+    case invalidPath(path: String, reason: String)
+    /// No vault at `path`.
+    case notFound(path: String)
+    /// `create` found something at `path` already.
+    case alreadyExists(path: String)
+    /// The vault file (or its backup) can be read or written by group or others.
+    case unsafePermissions(path: String, mode: UInt32)
+    /// The vault's folder can be written by group or others, who could then swap the vault.
+    case unsafeFolderPermissions(path: String, mode: UInt32)
+    /// The file or folder at `path` belongs to another user.
+    case notOwned(path: String, owner: UInt32)
+    /// `path` is a symbolic link, a folder or a special file where the vault file should be.
+    case notARegularFile(path: String, what: String)
+    /// `path` should be the vault's folder but is not a folder.
+    case notAFolder(path: String)
+    /// The file is far larger than any vault (`VaultStore.maximumSize`).
+    case tooLarge(path: String, size: Int)
+    /// The file or its folder could not be read; `reason` is the system's wording ("permission denied").
+    case readFailed(path: String, reason: String)
+    /// Nothing was changed: the vault file holds what it held before.
+    case writeFailed(path: String, reason: String)
+    /// The new vault is in place, but flushing its folder to disk failed.
+    case syncFailed(path: String, reason: String)
+    /// Another process held the lock for the whole timeout.
+    case lockTimeout(path: String, seconds: Int)
+    /// The lock file could not be created or locked.
+    case lockFailed(path: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case .noLocation:
+            return "cannot tell where the vault is: neither HOME nor XDG_DATA_HOME is set"
+        case let .invalidPath(path, reason):
+            return "cannot use '\(SettingsError.shown(path))' as the vault path: \(reason)"
+        case let .notFound(path):
+            return "no vault at \(path)"
+        case let .alreadyExists(path):
+            return "a vault already exists at \(path)"
+        case let .unsafePermissions(path, mode):
+            return "refusing to use \(path): other users can access it (mode \(Self.octal(mode)))"
+        case let .unsafeFolderPermissions(path, mode):
+            return "refusing to use the vault folder \(path): other users can change it (mode \(Self.octal(mode)))"
+        case let .notOwned(path, owner):
+            return "refusing to use \(path): it belongs to another user (uid \(owner))"
+        case let .notARegularFile(path, what):
+            return "refusing to use \(path) as the vault: it is \(what), not a regular file"
+        case let .notAFolder(path):
+            return "cannot use \(path) as the vault folder: it is not a folder"
+        case let .tooLarge(path, size):
+            return "\(path) is too large to be a vault (\(size) bytes)"
+        case let .readFailed(path, reason):
+            return "could not read the vault at \(path): \(reason)"
+        case let .writeFailed(path, reason):
+            return "could not save the vault at \(path): \(reason)"
+        case let .syncFailed(path, reason):
+            return "saved the vault at \(path), but could not flush it to disk: \(reason)"
+        case let .lockTimeout(path, seconds):
+            return "another pwnvault is changing the vault at \(path) (gave up after \(seconds) s)"
+        case let .lockFailed(path, reason):
+            return "could not lock the vault at \(path): \(reason)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .noLocation:
+            return "pass --vault PATH or set PWNVAULT_VAULT"
+        case .invalidPath:
+            return "pass the path of the vault file itself, e.g. --vault ~/vaults/work"
+        case .notFound:
+            return "create one with: pwnvault init"
+        case .alreadyExists:
+            return "pwnvault never overwrites a vault; move it away first, or choose another path with --vault"
+        case let .unsafePermissions(path, _):
+            return "if nobody else changed it, make it private with: chmod 600 \(Self.shellQuoted(path))"
+        case let .unsafeFolderPermissions(path, _):
+            return "if nobody else changed it, make it private with: chmod 700 \(Self.shellQuoted(path))"
+        case .notOwned:
+            return "run pwnvault as that user, or use a vault of your own with --vault PATH"
+        case let .notARegularFile(_, what) where what == "a symbolic link":
+            return "pass the real file with --vault PATH (pwnvault does not follow links to the vault)"
+        case .tooLarge:
+            return "check that --vault or PWNVAULT_VAULT points at a vault"
+        case .writeFailed:
+            return "the vault file on disk was not changed"
+        case .syncFailed:
+            return "the change could be lost if the machine loses power now; check the disk"
+        case .lockTimeout:
+            return "wait for it to finish, then try again"
+        default:
+            return nil
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .noLocation, .invalidPath: return .usage
+        default: return .vault
+        }
+    }
+
+    static func octal(_ mode: UInt32) -> String {
+        let digits = String(mode & 0o7777, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// A display path as a shell word: `~/` stays unquoted so the shell expands it; the rest is
+    /// single-quoted when it holds anything but plainly safe characters.
+    static func shellQuoted(_ path: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%=")
+        func quote(_ s: Substring) -> String {
+            if !s.isEmpty && s.allSatisfy({ safe.contains($0) }) { return String(s) }
+            return "'" + s.map { $0 == "'" ? "'\\''" : String($0) }.joined() + "'"
+        }
+        if path == "~" { return "~" }
+        if path.hasPrefix("~/") { return "~/" + quote(path.dropFirst(2)) }
+        return quote(Substring(path))
+    }
+}
