@@ -1,8 +1,86 @@
+import Foundation
 import PwnVaultCore
 
 /// The command-line front end. `main.swift` calls `run` and exits with its status.
 public enum CLI {
-    public static func run(_ arguments: [String]) -> Int32 {
-        return ExitStatus.success.rawValue
+    public static let version = "0.1.0"
+
+    /// Runs one command line against the real process environment, terminal and keyring.
+    public static func run(_ argv: [String]) -> Int32 {
+        ProcessHygiene.harden()
+        let environment = ProcessInfo.processInfo.environment
+        return run(arguments: Array(argv.dropFirst()), environment: environment,
+                   terminal: TerminalCapabilities.detect(environment: environment),
+                   keyring: { KeyringFactory.make(settings: $0) },
+                   writeOut: { writeAll(fd: 1, $0) }, writeErr: { writeAll(fd: 2, $0) }).rawValue
     }
+
+    /// The testable core of `run`: every service injected. Settings are read only once a command is
+    /// about to run, so `--help` and `--version` work whatever the environment holds.
+    static func run(arguments: [String], environment: [String: String], terminal: TerminalCapabilities,
+                    keyring makeKeyring: (Settings) -> Keyring, writeOut: @escaping (String) -> Void,
+                    writeErr: @escaping (String) -> Void, now: @escaping () -> Date = Date.init) -> ExitStatus {
+        let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
+                            colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)
+        guard let first = arguments.first else {
+            plain.out(HelpText.overview())
+            return .success
+        }
+        if first == "--version" || first == "-V" { plain.out("pwnvault \(version)"); return .success }
+        if first == "--help" || first == "-h" { plain.out(HelpText.overview()); return .success }
+
+        guard let command = Commands.named(first) else {
+            let error: UsageError = first.hasPrefix("-")
+                ? .unknownOption(command: "pwnvault", option: first, suggestion: Suggest.closest(to: first, in: ["--help", "--version"]))
+                : .unknownCommand(first, suggestion: Suggest.closest(to: first, in: Commands.all.map { $0.spec.name }))
+            plain.error(error)
+            return error.exitStatus
+        }
+        let spec = command.spec
+        let parsed: ParsedArguments
+        do {
+            parsed = try ArgumentReader.read(Array(arguments.dropFirst()), spec: spec)
+        } catch let error as UsageError {
+            plain.error(error)
+            return error.exitStatus
+        } catch {
+            plain.error(InternalError(error))
+            return .usage
+        }
+        if parsed.has("help") { plain.out(HelpText.command(spec)); return .success }
+        let settings: Settings
+        do { settings = try Settings(environment: environment) } catch let error as UserFacingError {
+            plain.error(error)
+            return error.exitStatus
+        } catch {
+            plain.error(InternalError(error))
+            return .usage
+        }
+
+        let console = Console(terminal: terminal,
+                              policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: false),
+                              colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr)
+        let context = Context(commandName: spec.name, arguments: parsed, environment: environment, settings: settings,
+                              console: console, keyring: makeKeyring(settings), now: now)
+        do {
+            return try command.run(context)
+        } catch let error as UserFacingError {
+            console.error(error)
+            return error.exitStatus
+        } catch {
+            let wrapped = InternalError(error)
+            console.error(wrapped)
+            return wrapped.exitStatus
+        }
+    }
+}
+
+/// An error pwnvault did not expect. Its description is cleaned and never contains secrets (no secret is
+/// ever in an error value).
+struct InternalError: UserFacingError {
+    let underlying: Error
+    init(_ underlying: Error) { self.underlying = underlying }
+    var message: String { "unexpected failure: \(Sanitizer.singleLine(String(describing: underlying)))" }
+    var hint: String? { "please report this; the vault was not changed by the failing step" }
+    var exitStatus: ExitStatus { .vault }
 }

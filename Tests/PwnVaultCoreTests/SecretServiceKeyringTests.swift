@@ -146,17 +146,17 @@ final class SecretServiceKeyringTests: XCTestCase {
         XCTAssertThrowsError(try disabled.clear(item)) { XCTAssertEqual($0 as? KeyringError, .disabled) }
     }
 
-    func testFactoryChoosesTheKeyringAndTimeoutFromTheEnvironment() throws {
-        XCTAssertTrue(KeyringFactory.make(environment: ["PWNVAULT_KEYRING": "none"]) is DisabledKeyring)
-        let plain = try XCTUnwrap(KeyringFactory.make(environment: [:]) as? SecretServiceKeyring)
+    func testFactoryChoosesTheKeyringAndTimeoutFromTheSettings() throws {
+        func make(_ env: [String: String]) throws -> Keyring { KeyringFactory.make(settings: try Settings(environment: env)) }
+        XCTAssertTrue(try make(["PWNVAULT_KEYRING": "none"]) is DisabledKeyring)
+        let plain = try XCTUnwrap(try make([:]) as? SecretServiceKeyring)
         XCTAssertEqual(plain.timeoutMilliseconds, 2_000)
-        let quick = try XCTUnwrap(KeyringFactory.make(environment: ["PWNVAULT_KEYRING_TIMEOUT_MS": "300"]) as? SecretServiceKeyring)
+        let quick = try XCTUnwrap(try make(["PWNVAULT_KEYRING_TIMEOUT_MS": "300"]) as? SecretServiceKeyring)
         XCTAssertEqual(quick.timeoutMilliseconds, 300)
-        for nonsense in ["", "0", "-5", "1.5", "2s", " 300", "600001", "99999999999", "٣٠٠"] {
-            XCTAssertEqual(KeyringFactory.timeoutMilliseconds(environment: ["PWNVAULT_KEYRING_TIMEOUT_MS": nonsense]),
-                           2_000, "\(nonsense.debugDescription)")
+        for nonsense in ["0", "-5", "1.5", "2s", " 300", "600001", "99999999999", "٣٠٠"] {
+            XCTAssertThrowsError(try make(["PWNVAULT_KEYRING_TIMEOUT_MS": nonsense]), nonsense.debugDescription)
         }
-        XCTAssertEqual(KeyringFactory.timeoutMilliseconds(environment: ["PWNVAULT_KEYRING_TIMEOUT_MS": "600000"]), 600_000)
+        XCTAssertThrowsError(try make(["PWNVAULT_KEYRING": "nnoe"]), "a typo is refused, not taken for auto")
     }
 
     func testLibsecretFailuresMapToKeyringErrors() {
@@ -219,7 +219,7 @@ final class SecretServiceKeyringTests: XCTestCase {
         guard let probe = environment["PWNVAULT_KEYRING_PROBE"] else {
             throw XCTSkip("runs only as a probe in a child process")
         }
-        let keyring = KeyringFactory.make(environment: environment)
+        let keyring = KeyringFactory.make(settings: try Settings(environment: environment))
         let item = KeyringItem.vaultKey(vaultID: "probe", path: "/probe")
         func expect(_ expected: KeyringError, _ call: () throws -> Void) {
             XCTAssertThrowsError(try call(), probe) { XCTAssertEqual($0 as? KeyringError, expected, probe) }

@@ -20,7 +20,7 @@ public enum TerminalError: UserFacingError, Equatable, Sendable {
 
     public var hint: String? {
         switch self {
-        case .noTerminal: return "pass it with --passphrase-fd N or --passphrase-file PATH"
+        case .noTerminal: return PassphraseError.howToPass
         case .inputClosed, .passphraseTooLong, .readFailed: return nil
         }
     }

@@ -1,0 +1,52 @@
+/// One option a command accepts: `--name`, `--name VALUE` or `--name=VALUE`.
+struct OptionSpec: Sendable {
+    let name: String
+    let short: Character?
+    /// The placeholder shown in help when the option takes a value (`PATH`, `N`), nil for a flag.
+    let value: String?
+    let help: String
+    let repeatable: Bool
+
+    init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false) {
+        self.name = name; self.short = short; self.value = value; self.help = help; self.repeatable = repeatable
+    }
+
+    var takesValue: Bool { value != nil }
+    var usageForm: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
+}
+
+/// Everything the argument reader and the help screens know about one command.
+struct CommandSpec: Sendable {
+    let name: String
+    let summary: String
+    /// Usage lines after `pwnvault NAME`, e.g. `ACCOUNT... [--label TEXT]`.
+    let usage: [String]
+    let discussion: String?
+    let options: [OptionSpec]
+    /// How many positional arguments are allowed.
+    let positionals: ClosedRange<Int>
+    let positionalHelp: [(String, String)]
+    let examples: [(String, String)]
+    /// Global options that make no sense for this command are still accepted but listed only where relevant.
+    let usesVault: Bool
+
+    init(name: String, summary: String, usage: [String], discussion: String? = nil, options: [OptionSpec] = [],
+         positionals: ClosedRange<Int> = 0...0, positionalHelp: [(String, String)] = [],
+         examples: [(String, String)], usesVault: Bool = true) {
+        self.name = name; self.summary = summary; self.usage = usage; self.discussion = discussion
+        self.options = options; self.positionals = positionals; self.positionalHelp = positionalHelp
+        self.examples = examples; self.usesVault = usesVault
+    }
+}
+
+/// Options every command accepts.
+enum GlobalOptions {
+    static let vault = OptionSpec("vault", value: "PATH", help: "use the vault at PATH (default: $PWNVAULT_VAULT, then $XDG_DATA_HOME/pwnvault/vault)")
+    static let passphraseFile = OptionSpec("passphrase-file", value: "PATH", help: "read the passphrase from the first line of PATH (or $PWNVAULT_PASSPHRASE_FILE)")
+    static let passphraseFD = OptionSpec("passphrase-fd", value: "N", help: "read the passphrase from the first line of file descriptor N")
+    static let json = OptionSpec("json", help: "print machine-readable JSON on stdout (accounts always redacted)")
+    static let noColor = OptionSpec("no-color", help: "no colors (also: NO_COLOR=1)")
+    static let help = OptionSpec("help", short: "h", help: "show help for this command")
+
+    static let all: [OptionSpec] = [vault, passphraseFile, passphraseFD, json, noColor, help]
+}

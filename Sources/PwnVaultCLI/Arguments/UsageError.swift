@@ -1,0 +1,48 @@
+import PwnVaultCore
+
+/// A command line pwnvault cannot read. Exit status 2, with the usage line as the hint.
+enum UsageError: UserFacingError, Equatable {
+    case unknownCommand(String, suggestion: String?)
+    case unknownOption(command: String, option: String, suggestion: String?)
+    case missingValue(command: String, option: OptionSpec)
+    case unexpectedValue(command: String, option: String)
+    case repeatedOption(command: String, option: String)
+    case missingArgument(command: String)
+    case tooManyArguments(command: String, max: Int)
+    case invalidValue(command: String, option: String, reason: String)
+    case conflicting(command: String, reason: String)
+    case noCommand
+
+    static func == (a: UsageError, b: UsageError) -> Bool { a.message == b.message }
+
+    var message: String {
+        switch self {
+        case let .unknownCommand(name, _): return "unknown command '\(Sanitizer.singleLine(name))'"
+        case let .unknownOption(_, option, _): return "unknown option '\(Sanitizer.singleLine(option))'"
+        case let .missingValue(_, option): return "option '--\(option.name)' needs a value (\(option.value ?? "VALUE"))"
+        case let .unexpectedValue(_, option): return "option '\(option)' takes no value"
+        case let .repeatedOption(_, option): return "option '\(option)' given more than once"
+        case .missingArgument: return "missing argument"
+        case let .tooManyArguments(_, max):
+            return max == 0 ? "this command takes no arguments" : "too many arguments (at most \(max))"
+        case let .invalidValue(_, option, reason): return "invalid value for '\(option)': \(reason)"
+        case let .conflicting(_, reason): return reason
+        case .noCommand: return "no command given"
+        }
+    }
+
+    var hint: String? {
+        switch self {
+        case let .unknownCommand(_, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help')"
+        case .unknownCommand, .noCommand: return "see 'pwnvault help' for the list of commands"
+        case let .unknownOption(command, _, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help \(command)')"
+        case let .unknownOption(command, _, nil), let .missingValue(command, _), let .unexpectedValue(command, _),
+             let .repeatedOption(command, _), let .missingArgument(command), let .tooManyArguments(command, _),
+             let .invalidValue(command, _, _), let .conflicting(command, _):
+            return "usage: " + (Commands.spec(named: command).map(HelpText.usageLine) ?? "pwnvault \(command)")
+                + "  (more: 'pwnvault help \(command)')"
+        }
+    }
+
+    var exitStatus: ExitStatus { .usage }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault add`: accounts to watch, from arguments or one per line on stdin. All or nothing:
+/// one invalid account and none is added.
+enum AddCommand: Command {
+    static let maxLabelLength = 64
+
+    static let spec = CommandSpec(
+        name: "add",
+        summary: "add e-mail addresses, usernames or phone numbers to watch",
+        usage: ["ACCOUNT... [--label TEXT]", "- [--label TEXT]"],
+        discussion: """
+        Each account is trimmed and recognised as an e-mail address (its domain lower-cased), a phone
+        number (7 to 15 digits, optional +) or a username. An account already in the vault is reported,
+        not added twice. If any account is invalid, nothing is added. With '-', accounts are read one
+        per line from stdin (blank lines and lines starting with '#' are skipped) so they never appear
+        in the shell's history or the process list.
+        """,
+        options: [OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\")")],
+        positionals: 1...Int.max,
+        positionalHelp: [("ACCOUNT", "an e-mail address, username or phone number"),
+                         ("-", "read accounts from stdin, one per line")],
+        examples: [("pwnvault add alice@example.com --label \"Alice (work)\"", "watch one address, shown as its label"),
+                   ("pwnvault add - < family.txt", "add every account listed in a file"),
+                   ("pwnvault add \"+44 7700 900123\" --label Dad", "a phone number with spaces, as one quoted argument")])
+
+    struct Added: Encodable { let id: Int; let kind: AccountKind; let label: String? }
+    struct Duplicate: Encodable { let id: Int; let input: String }
+    struct Report: Encodable { let added: [Added]; let duplicates: [Duplicate] }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let label = try validatedLabel(context.arguments.value("label"))
+        let inputs = try readInputs(context)
+        var parsed: [(ParsedAccount, InputPosition)] = []
+        for (raw, position) in inputs {
+            do { parsed.append((try AccountParser.parse(raw), position)) } catch let e as UserFacingError {
+                throw InputError("\(position.text): \(e.message); nothing was added", hint: e.hint)
+            }
+        }
+        guard !parsed.isEmpty else { throw InputError("no accounts given; nothing was added", hint: "one account per line on stdin, or as arguments") }
+
+        let session = try context.openVault()
+        let now = context.now()
+        let report: Report = try session.update { payload in
+            var existing: [String: Int] = [:]
+            for a in payload.accounts { if let k = try? AccountParser.parse(a.normalized).dedupKey { existing[k] = a.id } }
+            var added: [Added] = []
+            var duplicates: [Duplicate] = []
+            for (p, position) in parsed {
+                if let id = existing[p.dedupKey] { duplicates.append(Duplicate(id: id, input: position.text)); continue }
+                let account = Account(id: payload.nextID, entered: p.entered, normalized: p.normalized, kind: p.kind,
+                                      label: label, addedAt: now)
+                payload.nextID += 1
+                payload.accounts.append(account)
+                existing[p.dedupKey] = account.id
+                added.append(Added(id: account.id, kind: account.kind, label: label))
+            }
+            return Report(added: added, duplicates: duplicates)
+        }
+        let c = context.console
+        for d in report.duplicates { c.note("\(d.input) is already in the vault as #\(d.id); not added again") }
+        if context.json {
+            try c.json(report)
+        } else {
+            let accounts = Dictionary(uniqueKeysWithValues: session.payload.accounts.map { ($0.id, $0) })
+            for a in report.added {
+                guard let account = accounts[a.id] else { continue }
+                var line = "added #\(a.id)"
+                if c.policy.terminal { line += "  \(c.show(account))" }
+                line += "  \(a.kind.rawValue)"
+                if let l = c.label(account) { line += "  \(l)" }
+                c.out(line)
+            }
+            if report.added.isEmpty { c.note("nothing new to add") }
+        }
+        return .success
+    }
+
+    static func validatedLabel(_ raw: String?) throws -> String? {
+        guard let raw else { return nil }
+        let label = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if label.isEmpty { return nil }
+        guard Sanitizer.singleLine(label) == label else {
+            throw InputError("the label contains control characters", hint: "use plain text, e.g. --label \"Mum's e-mail\"")
+        }
+        guard label.count <= maxLabelLength else { throw InputError("the label is longer than \(maxLabelLength) characters") }
+        return label
+    }
+
+    static func readInputs(_ context: Context) throws -> [(String, InputPosition)] {
+        let args = context.arguments.positionals
+        if args.contains("-") {
+            guard args == ["-"] else { throw UsageError.conflicting(command: "add", reason: "'-' (read from stdin) cannot be mixed with accounts as arguments") }
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            guard let text = String(data: data, encoding: .utf8) else { throw InputError("stdin is not UTF-8 text; nothing was added") }
+            var out: [(String, InputPosition)] = []
+            for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let t = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                if t.isEmpty || t.hasPrefix("#") { continue }
+                out.append((t, .stdinLine(i + 1)))
+            }
+            return out
+        }
+        return args.enumerated().map { ($1, .argument($0 + 1)) }
+    }
+}

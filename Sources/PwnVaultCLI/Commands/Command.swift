@@ -1,0 +1,18 @@
+import PwnVaultCore
+
+/// One subcommand: its spec (for the reader, help, man page and completions) and what it does.
+protocol Command {
+    static var spec: CommandSpec { get }
+    static func run(_ context: Context) throws -> ExitStatus
+}
+
+/// The list of commands, in the order `pwnvault help` shows them.
+enum Commands {
+    static let all: [Command.Type] = [
+        InitCommand.self, AddCommand.self, RemoveCommand.self, ListCommand.self,
+        PasswdCommand.self, StatusCommand.self, HelpCommand.self,
+    ]
+
+    static func named(_ name: String) -> Command.Type? { all.first { $0.spec.name == name } }
+    static func spec(named name: String) -> CommandSpec? { named(name)?.spec }
+}

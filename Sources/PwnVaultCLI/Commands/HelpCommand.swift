@@ -1,0 +1,25 @@
+import PwnVaultCore
+
+/// `pwnvault help [COMMAND]`.
+enum HelpCommand: Command {
+    static let spec = CommandSpec(
+        name: "help",
+        summary: "show help for pwnvault or one of its commands",
+        usage: ["[COMMAND]"],
+        positionals: 0...1,
+        positionalHelp: [("COMMAND", "the command to explain")],
+        examples: [("pwnvault help add", "how to add accounts")],
+        usesVault: false)
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        guard let name = context.arguments.positionals.first else {
+            context.console.out(HelpText.overview())
+            return .success
+        }
+        guard let command = Commands.named(name) else {
+            throw UsageError.unknownCommand(name, suggestion: Suggest.closest(to: name, in: Commands.all.map { $0.spec.name }))
+        }
+        context.console.out(HelpText.command(command.spec))
+        return .success
+    }
+}

@@ -1,0 +1,61 @@
+import PwnVaultCore
+
+/// `pwnvault init`: a new vault, its key in the keyring and wrapped under a new passphrase.
+enum InitCommand: Command {
+    static let minimumPassphraseLength = 8
+
+    static let spec = CommandSpec(
+        name: "init",
+        summary: "create a new, empty vault",
+        usage: ["[--kdf interactive|moderate|sensitive]"],
+        discussion: """
+        Asks twice for a new passphrase (on the terminal, without echo), creates a random vault key,
+        stores it in the desktop keyring (Secret Service) and a passphrase-wrapped copy in the vault.
+        The passphrase opens the vault where no keyring is usable, moves it to another machine, and
+        unlocks 'reveal'. An existing vault is never overwritten.
+        """,
+        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost: interactive, moderate (default) or sensitive")],
+        examples: [("pwnvault init", "create the default vault, asking for a passphrase"),
+                   ("pwnvault init --vault ~/family.pwnvault --passphrase-fd 3 3<secret.txt",
+                    "create a vault elsewhere, passphrase from a file descriptor")])
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let kdf = try kdfParameters(context)
+        let location = try context.vaultLocation()
+        if VaultStore(location: location).exists { throw VaultStoreError.alreadyExists(path: location.displayPath) }
+        let source = try context.passphraseSource()
+        let passphrase = try readNewPassphrase(from: source, prompt: "New passphrase for \(location.displayPath): ")
+        let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
+        if let problem {
+            context.console.note("\(problem.reason); the vault opens with the passphrase only")
+        }
+        if context.json {
+            try context.console.json(StatusReport(session: session, keyringNote: problem?.reason))
+        } else {
+            context.console.out("created an empty vault at \(location.displayPath)")
+            context.console.out(problem == nil ? "the vault key is in the desktop keyring; keep the passphrase safe, it is the way back in elsewhere"
+                                                : "keep the passphrase safe: without a keyring it is the only way in")
+        }
+        return .success
+    }
+
+    static func kdfParameters(_ context: Context, option: String = "kdf") throws -> KDFParameters {
+        guard let name = context.arguments.value(option) else { return .moderate }
+        guard let kdf = KDFParameters.named(name) else {
+            throw UsageError.invalidValue(command: context.commandName, option: "--\(option)",
+                                          reason: "expected interactive, moderate or sensitive")
+        }
+        return kdf
+    }
+
+    /// A new passphrase: typed twice on a terminal, read once from a file or descriptor.
+    static func readNewPassphrase(from source: PassphraseSource, prompt: String) throws -> SecretBytes {
+        let first = try source.read(prompt: prompt)
+        guard first.count >= minimumPassphraseLength else { throw PassphraseError.tooShort(minimum: minimumPassphraseLength) }
+        if source.isInteractive {
+            let second = try source.read(prompt: "Repeat it: ")
+            guard first.isEqual(to: second) else { throw PassphraseError.mismatch }
+        }
+        return first
+    }
+}

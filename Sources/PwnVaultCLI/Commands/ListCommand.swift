@@ -1,0 +1,84 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault list`: the watched accounts with their latest status. Masked on a terminal, ids elsewhere.
+enum ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list",
+        summary: "list the watched accounts and their latest status",
+        usage: ["[--json]"],
+        discussion: """
+        On a terminal, accounts are masked (a•••e@e•••.com). Piped or redirected, and with --json, no
+        character of any account is printed: accounts appear as their id and label.
+        """,
+        examples: [("pwnvault list", "the table, masked"),
+                   ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", "ids of breached accounts")])
+
+    /// One account in `list --json`: never the account itself.
+    struct Row: Encodable {
+        let id: Int
+        let kind: AccountKind
+        let label: String?
+        let status: CheckStatus
+        let checkedAt: Date?
+        let breaches: [String]
+        let pasteCount: Int?
+        let addedAt: Date
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let session = try context.openVault()
+        let accounts = session.payload.accounts
+        let c = context.console
+        if context.json {
+            try c.json(accounts.map { a in
+                Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
+                    breaches: a.result.breaches, pasteCount: a.result.pasteCount, addedAt: a.addedAt)
+            })
+            return .success
+        }
+        if accounts.isEmpty {
+            c.note("the vault is empty; add accounts with 'pwnvault add ACCOUNT'")
+            return .success
+        }
+        let showAccount = c.policy.terminal
+        var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"])
+        var statuses: [String] = []
+        for a in accounts {
+            let status = statusText(a.result)
+            statuses.append(status)
+            var row = ["#\(a.id)"]
+            if showAccount { row.append(c.show(a)) }
+            row += [c.label(a) ?? "-", status, a.result.checkedAt.map(Self.format) ?? "-"]
+            table.rows.append(row)
+        }
+        let lines = table.render(style: { c.styled($0, .bold) })
+        c.out(lines[0])
+        for (line, a) in zip(lines.dropFirst(), accounts) {
+            switch a.result.status {
+            case .breached: c.out(c.styled(line, .red))
+            case .error: c.out(c.styled(line, .yellow))
+            default: c.out(line)
+            }
+        }
+        return .success
+    }
+
+    static func statusText(_ r: CheckResult) -> String {
+        switch r.status {
+        case .neverChecked: return "never checked"
+        case .clean: return "clean"
+        case .breached: return "breached (\(r.breaches.count))"
+        case .error: return "error"
+        }
+    }
+
+    private static let formatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyy-MM-dd HH:mm"
+        return f
+    }()
+
+    static func format(_ date: Date) -> String { formatter.string(from: date) }
+}

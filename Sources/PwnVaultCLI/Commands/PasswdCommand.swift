@@ -1,0 +1,30 @@
+import PwnVaultCore
+
+/// `pwnvault passwd`: wrap the same vault key under a new passphrase.
+enum PasswdCommand: Command {
+    static let spec = CommandSpec(
+        name: "passwd",
+        summary: "change the vault's passphrase (the vault key and the keyring item stay)",
+        usage: ["[--kdf PRESET] [--new-passphrase-file PATH | --new-passphrase-fd N]"],
+        discussion: """
+        Opens the vault (through the keyring, or with the current passphrase), then asks twice for the
+        new one and re-wraps the vault key under it. The accounts are not re-encrypted and the keyring
+        item is unchanged. If the keyring opens the vault, a forgotten passphrase can be replaced this way.
+        """,
+        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate (default), sensitive"),
+                  OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH"),
+                  OptionSpec("new-passphrase-fd", value: "N", help: "read the new passphrase from the first line of file descriptor N")],
+        examples: [("pwnvault passwd", "change it interactively"),
+                   ("pwnvault passwd --passphrase-fd 3 --new-passphrase-fd 4 3<old.txt 4<new.txt", "change it from a script")])
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let kdf = try InitCommand.kdfParameters(context)
+        let newSource = try context.passphraseSource(fdOption: "new-passphrase-fd", fileOption: "new-passphrase-file",
+                                                     useEnvironment: false)
+        let session = try context.openVault()
+        let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ")
+        try session.changePassphrase(to: newPassphrase, kdf: kdf)
+        context.console.out("the passphrase of \(session.location.displayPath) was changed")
+        return .success
+    }
+}

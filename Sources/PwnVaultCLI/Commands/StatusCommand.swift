@@ -1,0 +1,77 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault status`: where the vault is, how it was opened and why, what it holds, how it is protected.
+enum StatusCommand: Command {
+    static let spec = CommandSpec(
+        name: "status",
+        summary: "show the vault's path, how it was unlocked, its size and its key-derivation settings",
+        usage: [""],
+        examples: [("pwnvault status", "where is my vault and is the keyring in use?"),
+                   ("pwnvault status --json", "the same for a script")])
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let session = try context.openVault()
+        let report = StatusReport(session: session, keyringNote: nil)
+        if context.json {
+            try context.console.json(report)
+            return .success
+        }
+        let c = context.console
+        let counts = report.counts
+        let rows: [(String, String)] = [
+            ("vault", report.path),
+            ("unlocked with", report.unlockedWith == "keyring" ? "the desktop keyring"
+                                 : "the passphrase (\(report.keyringProblem ?? "keyring not used"))"),
+            ("accounts", "\(report.accounts)" + (report.accounts == 0 ? "" :
+                " (\(counts.breached) breached, \(counts.clean) clean, \(counts.error) failed, \(counts.neverChecked) never checked)")),
+            ("key derivation", "Argon2id, \(report.kdf.opslimit) passes, \(report.kdf.memlimit / 1_048_576) MiB"
+                + (report.kdf.preset.map { " (\($0))" } ?? "")),
+            ("format", "version \(report.formatVersion), vault id \(report.vaultID)"),
+            ("backup", report.backup ?? "none yet (made at the first change)"),
+        ]
+        let w = rows.map(\.0.count).max()!
+        for (k, v) in rows { c.out((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0) + v) }
+        return .success
+    }
+}
+
+/// What `status` (and `init --json`) reports; also its JSON form.
+struct StatusReport: Encodable {
+    struct KDF: Encodable { let algorithm = "argon2id13"; let opslimit: UInt64; let memlimit: UInt64; let preset: String? }
+    struct Counts: Encodable { var breached = 0, clean = 0, error = 0, neverChecked = 0 }
+    let path: String
+    /// The vault's public random id, as in the keyring item's `vault-id` attribute.
+    let vaultID: String
+    let unlockedWith: String
+    let keyringProblem: String?
+    let accounts: Int
+    let counts: Counts
+    let kdf: KDF
+    let formatVersion: Int
+    let backup: String?
+
+    init(session: VaultSession, keyringNote: String?) {
+        path = session.location.displayPath
+        vaultID = session.header.vaultIDHex
+        switch session.method {
+        case .keyring: unlockedWith = "keyring"; keyringProblem = keyringNote
+        case let .passphrase(reason): unlockedWith = "passphrase"; keyringProblem = keyringNote ?? reason
+        }
+        accounts = session.payload.accounts.count
+        var c = Counts()
+        for a in session.payload.accounts {
+            switch a.result.status {
+            case .breached: c.breached += 1
+            case .clean: c.clean += 1
+            case .error: c.error += 1
+            case .neverChecked: c.neverChecked += 1
+            }
+        }
+        counts = c
+        let h = session.header
+        kdf = KDF(opslimit: h.kdf.opslimit, memlimit: h.kdf.memlimit, preset: h.kdf.name)
+        formatVersion = Int(h.version)
+        backup = FileManager.default.fileExists(atPath: session.store.backupPath) ? session.location.display(session.store.backupPath) : nil
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import PwnVaultCore
+
+/// What a command runs with: the environment and settings, the console, the keyring, the clock,
+/// and the global options. Built once per run by `CLI`; tests build their own.
+struct Context {
+    let commandName: String
+    let arguments: ParsedArguments
+    let environment: [String: String]
+    let settings: Settings
+    let console: Console
+    let keyring: Keyring
+    let now: () -> Date
+
+    var json: Bool { arguments.has("json") }
+
+    /// The vault this run works on (`--vault`, `PWNVAULT_VAULT`, XDG default).
+    func vaultLocation() throws -> VaultLocation {
+        try VaultLocation.resolve(explicitPath: arguments.value("vault"), settings: settings)
+    }
+
+    /// Where the passphrase comes from: `--passphrase-fd`, `--passphrase-file`, `PWNVAULT_PASSPHRASE_FILE`, the terminal.
+    func passphraseSource(fdOption: String = "passphrase-fd", fileOption: String = "passphrase-file",
+                          useEnvironment: Bool = true) throws -> PassphraseSource {
+        if let fd = arguments.value(fdOption) {
+            guard let n = Int32(fd), n >= 0 else {
+                throw UsageError.invalidValue(command: commandName, option: "--\(fdOption)", reason: "not a file descriptor number")
+            }
+            return .fileDescriptor(n)
+        }
+        if let path = arguments.value(fileOption) { return .file(path) }
+        if useEnvironment, let path = settings.passphraseFile { return .file(path) }
+        return .terminal
+    }
+
+    /// Opens the vault, asking for the passphrase only when the keyring cannot give the key.
+    func openVault(requirePassphrase: Bool = false) throws -> VaultSession {
+        let location = try vaultLocation()
+        let source = try passphraseSource()
+        let session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase) { reason in
+            // One line saying why the keyring was not used, unless the user turned it off on purpose.
+            if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }
+            return try source.read(prompt: "Passphrase for \(location.displayPath): ")
+        }
+        for notice in session.notices { console.note(notice) }
+        return session
+    }
+}

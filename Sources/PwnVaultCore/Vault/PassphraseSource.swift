@@ -1,0 +1,73 @@
+import Glibc
+
+/// Where a passphrase comes from. Never argv: a file, a file descriptor, or the terminal.
+public enum PassphraseSource: Equatable, Sendable {
+    /// The first line of an open file descriptor (`--passphrase-fd N`).
+    case fileDescriptor(Int32)
+    /// The first line of a file (`--passphrase-file PATH`, `PWNVAULT_PASSPHRASE_FILE`).
+    case file(String)
+    /// A no-echo prompt on the controlling terminal.
+    case terminal
+
+    /// Reads one passphrase. On the terminal, `prompt` is shown; from files the first line is used.
+    public func read(prompt: String) throws -> SecretBytes {
+        let secret: SecretBytes
+        switch self {
+        case .terminal:
+            secret = try PassphrasePrompt.read(prompt: prompt)
+        case let .fileDescriptor(fd):
+            guard fcntl(fd, F_GETFD) != -1 else { throw PassphraseError.badDescriptor(fd) }
+            secret = try PassphrasePrompt.readLine(fd: fd)
+        case let .file(path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw PassphraseError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            secret = try PassphrasePrompt.readLine(fd: fd)
+        }
+        guard secret.count > 0 else { throw PassphraseError.empty(source: self) }
+        return secret
+    }
+
+    /// Whether a second, confirming entry makes sense (only when a person types it).
+    public var isInteractive: Bool { self == .terminal }
+
+    var describedForErrors: String {
+        switch self {
+        case let .fileDescriptor(fd): return "file descriptor \(fd)"
+        case let .file(path): return path
+        case .terminal: return "the terminal"
+        }
+    }
+}
+
+/// Why no passphrase could be had.
+public enum PassphraseError: UserFacingError, Equatable {
+    case badDescriptor(Int32)
+    case unreadableFile(path: String, reason: String)
+    case empty(source: PassphraseSource)
+    case mismatch
+    case tooShort(minimum: Int)
+
+    public var message: String {
+        switch self {
+        case let .badDescriptor(fd): return "cannot read the passphrase from file descriptor \(fd): it is not open"
+        case let .unreadableFile(path, reason): return "cannot read the passphrase file \(path): \(reason.lowercased())"
+        case let .empty(source): return "the passphrase from \(source.describedForErrors) is empty"
+        case .mismatch: return "the two passphrases do not match; nothing was changed"
+        case let .tooShort(minimum): return "the passphrase is too short (at least \(minimum) characters)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .badDescriptor: return Self.howToPass
+        case .tooShort: return "a few unrelated words make a strong passphrase that is easy to type"
+        default: return nil
+        }
+    }
+
+    public var exitStatus: ExitStatus { .authentication }
+
+    /// The one place that says how to give pwnvault a passphrase without a terminal.
+    public static let howToPass = "pass it with --passphrase-file PATH, PWNVAULT_PASSPHRASE_FILE=PATH or --passphrase-fd N (the first line is used; never on the command line)"
+}

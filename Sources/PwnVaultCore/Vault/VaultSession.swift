@@ -1,0 +1,164 @@
+import Foundation
+
+/// How an open vault's key was obtained.
+public enum UnlockMethod: Equatable, Sendable {
+    case keyring
+    /// Through the passphrase; `reason` says why the keyring was not used ("the keyring is locked", …).
+    case passphrase(reason: String)
+}
+
+/// Asked when the passphrase is needed. `reason` is non-nil when the keyring could not be used, so the
+/// caller can say why (one line on stderr) before prompting.
+public typealias PassphraseProvider = (_ reason: String?) throws -> SecretBytes
+
+/// An unlocked vault: the key, the header and the payload, and the only way to change them
+/// (`update`, which locks, re-reads, applies the change and saves atomically).
+public final class VaultSession {
+    public let location: VaultLocation
+    public let store: VaultStore
+    public private(set) var header: VaultHeader
+    public private(set) var payload: VaultPayload
+    public let method: UnlockMethod
+    /// Things worth one line on stderr (the key was stored in the keyring, a wrong keyring item repaired).
+    public private(set) var notices: [String] = []
+    let key: SecretBytes
+    private let keyring: Keyring
+
+    private init(location: VaultLocation, store: VaultStore, header: VaultHeader, payload: VaultPayload,
+                 key: SecretBytes, method: UnlockMethod, keyring: Keyring) {
+        self.location = location; self.store = store; self.header = header; self.payload = payload
+        self.key = key; self.method = method; self.keyring = keyring
+    }
+
+    // MARK: create
+
+    /// Writes a new, empty vault at `location` and puts its key in the keyring when one is usable.
+    /// Returns the session and, when the keyring could not take the key, why.
+    public static func create(at location: VaultLocation, keyring: Keyring, passphrase: SecretBytes,
+                              kdf: KDFParameters) throws -> (session: VaultSession, keyringProblem: KeyringError?) {
+        let store = VaultStore(location: location)
+        if store.exists { throw VaultStoreError.alreadyExists(path: location.displayPath) }
+        let made = try VaultFile.create(passphrase: passphrase, kdf: kdf, payload: VaultPayload())
+        try store.create(made.bytes)
+        var problem: KeyringError?
+        do {
+            try keyring.store(.vaultKey(vaultID: made.header.vaultIDHex, path: location.path), secret: made.key)
+        } catch let e as KeyringError {
+            problem = e
+        }
+        let method: UnlockMethod = problem == nil ? .keyring : .passphrase(reason: problem!.reason)
+        let session = VaultSession(location: location, store: store, header: made.header, payload: VaultPayload(),
+                                   key: made.key, method: method, keyring: keyring)
+        return (session, problem)
+    }
+
+    // MARK: open
+
+    /// Opens the vault: through the keyring when it holds this vault's key, else through the passphrase.
+    /// `requirePassphrase` skips the keyring (reveal, passwd's proof of knowledge).
+    public static func open(at location: VaultLocation, keyring: Keyring, requirePassphrase: Bool = false,
+                            passphrase: PassphraseProvider) throws -> VaultSession {
+        let store = VaultStore(location: location)
+        let bytes = try store.read()
+        let header = try readHeader(bytes, location: location, store: store)
+        let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex, path: location.path)
+
+        var reason: String
+        var keyringHoldsWrongKey = false
+        var keyringUsable = false
+        if requirePassphrase {
+            reason = "the passphrase is required for this command"
+        } else {
+            do {
+                keyringUsable = true
+                if let key = try keyring.lookup(item) {
+                    if VaultFile.authenticates(header, key: key) {
+                        let payload = try openPayload(bytes, key: key, location: location, store: store)
+                        return VaultSession(location: location, store: store, header: header, payload: payload,
+                                            key: key, method: .keyring, keyring: keyring)
+                    }
+                    keyringHoldsWrongKey = true
+                    reason = "the keyring's key for this vault does not open it"
+                } else {
+                    reason = "the keyring has no key for this vault"
+                }
+            } catch let e as KeyringError {
+                keyringUsable = false
+                reason = e.reason
+            }
+        }
+
+        let secret = try passphrase(requirePassphrase ? nil : reason)
+        let key = try VaultFile.unwrapKey(header, passphrase: secret)
+        guard VaultFile.authenticates(header, key: key) else {
+            throw VaultFormatError.tampered(reason: "the header does not authenticate under the unwrapped key")
+                .located(location, backup: store.backupPath)
+        }
+        let payload = try openPayload(bytes, key: key, location: location, store: store)
+        let session = VaultSession(location: location, store: store, header: header, payload: payload, key: key,
+                                   method: .passphrase(reason: reason), keyring: keyring)
+        // The vault was moved here, or its keyring item was lost or wrong: put the right key in the keyring.
+        if keyringUsable && !requirePassphrase {
+            do {
+                try keyring.store(item, secret: key)
+                session.notices.append(keyringHoldsWrongKey
+                    ? "replaced the keyring's wrong key for this vault"
+                    : "stored the vault key in the keyring; next time no passphrase is needed")
+            } catch let e as KeyringError {
+                session.notices.append("could not store the vault key in the keyring: \(e.reason)")
+            }
+        }
+        return session
+    }
+
+    // MARK: change
+
+    /// Applies `change` under the vault's lock to the latest content on disk, then saves atomically.
+    /// Another process's change made since this session opened is kept.
+    @discardableResult
+    public func update<T>(_ change: (inout VaultPayload) throws -> T) throws -> T {
+        try store.withExclusiveLock {
+            let bytes = try store.read()
+            let current = try Self.readHeader(bytes, location: location, store: store)
+            guard current.vaultID == header.vaultID else {
+                throw VaultFormatError.keyMismatch.located(location, backup: store.backupPath)
+            }
+            var latest = try Self.openPayload(bytes, key: key, location: location, store: store)
+            let result = try change(&latest)
+            let sealed = try VaultFile.seal(latest, header: current, key: key)
+            try store.replace(sealed)
+            header = try VaultFile.readHeader(sealed)
+            payload = latest
+            return result
+        }
+    }
+
+    /// Wraps the same vault key under a new passphrase (the keyring item stays as it is).
+    public func changePassphrase(to newPassphrase: SecretBytes, kdf: KDFParameters) throws {
+        try store.withExclusiveLock {
+            let bytes = try store.read()
+            let current = try Self.readHeader(bytes, location: location, store: store)
+            let latest = try Self.openPayload(bytes, key: key, location: location, store: store)
+            let rewrapped = try VaultFile.rewrap(current, key: key, newPassphrase: newPassphrase, kdf: kdf)
+            let sealed = try VaultFile.seal(latest, header: rewrapped, key: key)
+            try store.replace(sealed)
+            header = try VaultFile.readHeader(sealed)
+            payload = latest
+        }
+    }
+
+    // MARK: helpers
+
+    private static func readHeader(_ bytes: [UInt8], location: VaultLocation, store: VaultStore) throws -> VaultHeader {
+        do { return try VaultFile.readHeader(bytes) } catch let e as VaultFormatError {
+            throw e.located(location, backup: store.backupPath)
+        }
+    }
+
+    private static func openPayload(_ bytes: [UInt8], key: SecretBytes, location: VaultLocation,
+                                    store: VaultStore) throws -> VaultPayload {
+        do { return try VaultFile.open(bytes, key: key).payload } catch let e as VaultFormatError {
+            throw e.located(location, backup: store.backupPath)
+        }
+    }
+}

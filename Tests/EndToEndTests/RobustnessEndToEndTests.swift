@@ -1,0 +1,144 @@
+import Foundation
+import XCTest
+
+/// Crashes, concurrency and keyrings that misbehave: the vault always opens afterwards, with nothing lost.
+final class RobustnessEndToEndTests: XCTestCase {
+    private func ids(_ s: Sandbox, file: StaticString = #filePath, line: UInt = #line) throws -> [Int] {
+        let r = s.run(["list", "--json"])
+        XCTAssertEqual(r.status, 0, "the vault must open: \(r.stderr)", file: file, line: line)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]],
+                                 file: file, line: line)
+        return rows.compactMap { $0["id"] as? Int }
+    }
+
+    func testTwentyFourSimultaneousAddsAreAllKept() throws {
+        let s = try Sandbox()
+        s.initVault()
+        var env = s.environment
+        env["PWNVAULT_PASSPHRASE_FILE"] = s.passphraseFile
+        // Start them all before waiting for any, so they really run at once.
+        let processes = try (0..<24).map { i -> Process in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Paths.binary)
+            p.arguments = ["add", "user\(i)@example.com"]
+            p.environment = env
+            p.standardInput = FileHandle.nullDevice
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        for p in processes { p.waitUntilExit() }
+        XCTAssertEqual(processes.map(\.terminationStatus), [Int32](repeating: 0, count: 24))
+        XCTAssertEqual(try ids(s).sorted(), Array(1...24))
+    }
+
+    func testKillingASaveAtRandomMomentsAlwaysLeavesTheOldOrTheNewVault() throws {
+        let s = try Sandbox()
+        s.initVault()
+        var env = s.environment
+        env["PWNVAULT_PASSPHRASE_FILE"] = s.passphraseFile
+        var expected = try ids(s).count
+        var killedMidway = 0
+        for i in 0..<40 {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Paths.binary)
+            p.arguments = ["add", "crash\(i)@example.com"]
+            p.environment = env
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32.random(in: 0...60_000))
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            if p.terminationReason == .uncaughtSignal { killedMidway += 1 }
+            let now = try ids(s).count
+            XCTAssertTrue(now == expected || now == expected + 1, "iteration \(i): \(expected) → \(now)")
+            expected = now
+        }
+        // Figures for the record: how many runs were really interrupted.
+        print("crash test: \(killedMidway) of 40 runs killed before they finished; \(expected) accounts survived")
+        XCTAssertGreaterThan(killedMidway, 0, "the test must actually interrupt some saves")
+    }
+
+    /// Runs a shell script inside a fresh private keyring session (Tests/Support/keyring-session.sh).
+    private func inKeyringSession(_ s: Sandbox, options: [String] = [], script: String) -> RunResult {
+        var env = s.environment
+        env["PWNVAULT"] = Paths.binary
+        env["PASSFILE"] = s.passphraseFile
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        return Sandbox.exec("/bin/bash", [Paths.support("keyring-session.sh")] + options + ["--", "/bin/bash", "-c", script],
+                            input: nil, environment: env)
+    }
+
+    func testALockedKeyringIsNeverMistakenForAMissingKey() throws {
+        let s = try Sandbox(keyring: false)
+        s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
+        let r = inKeyringSession(s, script: """
+            set -u
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --kdf interactive || exit 90
+            "$PWNVAULT" add vic@example.com || exit 91
+            gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
+              --method org.freedesktop.Secret.Service.Lock '["/org/freedesktop/secrets/collection/login"]' >/dev/null || exit 92
+            echo "== locked, no passphrase"
+            "$PWNVAULT" list 2>&1; echo "status=$?"
+            echo "== locked, passphrase"
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" list 2>&1; echo "status=$?"
+            """)
+        XCTAssertEqual(r.status, 0, r.all)
+        let parts = r.all.components(separatedBy: "== locked, passphrase")
+        XCTAssertEqual(parts.count, 2, r.all)
+        XCTAssertTrue(parts[0].contains("status=3"), parts[0])
+        XCTAssertTrue(parts[0].contains("the keyring is locked"), parts[0])
+        XCTAssertTrue(parts[1].contains("the keyring is locked; using the passphrase"), parts[1])
+        XCTAssertTrue(parts[1].contains("status=0"), parts[1])
+        XCTAssertFalse(r.all.contains("no key for this vault"), "locked must not look like a missing key: \(r.all)")
+        XCTAssertFalse(r.all.contains("stored the vault key"), "nothing is stored into a locked keyring: \(r.all)")
+    }
+
+    func testNoKeyringDaemonFallsBackToThePassphraseWithOneLineSayingWhy() throws {
+        let s = try Sandbox(keyring: false)
+        s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
+        let r = inKeyringSession(s, options: ["--no-daemon"], script: """
+            export PWNVAULT_PASSPHRASE_FILE=$PASSFILE
+            "$PWNVAULT" init --kdf interactive; echo "init=$?"
+            "$PWNVAULT" add wes@example.com; echo "add=$?"
+            """)
+        XCTAssertTrue(r.stdout.contains("init=0") && r.stdout.contains("add=0"), r.all)
+        XCTAssertTrue(r.stderr.contains("no usable keyring"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("using the passphrase"), r.stderr)
+    }
+
+    func testAHungKeyringDaemonTimesOutAndFallsBack() throws {
+        let s = try Sandbox(keyring: false)
+        s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
+        let r = inKeyringSession(s, script: """
+            export PWNVAULT_PASSPHRASE_FILE=$PASSFILE
+            "$PWNVAULT" init --kdf interactive || exit 90
+            [ -n "${KEYRING_DAEMON_PID:-}" ] || exit 91
+            kill -STOP "$KEYRING_DAEMON_PID"
+            PWNVAULT_KEYRING_TIMEOUT_MS=1500 "$PWNVAULT" list; echo "status=$?"
+            kill -CONT "$KEYRING_DAEMON_PID"
+            """)
+        XCTAssertTrue(r.stdout.contains("status=0"), r.all)
+        XCTAssertTrue(r.stderr.contains("did not answer in time"), r.stderr)
+    }
+
+    func testTheVaultMovesToAMachineWithoutItsKeyAndTheKeyIsStoredThere() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "xena@example.com"]).status, 0)
+        // Another "machine": a fresh keyring session that has never seen this vault.
+        var env = s.environment
+        env["PWNVAULT"] = Paths.binary
+        env["PASSFILE"] = s.passphraseFile
+        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        let r = Sandbox.exec("/bin/bash", [Paths.support("keyring-session.sh"), "--", "/bin/bash", "-c", """
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" list >/dev/null; echo "first=$?"
+            "$PWNVAULT" list >/dev/null; echo "second=$?"
+            """], input: nil, environment: env)
+        XCTAssertTrue(r.stdout.contains("first=0") && r.stdout.contains("second=0"), r.all)
+        XCTAssertTrue(r.stderr.contains("the keyring has no key for this vault; using the passphrase"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("stored the vault key in the keyring"), r.stderr)
+    }
+}

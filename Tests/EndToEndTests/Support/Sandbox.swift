@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+
+/// What one run of a program produced.
+struct RunResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var all: String { stdout + stderr }
+}
+
+/// Paths of the repository and the built products, found from the test bundle's location.
+enum Paths {
+    /// `.build/<config>/` — the folder holding the `pwnvault` binary and the test bundle.
+    static let products: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
+        while url.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("pwnvault").path) { return url }
+            url.deleteLastPathComponent()
+        }
+        // swift test runs the bundle from .build/<config>/; fall back to the conventional place.
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug")
+    }()
+
+    static var binary: String { products.appendingPathComponent("pwnvault").path }
+
+    /// The package root (the folder with Package.swift), from this source file's path.
+    static let root: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        fatalError("cannot find the package root from \(#filePath)")
+    }()
+
+    static func support(_ name: String) -> String { root.appendingPathComponent("Tests/Support/\(name)").path }
+}
+
+/// A throw-away home for one test: its own HOME, XDG folders, vault path and passphrase file, and
+/// helpers that run the real `pwnvault` binary in it.
+final class Sandbox {
+    let dir: URL
+    let home: URL
+    var vault: String { home.appendingPathComponent(".local/share/pwnvault/vault").path }
+    let passphraseFile: String
+    static let passphrase = "correct horse battery staple"
+    /// Environment for every run; tests add to it.
+    var environment: [String: String]
+
+    init(keyring: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+        dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pwnvault-e2e-\(UUID().uuidString)")
+        home = dir.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        chmod(dir.path, 0o700)
+        passphraseFile = dir.appendingPathComponent("passphrase").path
+        FileManager.default.createFile(atPath: passphraseFile, contents: Data((Sandbox.passphrase + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        var env: [String: String] = [:]
+        let inherited = ProcessInfo.processInfo.environment
+        for key in ["PATH", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "LANG", "CI"] {
+            if let v = inherited[key] { env[key] = v }
+        }
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+        env["XDG_CACHE_HOME"] = home.appendingPathComponent(".cache").path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+        env["TERM"] = "xterm-256color"
+        // Explicit, so runs inside another keyring session (which brings its own HOME) find the same vault.
+        env["PWNVAULT_VAULT"] = home.appendingPathComponent(".local/share/pwnvault/vault").path
+        if !keyring { env["PWNVAULT_KEYRING"] = "none" }
+        environment = env
+        if keyring, env["DBUS_SESSION_BUS_ADDRESS"] == nil {
+            throw XCTSkip("no D-Bus session: run the tests through the README's test command (Tests/Support/keyring-session.sh)")
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    /// Runs `pwnvault ARGS` with stdin from `input`, stdout and stderr captured (so: not a terminal).
+    @discardableResult
+    func run(_ args: [String], input: String? = nil, env extra: [String: String] = [:],
+             passphraseFromFile: Bool = true) -> RunResult {
+        var env = environment.merging(extra) { $1 }
+        if passphraseFromFile, env["PWNVAULT_PASSPHRASE_FILE"] == nil { env["PWNVAULT_PASSPHRASE_FILE"] = passphraseFile }
+        return Sandbox.exec(Paths.binary, args, input: input, environment: env)
+    }
+
+    /// `pwnvault init` with the interactive KDF preset (fast) and the sandbox's passphrase.
+    func initVault(kdf: String = "interactive", file: StaticString = #filePath, line: UInt = #line) {
+        let r = run(["init", "--kdf", kdf])
+        XCTAssertEqual(r.status, 0, "init failed: \(r.stderr)", file: file, line: line)
+    }
+
+    /// Writes `text` to a new 0600 file in the sandbox and returns its path.
+    func writeFile(_ name: String, _ text: String) -> String {
+        let path = dir.appendingPathComponent(name).path
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        return path
+    }
+
+    /// Runs `pwnvault ARGS` on a real pseudo-terminal through Tests/Support/ptyrun.py; stdout is the transcript.
+    func runOnTerminal(_ args: [String], steps: [(expect: String, send: String)] = [], env extra: [String: String] = [:],
+                       passphraseFromFile: Bool = true, timeout: Double = 30) -> RunResult {
+        var env = environment.merging(extra) { $1 }
+        if passphraseFromFile, env["PWNVAULT_PASSPHRASE_FILE"] == nil { env["PWNVAULT_PASSPHRASE_FILE"] = passphraseFile }
+        var driver = [Paths.support("ptyrun.py"), "--timeout", String(timeout)]
+        for s in steps { driver += ["--expect", s.expect, "--send", s.send] }
+        driver += ["--", Paths.binary] + args
+        return Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil, environment: env)
+    }
+
+    /// Runs any program with a clean environment; stdin from `input` (or /dev/null).
+    static func exec(_ path: String, _ args: [String], input: String?, environment: [String: String]) -> RunResult {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        p.environment = environment
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input == nil ? FileHandle.nullDevice : inp
+        do { try p.run() } catch { return RunResult(status: -1, stdout: "", stderr: "cannot run \(path): \(error)") }
+        if let input {
+            inp.fileHandleForWriting.write(Data(input.utf8))
+            try? inp.fileHandleForWriting.close()
+        }
+        // Read both pipes concurrently so neither fills up.
+        var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
+        return RunResult(status: status, stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,250 @@
+import Foundation
+import XCTest
+
+/// The vault commands run as a person or a script would run them: the real binary, a real keyring
+/// (the README's test command runs the suite inside a private gnome-keyring session), real files.
+final class VaultEndToEndTests: XCTestCase {
+    let accounts = ["alice@example.com", "bob_the_builder", "+44 7700 900123"]
+    /// Fragments of the accounts above that must never reach a pipe, a file or JSON.
+    let fragments = ["alice", "example", "bob_the", "builder", "7700", "900123", "0123"]
+
+    func assertNoFragments(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        for f in fragments { XCTAssertFalse(text.contains(f), "'\(f)' leaked into: \(text)", file: file, line: line) }
+    }
+
+    func testInitAddListWithTheKeyringNeedsNoPassphraseAfterInit() throws {
+        let s = try Sandbox()
+        s.initVault()
+        // No passphrase file, no terminal: only the keyring can open it.
+        let add = s.run(["add"] + accounts + ["--label", "Family"], passphraseFromFile: false)
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let list = s.run(["list"], passphraseFromFile: false)
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stdout.contains("#1") && list.stdout.contains("#2") && list.stdout.contains("#3"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("never checked"), list.stdout)
+        XCTAssertTrue(list.stdout.contains("Family"), list.stdout)
+        assertNoFragments(list.all)
+        assertNoFragments(add.all)
+        let status = s.run(["status", "--json"], passphraseFromFile: false)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let json = try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(json?["unlockedWith"] as? String, "keyring")
+        XCTAssertEqual(json?["accounts"] as? Int, 3)
+    }
+
+    func testListOnATerminalIsMaskedAndPipedIsRedacted() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add"] + accounts).status, 0)
+        let tty = s.runOnTerminal(["list"])
+        XCTAssertEqual(tty.status, 0, tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("a•••e@e•••.com"), tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("•••23"), tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("b•••r"), tty.stdout)
+        assertNoFragments(tty.stdout)
+
+        let piped = s.run(["list"])
+        assertNoFragments(piped.all)
+        XCTAssertFalse(piped.stdout.contains("•"), "masked letters are still letters: \(piped.stdout)")
+
+        let json = s.run(["list", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        assertNoFragments(json.all)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["id"] as? Int }, [1, 2, 3])
+        XCTAssertEqual(rows.compactMap { $0["kind"] as? String }, ["email", "username", "phone"])
+        XCTAssertEqual(rows.compactMap { $0["status"] as? String }, ["never-checked", "never-checked", "never-checked"])
+    }
+
+    func testColorsOnlyOnATerminalAndNeverWithNoColorOrDumbTerminal() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "carol@example.org"]).status, 0)
+        XCTAssertTrue(s.runOnTerminal(["list"]).stdout.contains("\u{1B}["), "a terminal gets colors")
+        XCTAssertFalse(s.runOnTerminal(["list"], env: ["NO_COLOR": "1"]).stdout.contains("\u{1B}["))
+        let dumb = s.runOnTerminal(["list"], env: ["TERM": "dumb"]).stdout
+        XCTAssertFalse(dumb.contains("\u{1B}["))
+        XCTAssertFalse(dumb.contains("carol") || dumb.contains("c•••l"), "TERM=dumb counts as no terminal: \(dumb)")
+        XCTAssertFalse(s.run(["list"]).stdout.contains("\u{1B}["))
+    }
+
+    func testKeyringItemIsVisibleToSecretTool() throws {
+        let s = try Sandbox()
+        s.initVault()
+        let status = s.run(["status", "--json"], passphraseFromFile: false)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        let vaultID = try XCTUnwrap(json["vaultID"] as? String)
+        let found = Sandbox.exec("/usr/bin/env", ["secret-tool", "search", "--all", "vault-id", vaultID], input: nil,
+                                 environment: s.environment)
+        XCTAssertEqual(found.status, 0, found.stderr)
+        XCTAssertTrue(found.all.contains("label = pwnvault vault key ("), found.all)
+        XCTAssertTrue(found.all.contains("attribute.application = pwnvault"), found.all)
+    }
+
+    func testPassphraseOnlyModeSaysWhyAndExplainsHowToPassThePassphrase() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault()
+        let add = s.run(["add", "dave@example.net"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertEqual(add.stderr, "", "the keyring was turned off on purpose: no note each time")
+        XCTAssertTrue(s.run(["status"]).stdout.contains("PWNVAULT_KEYRING=none"))
+        let stuck = s.run(["list"], passphraseFromFile: false)
+        XCTAssertEqual(stuck.status, 3, stuck.all)
+        XCTAssertTrue(stuck.stderr.contains("--passphrase-file"), stuck.stderr)
+        XCTAssertTrue(stuck.stderr.contains("--passphrase-fd"), stuck.stderr)
+        XCTAssertEqual(stuck.stderr.split(separator: "\n").filter { $0.hasPrefix("pwnvault: error:") }.count, 1)
+    }
+
+    func testWrongPassphraseIsRefusedAndLeavesTheVaultAsItWas() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "erin@example.com"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
+        let wrong = s.writeFile("wrong", "not the passphrase\n")
+        let r = s.run(["add", "frank@example.com"], env: ["PWNVAULT_PASSPHRASE_FILE": wrong])
+        XCTAssertEqual(r.status, 3, r.all)
+        XCTAssertTrue(r.stderr.contains("wrong passphrase"), r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), before)
+    }
+
+    func testInvalidAccountsAreRejectedWithoutEchoingThemAndNothingIsAdded() throws {
+        let s = try Sandbox()
+        s.initVault()
+        let r = s.run(["add", "grace@example.com", "not an account!", "heidi@example.com"])
+        XCTAssertEqual(r.status, 2, r.all)
+        XCTAssertTrue(r.stderr.contains("argument 2"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("not an account"), "the rejected text must not be echoed: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("pwnvault: hint:"), r.stderr)
+        let list = s.run(["list", "--json"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any])
+        XCTAssertEqual(rows.count, 0)
+    }
+
+    func testAddFromStdinReportsDuplicatesAndNormalises() throws {
+        let s = try Sandbox()
+        s.initVault()
+        let input = "# family\nivan@EXAMPLE.com\n\n  judy@example.com  \nIVAN@example.com\n+1 (555) 010-9999\n"
+        let r = s.run(["add", "-"], input: input)
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stderr.contains("line 5 of stdin is already in the vault as #1"), r.stderr)
+        let again = s.run(["add", "judy@Example.COM"])
+        XCTAssertEqual(again.status, 0)
+        XCTAssertTrue(again.stderr.contains("already in the vault as #2"), again.stderr)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 3)
+        XCTAssertEqual(rows.compactMap { $0["kind"] as? String }, ["email", "email", "phone"])
+    }
+
+    func testRemoveByIdAndByAccountIsAllOrNothing() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "kim@example.com", "lee@example.com", "mia@example.com"]).status, 0)
+        let bad = s.run(["remove", "#1", "#9"])
+        XCTAssertEqual(bad.status, 2, bad.all)
+        XCTAssertTrue(bad.stderr.contains("no account #9"), bad.stderr)
+        XCTAssertEqual(s.run(["remove", "#1", "MIA@example.com"]).status, 0)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["id"] as? Int }, [2])
+        // ids are never reused
+        XCTAssertEqual(s.run(["add", "ned@example.com"]).status, 0)
+        let after = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(after.compactMap { $0["id"] as? Int }, [2, 4])
+    }
+
+    func testInitRefusesToOverwriteAndMissingVaultPointsToInit() throws {
+        let s = try Sandbox()
+        let none = s.run(["list"])
+        XCTAssertEqual(none.status, 4, none.all)
+        XCTAssertTrue(none.stderr.contains("pwnvault init"), none.stderr)
+        s.initVault()
+        let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
+        let again = s.run(["init", "--kdf", "interactive"])
+        XCTAssertEqual(again.status, 4, again.all)
+        XCTAssertTrue(again.stderr.contains("already"), again.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), before)
+    }
+
+    func testPasswdRewrapsTheKeyUnderTheNewPassphraseOnly() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "olga@example.com"]).status, 0)
+        let newFile = s.writeFile("new", "a brand new passphrase\n")
+        let r = s.run(["passwd", "--new-passphrase-file", newFile, "--kdf", "interactive"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(s.run(["list"]).status, 3, "the old passphrase must no longer open it")
+        let list = s.run(["list", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertTrue(list.stdout.contains("\"id\" : 1"), list.stdout)
+    }
+
+    func testVaultFilesArePrivateWhateverTheUmaskAndUnsafeOnesAreRefused() throws {
+        let s = try Sandbox()
+        let r = Sandbox.exec("/bin/sh", ["-c", "umask 000; exec \"$0\" init --kdf interactive", Paths.binary], input: nil,
+                             environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(s.run(["add", "pat@example.com"]).status, 0)
+        let fm = FileManager.default
+        let folder = (s.vault as NSString).deletingLastPathComponent
+        XCTAssertEqual((try fm.attributesOfItem(atPath: folder)[.posixPermissions] as? Int), 0o700)
+        for name in try fm.contentsOfDirectory(atPath: folder) {
+            XCTAssertEqual((try fm.attributesOfItem(atPath: folder + "/" + name)[.posixPermissions] as? Int), 0o600, name)
+        }
+        chmod(s.vault, 0o666)
+        let refused = s.run(["list"])
+        XCTAssertEqual(refused.status, 4, refused.all)
+        XCTAssertTrue(refused.stderr.contains("chmod"), refused.stderr)
+    }
+
+    func testDamagedTruncatedAndForeignFilesAreRefusedAndNeverOverwritten() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "quinn@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "ruth@example.com"]).status, 0)  // makes a backup
+        let good = try Data(contentsOf: URL(fileURLWithPath: s.vault))
+        let url = URL(fileURLWithPath: s.vault)
+
+        var flipped = good
+        flipped[good.count - 5] ^= 0x01
+        try flipped.write(to: url)
+        let damaged = s.run(["add", "sam@example.com"])
+        XCTAssertEqual(damaged.status, 4, damaged.all)
+        XCTAssertTrue(damaged.stderr.contains("vault.bak"), "the backup is named: \(damaged.stderr)")
+        XCTAssertEqual(try Data(contentsOf: url), flipped, "a damaged vault is never overwritten")
+
+        try good.prefix(150).write(to: url)
+        let truncated = s.run(["list"])
+        XCTAssertEqual(truncated.status, 4, truncated.all)
+        XCTAssertEqual(try Data(contentsOf: url), good.prefix(150))
+
+        try Data("hello, I am a shopping list\n".utf8).write(to: url)
+        let foreign = s.run(["list"])
+        XCTAssertEqual(foreign.status, 4, foreign.all)
+        XCTAssertTrue(foreign.stderr.contains("not a pwnvault"), foreign.stderr)
+
+        // the backup holds the generation before the last save and still opens
+        try fileCopy(s.vault + ".bak", to: s.vault)
+        let restored = s.run(["list", "--json"])
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertTrue(restored.stdout.contains("\"id\" : 1"), restored.stdout)
+    }
+
+    private func fileCopy(_ from: String, to: String) throws {
+        try Data(contentsOf: URL(fileURLWithPath: from)).write(to: URL(fileURLWithPath: to))
+    }
+
+    func testAWriteErrorDuringASaveLeavesTheOldVaultIntact() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "tara@example.com"]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
+        // A file-size limit below the vault's size turns the save into a write error (EFBIG), as a full disk would.
+        let r = Sandbox.exec("/bin/sh", ["-c", "ulimit -f 4; exec \"$0\" add uma@example.com", Paths.binary], input: nil,
+                             environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        XCTAssertEqual(r.status, 4, r.all)
+        XCTAssertTrue(r.stderr.lowercased().contains("write") || r.stderr.contains("large"), r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (s.vault as NSString).deletingLastPathComponent)
+            .filter { $0.contains("tmp") }
+        XCTAssertEqual(leftovers, [], "no temporary file is left behind")
+    }
+}

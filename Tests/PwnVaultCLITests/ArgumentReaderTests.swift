@@ -1,0 +1,80 @@
+@testable import PwnVaultCLI
+import XCTest
+
+final class ArgumentReaderTests: XCTestCase {
+    let spec = CommandSpec(name: "demo", summary: "s", usage: ["X..."],
+                           options: [OptionSpec("label", value: "TEXT", help: "h"), OptionSpec("all", help: "h"),
+                                     OptionSpec("tag", value: "T", help: "h", repeatable: true)],
+                           positionals: 0...3, examples: [])
+
+    func read(_ a: [String]) throws -> ParsedArguments { try ArgumentReader.read(a, spec: spec) }
+
+    func testValuesInBothFormsFlagsAndPositionals() throws {
+        let p = try read(["a", "--label", "Mum", "--all", "b", "--tag=x", "--tag", "y"])
+        XCTAssertEqual(p.positionals, ["a", "b"])
+        XCTAssertEqual(p.value("label"), "Mum")
+        XCTAssertTrue(p.has("all"))
+        XCTAssertEqual(p.allValues("tag"), ["x", "y"])
+        XCTAssertEqual(try read(["--label=a=b"]).value("label"), "a=b", "only the first = splits")
+        XCTAssertEqual(try read(["--label="]).value("label"), "", "an explicit empty value is a value")
+    }
+
+    func testDoubleDashEndsOptionsAndDashIsPositional() throws {
+        XCTAssertEqual(try read(["--", "--all", "-x"]).positionals, ["--all", "-x"])
+        XCTAssertFalse(try read(["--", "--all"]).has("all"))
+        XCTAssertEqual(try read(["-"]).positionals, ["-"])
+    }
+
+    func testGlobalOptionsAreAcceptedByEveryCommand() throws {
+        let p = try read(["--vault", "/tmp/v", "--json", "--passphrase-fd=3"])
+        XCTAssertEqual(p.value("vault"), "/tmp/v")
+        XCTAssertEqual(p.value("passphrase-fd"), "3")
+        XCTAssertTrue(p.has("json"))
+        XCTAssertTrue(try read(["-h"]).has("help"))
+    }
+
+    func testErrors() {
+        XCTAssertThrowsError(try read(["--lable", "x"])) { e in
+            XCTAssertEqual(e as? UsageError, .unknownOption(command: "demo", option: "--lable", suggestion: "--label"))
+            XCTAssertEqual((e as? UsageError)?.hint?.hasPrefix("did you mean '--label'?"), true)
+        }
+        XCTAssertThrowsError(try read(["--label"])) { XCTAssertEqual(($0 as? UsageError)?.message, "option '--label' needs a value (TEXT)") }
+        XCTAssertThrowsError(try read(["--all=yes"])) { XCTAssertEqual(($0 as? UsageError)?.message, "option '--all' takes no value") }
+        XCTAssertThrowsError(try read(["--label", "a", "--label", "b"])) {
+            XCTAssertEqual(($0 as? UsageError)?.message, "option '--label' given more than once")
+        }
+        XCTAssertThrowsError(try read(["a", "b", "c", "d"])) { XCTAssertEqual(($0 as? UsageError)?.message, "too many arguments (at most 3)") }
+        XCTAssertThrowsError(try read(["-q"])) { XCTAssertNotNil($0 as? UsageError) }
+        XCTAssertThrowsError(try read(["--zzzzzzzz"])) { e in
+            if case let .unknownOption(_, _, suggestion)? = e as? UsageError { XCTAssertNil(suggestion) } else { XCTFail() }
+        }
+    }
+
+    func testHelpWinsOverArity() throws {
+        let needsOne = CommandSpec(name: "one", summary: "s", usage: [], positionals: 1...1, examples: [])
+        XCTAssertTrue(try ArgumentReader.read(["--help"], spec: needsOne).has("help"))
+        XCTAssertThrowsError(try ArgumentReader.read([], spec: needsOne)) { XCTAssertEqual(($0 as? UsageError)?.message, "missing argument") }
+    }
+
+    func testSuggestions() {
+        XCTAssertEqual(Suggest.closest(to: "lsit", in: ["list", "init", "add"]), "list")
+        XCTAssertEqual(Suggest.closest(to: "stauts", in: ["status", "list"]), "status")
+        XCTAssertNil(Suggest.closest(to: "frobnicate", in: ["status", "list"]))
+        XCTAssertEqual(Suggest.closest(to: "--pass", in: ["--passphrase-file", "--json"]), "--passphrase-file")
+        XCTAssertEqual(Suggest.distance("kitten", "sitting"), 3)
+        XCTAssertEqual(Suggest.distance("", "abc"), 3)
+        XCTAssertEqual(Suggest.distance("lsit", "list"), 1, "a swap is one edit")
+        XCTAssertEqual(Suggest.closest(to: "lsit", in: ["init", "list"]), "list")
+    }
+
+    func testEveryCommandHasHelpWithUsageAndAnExample() {
+        for command in Commands.all {
+            let spec = command.spec
+            let help = HelpText.command(spec)
+            XCTAssertTrue(help.contains("USAGE: pwnvault \(spec.name)"), spec.name)
+            XCTAssertFalse(spec.examples.isEmpty, "\(spec.name) needs an example")
+            XCTAssertTrue(HelpText.overview().contains("  \(spec.name) "), spec.name)
+            for o in spec.options { XCTAssertTrue(help.contains("--\(o.name)"), "\(spec.name) --\(o.name)") }
+        }
+    }
+}

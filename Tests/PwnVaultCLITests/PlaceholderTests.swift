@@ -1,2 +1,0 @@
-import XCTest
-final class PwnVaultCLITestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Run a command on a real pseudo-terminal, as a person at a terminal would, and record what it shows.
+
+    ptyrun.py [--timeout S] [--cols N] [--rows N] [--transcript FILE]
+              [--expect TEXT --send TEXT]... -- CMD ARGS...
+
+Each --expect waits (up to the timeout) until TEXT has appeared in the output since the previous
+expectation, then types the paired --send text (use \\n for Enter; \\x1b and \\x03 escapes work).
+Standard output gets the whole transcript (bytes as the terminal received them); the exit status is
+the command's (128+N for signal N). 124 means a timeout, with the transcript so far on stdout and a
+note on stderr.
+"""
+import argparse, codecs, os, re, pty, select, signal, struct, sys, time, fcntl, termios
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--timeout", type=float, default=20.0)
+    p.add_argument("--cols", type=int, default=100)
+    p.add_argument("--rows", type=int, default=30)
+    p.add_argument("--expect", action="append", default=[])
+    p.add_argument("--send", action="append", default=[])
+    p.add_argument("cmd", nargs=argparse.REMAINDER)
+    a = p.parse_args()
+    cmd = a.cmd[1:] if a.cmd and a.cmd[0] == "--" else a.cmd
+    if len(a.expect) != len(a.send):
+        p.error("--expect and --send come in pairs")
+    def unescape(text):
+        # \n, \x1b, \x03 … become the bytes they name; other backslashes are kept as typed.
+        return re.sub(r"\\(x[0-9a-fA-F]{2}|[nrt\\])",
+                      lambda m: codecs.decode(m.group(0), "unicode_escape"), text).encode()
+    steps = [(unescape(e), unescape(s)) for e, s in zip(a.expect, a.send)]
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            # A person's terminal starts programs with default signal handling, whatever the test runner had.
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU,
+                        signal.SIGPIPE, signal.SIGCHLD, signal.SIGHUP, signal.SIGTERM, signal.SIGXFSZ):
+                signal.signal(sig, signal.SIG_DFL)
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, 0, 0))
+
+    out = bytearray()
+    mark = 0
+    deadline = time.monotonic() + a.timeout
+    status = None
+    timed_out = False
+    while True:
+        if steps and steps[0][0] in out[mark:]:
+            idx = out.index(steps[0][0], mark)
+            mark = idx + len(steps[0][0])
+            os.write(fd, steps[0][1])
+            steps.pop(0)
+            continue
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            os.kill(pid, signal.SIGKILL)
+            break
+        r, _, _ = select.select([fd], [], [], min(left, 0.05))
+        if r:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            out += data
+        else:
+            done, st = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = st
+                # drain what is left
+                while True:
+                    r, _, _ = select.select([fd], [], [], 0.05)
+                    if not r:
+                        break
+                    try:
+                        data = os.read(fd, 65536)
+                    except OSError:
+                        break
+                    if not data:
+                        break
+                    out += data
+                break
+    if status is None:
+        _, status = os.waitpid(pid, 0)
+    sys.stdout.buffer.write(bytes(out))
+    sys.stdout.flush()
+    if timed_out:
+        sys.stderr.write("ptyrun: timed out; waiting for %r\n" % (steps[0][0] if steps else b"exit"))
+        return 124
+    if os.WIFSIGNALED(status):
+        return 128 + os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

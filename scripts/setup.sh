@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what pwnvault needs to build, test and demo on Debian/Ubuntu, once. Safe to run again.
+set -euo pipefail
+
+packages=(libsodium-dev libsecret-1-dev pkg-config gnome-keyring libsecret-tools dbus tmux python3 bsdextrautils)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: error: the Swift toolchain (6.0 or later) is not on PATH" >&2
+  echo "setup: hint: install it from swift.org (Debian 12 and Ubuntu have no swift package), then run this again" >&2
+  exit 1
+fi
