@@ -44,7 +44,7 @@ enum AddCommand: Command {
         let now = context.now()
         let report: Report = try session.update { payload in
             var existing: [String: Int] = [:]
-            for a in payload.accounts { if let k = try? AccountParser.parse(a.normalized).dedupKey { existing[k] = a.id } }
+            for a in payload.accounts { existing[a.dedupKey] = a.id }
             var added: [Added] = []
             var duplicates: [Duplicate] = []
             for (p, position) in parsed {

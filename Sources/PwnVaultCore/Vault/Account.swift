@@ -30,6 +30,12 @@ public struct Account: Codable, Equatable, Sendable {
     }
 }
 
+extension Account {
+    /// What two accounts are "the same" by: the normalised form, lower-cased (HIBP is case-insensitive).
+    /// The same rule as `ParsedAccount.dedupKey`, without parsing again.
+    public var dedupKey: String { normalized.lowercased() }
+}
+
 /// The status of an account's latest check.
 public enum CheckStatus: String, Codable, Sendable {
     case neverChecked = "never-checked"

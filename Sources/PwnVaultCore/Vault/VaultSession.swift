@@ -23,11 +23,14 @@ public final class VaultSession {
     public private(set) var notices: [String] = []
     let key: SecretBytes
     private let keyring: Keyring
+    /// The file as it was when `payload` was read from it or written: if it is unchanged under the
+    /// lock, `update` need not decrypt it again.
+    private var fileBytes: [UInt8]
 
     private init(location: VaultLocation, store: VaultStore, header: VaultHeader, payload: VaultPayload,
-                 key: SecretBytes, method: UnlockMethod, keyring: Keyring) {
+                 key: SecretBytes, method: UnlockMethod, keyring: Keyring, fileBytes: [UInt8]) {
         self.location = location; self.store = store; self.header = header; self.payload = payload
-        self.key = key; self.method = method; self.keyring = keyring
+        self.key = key; self.method = method; self.keyring = keyring; self.fileBytes = fileBytes
     }
 
     // MARK: create
@@ -48,7 +51,7 @@ public final class VaultSession {
         }
         let method: UnlockMethod = problem == nil ? .keyring : .passphrase(reason: problem!.reason)
         let session = VaultSession(location: location, store: store, header: made.header, payload: VaultPayload(),
-                                   key: made.key, method: method, keyring: keyring)
+                                   key: made.key, method: method, keyring: keyring, fileBytes: made.bytes)
         return (session, problem)
     }
 
@@ -75,7 +78,7 @@ public final class VaultSession {
                     if VaultFile.authenticates(header, key: key) {
                         let payload = try openPayload(bytes, key: key, location: location, store: store)
                         return VaultSession(location: location, store: store, header: header, payload: payload,
-                                            key: key, method: .keyring, keyring: keyring)
+                                            key: key, method: .keyring, keyring: keyring, fileBytes: bytes)
                     }
                     keyringHoldsWrongKey = true
                     reason = "the keyring's key for this vault does not open it"
@@ -96,7 +99,7 @@ public final class VaultSession {
         }
         let payload = try openPayload(bytes, key: key, location: location, store: store)
         let session = VaultSession(location: location, store: store, header: header, payload: payload, key: key,
-                                   method: .passphrase(reason: reason), keyring: keyring)
+                                   method: .passphrase(reason: reason), keyring: keyring, fileBytes: bytes)
         // The vault was moved here, or its keyring item was lost or wrong: put the right key in the keyring.
         if keyringUsable && !requirePassphrase {
             do {
@@ -123,12 +126,13 @@ public final class VaultSession {
             guard current.vaultID == header.vaultID else {
                 throw VaultFormatError.keyMismatch.located(location, backup: store.backupPath)
             }
-            var latest = try Self.openPayload(bytes, key: key, location: location, store: store)
+            var latest = bytes == fileBytes ? payload : try Self.openPayload(bytes, key: key, location: location, store: store)
             let result = try change(&latest)
             let sealed = try VaultFile.seal(latest, header: current, key: key)
             try store.replace(sealed)
             header = try VaultFile.readHeader(sealed)
             payload = latest
+            fileBytes = sealed
             return result
         }
     }
@@ -138,12 +142,13 @@ public final class VaultSession {
         try store.withExclusiveLock {
             let bytes = try store.read()
             let current = try Self.readHeader(bytes, location: location, store: store)
-            let latest = try Self.openPayload(bytes, key: key, location: location, store: store)
+            let latest = bytes == fileBytes ? payload : try Self.openPayload(bytes, key: key, location: location, store: store)
             let rewrapped = try VaultFile.rewrap(current, key: key, newPassphrase: newPassphrase, kdf: kdf)
             let sealed = try VaultFile.seal(latest, header: rewrapped, key: key)
             try store.replace(sealed)
             header = try VaultFile.readHeader(sealed)
             payload = latest
+            fileBytes = sealed
         }
     }
 

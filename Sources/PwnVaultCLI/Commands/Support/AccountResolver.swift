@@ -12,7 +12,7 @@ enum AccountResolver {
     /// Resolves each argument; `#ID` must exist, an account may be outside the vault only if `allowOutside`.
     static func resolve(_ arguments: [String], in payload: VaultPayload, allowOutside: Bool = false) throws -> [Target] {
         var byKey: [String: Account] = [:]
-        for a in payload.accounts { if let k = try? AccountParser.parse(a.normalized).dedupKey { byKey[k] = a } }
+        for a in payload.accounts { byKey[a.dedupKey] = a }
         var seen = Set<Int>()
         var targets: [Target] = []
         for (index, raw) in arguments.enumerated() {

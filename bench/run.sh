@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs the benchmarks against a release build, inside a private keyring session.
+#   bench/run.sh vault     list/add timings and memory (issue: vault core)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+swift build -c release 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
+export PWNVAULT_BIN="$(swift build -c release --show-bin-path)/pwnvault"
+what=${1:-vault}
+case "$what" in
+  vault) exec Tests/Support/keyring-session.sh -- python3 bench/vault_bench.py ;;
+  *) echo "bench/run.sh: unknown benchmark '$what' (vault)" >&2; exit 2 ;;
+esac
