@@ -412,10 +412,13 @@ struct PayloadJSONReader {
     // MARK: Strings
 
     /// Reads a string whose opening quote is at `position` and returns its unescaped content, checked to
-    /// be UTF-8: a view of the input when the string has no escape, else of `scratch`.
+    /// be UTF-8: a view of the input when the string has no escape, else of `scratch`, where the runs
+    /// between escapes are copied whole.
     private mutating func readStringToken() throws(PayloadJSONError) -> UnsafeRawBufferPointer {
         position += 1
         let start = position
+        var runStart = position
+        var escaped = false
         while true {
             // Eight bytes at a time while they are plain ASCII (the common case), then one at a time.
             while bytes.count - position >= 8,
@@ -426,38 +429,19 @@ struct PayloadJSONReader {
             let byte = bytes[position]
             if byte == Self.ascii("\"") {
                 position += 1
-                return UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)])
-            }
-            if byte == Self.ascii("\\") { return try readEscapedString(from: start) }
-            if byte < 0x20 { throw .notJSON(offset: position) }
-            if byte < 0x80 { position += 1 } else { try skipUTF8Sequence() }
-        }
-        throw .notJSON(offset: position)
-    }
-
-    /// Continues `readStringToken` at the first backslash, unescaping into `scratch`.
-    private mutating func readEscapedString(from start: Int) throws(PayloadJSONError) -> UnsafeRawBufferPointer {
-        scratchCount = 0
-        appendToScratch(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == Self.ascii("\"") {
-                position += 1
-                guard let scratch else { return UnsafeRawBufferPointer(start: nil, count: 0) }
-                return UnsafeRawBufferPointer(start: scratch.base, count: scratchCount)
+                guard escaped else { return UnsafeRawBufferPointer(rebasing: bytes[start..<(position - 1)]) }
+                appendToScratch(UnsafeRawBufferPointer(rebasing: bytes[runStart..<(position - 1)]))
+                return UnsafeRawBufferPointer(start: scratch?.base, count: scratchCount)
             }
             if byte == Self.ascii("\\") {
+                if !escaped { escaped = true; scratchCount = 0 }
+                appendToScratch(UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
                 try readEscape()
-            } else if byte < 0x20 {
-                throw .notJSON(offset: position)
-            } else if byte < 0x80 {
-                appendToScratch(UnsafeRawBufferPointer(rebasing: bytes[position..<(position + 1)]))
-                position += 1
-            } else {
-                let sequenceStart = position
-                try skipUTF8Sequence()
-                appendToScratch(UnsafeRawBufferPointer(rebasing: bytes[sequenceStart..<position]))
+                runStart = position
+                continue
             }
+            if byte < 0x20 { throw .notJSON(offset: position) }
+            if byte < 0x80 { position += 1 } else { try skipUTF8Sequence() }
         }
         throw .notJSON(offset: position)
     }
