@@ -548,7 +548,8 @@ struct PayloadJSONReader {
         guard !text.isEmpty else { return }
         let needed = scratchCount + text.count
         if needed > scratch?.count ?? 0 {
-            let larger = SecretBytes(count: max(4096, needed * 2))
+            // Unescaped text is never longer than the document, so neither is the scratch memory.
+            let larger = SecretBytes(count: max(needed, min(max(4096, needed * 2), bytes.count)))
             if let scratch, scratchCount > 0 { larger.base.copyMemory(from: scratch.base, byteCount: scratchCount) }
             scratch = larger   // the old block is freed, and so wiped, by `SecretBytes.deinit`
         }
