@@ -7,7 +7,11 @@ final class PayloadCodecTests: XCTestCase {
     /// A plaintext built by hand from §5: `n` big-endian ‖ JSON ‖ zeros up to `size` (by default the
     /// smallest multiple of 4096 that fits; a smaller size cuts the JSON short).
     static func plaintext(json: String, size: Int? = nil) -> [UInt8] {
-        let body = Array(json.utf8)
+        plaintext(jsonBytes: Array(json.utf8), size: size)
+    }
+
+    /// `plaintext(json:size:)` for JSON given as bytes (which need not be UTF-8).
+    static func plaintext(jsonBytes body: [UInt8], size: Int? = nil) -> [UInt8] {
         let total = size ?? ((8 + body.count + 4095) / 4096 * 4096)
         var out = (0..<8).map { UInt8(truncatingIfNeeded: UInt64(body.count) >> (56 - 8 * $0)) } + body
         out += [UInt8](repeating: 0, count: max(0, total - out.count))

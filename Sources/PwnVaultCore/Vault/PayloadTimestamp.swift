@@ -1,0 +1,107 @@
+import Foundation
+
+/// The timestamps of the payload JSON (Docs/VAULT_FORMAT.md §7): exactly `YYYY-MM-DDTHH:MM:SS.sssZ`,
+/// UTC, proleptic Gregorian, years 0001–9999, kept to the millisecond.
+///
+/// Works on bytes, so the JSON writer and reader never make a `String` of a timestamp.
+enum PayloadTimestamp {
+    /// Every timestamp is exactly this many bytes of ASCII.
+    static let length = 24
+
+    private static let millisecondsPerDay: Int64 = 86_400_000
+    private static let earliestMilliseconds = daysFromCivil(year: 1, month: 1, day: 1) * millisecondsPerDay
+    private static let latestMilliseconds = (daysFromCivil(year: 9999, month: 12, day: 31) + 1) * millisecondsPerDay - 1
+
+    /// Milliseconds since 1970 of `date`, rounded to the nearest; nil outside the years 0001–9999.
+    static func milliseconds(of date: Date) -> Int64? {
+        let scaled = (date.timeIntervalSince1970 * 1000).rounded()
+        guard scaled.isFinite, scaled >= Double(earliestMilliseconds), scaled <= Double(latestMilliseconds) else {
+            return nil
+        }
+        return Int64(scaled)
+    }
+
+    /// Writes the timestamp of `milliseconds` (which `milliseconds(of:)` returned) into the first
+    /// `length` bytes of `out`.
+    static func write(milliseconds: Int64, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= length && (earliestMilliseconds...latestMilliseconds).contains(milliseconds))
+        let days = floorDivide(milliseconds, millisecondsPerDay)
+        let ofDay = milliseconds - days * millisecondsPerDay
+        let (year, month, day) = civil(fromDays: days)
+        func put(_ value: Int64, at offset: Int, digits: Int) {
+            var value = value
+            for i in stride(from: offset + digits - 1, through: offset, by: -1) {
+                out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                value /= 10
+            }
+        }
+        put(year, at: 0, digits: 4); out[4] = UInt8(ascii: "-")
+        put(month, at: 5, digits: 2); out[7] = UInt8(ascii: "-")
+        put(day, at: 8, digits: 2); out[10] = UInt8(ascii: "T")
+        put(ofDay / 3_600_000, at: 11, digits: 2); out[13] = UInt8(ascii: ":")
+        put(ofDay / 60_000 % 60, at: 14, digits: 2); out[16] = UInt8(ascii: ":")
+        put(ofDay / 1000 % 60, at: 17, digits: 2); out[19] = UInt8(ascii: ".")
+        put(ofDay % 1000, at: 20, digits: 3); out[23] = UInt8(ascii: "Z")
+    }
+
+    /// The date of `text` when it is a timestamp in exactly the form of §7; nil for any other bytes.
+    static func date(from text: UnsafeRawBufferPointer) -> Date? {
+        guard text.count == length, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
+              text[10] == UInt8(ascii: "T"), text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
+              text[19] == UInt8(ascii: "."), text[23] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for i in range {
+                let digit = text[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              let millisecond = number(20..<23),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        let milliseconds = (((days * 24 + hour) * 60 + minute) * 60 + second) * 1000 + millisecond
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    // MARK: Calendar arithmetic
+
+    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : -((-a + b - 1) / b)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-compatible low-level date algorithms").
+    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (the inverse of `daysFromCivil`).
+    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
