@@ -1,0 +1,48 @@
+import Foundation
+
+/// HIBP's public list of breaches (`/breaches`), with when it was fetched. Public data only: it
+/// never records which account is in which breach.
+public struct BreachCatalog: Sendable, Equatable {
+    public let breaches: [Breach]
+    /// When it was fetched from HIBP.
+    public let fetchedAt: Date
+    private let byName: [String: Int]
+
+    public init(breaches: [Breach], fetchedAt: Date) {
+        self.breaches = breaches
+        self.fetchedAt = fetchedAt
+        var index: [String: Int] = [:]
+        for (i, b) in breaches.enumerated() where index[b.name.lowercased()] == nil { index[b.name.lowercased()] = i }
+        byName = index
+    }
+
+    /// The breach with this `Name`, ignoring case.
+    public func breach(named name: String) -> Breach? {
+        byName[name.lowercased()].map { breaches[$0] }
+    }
+
+    /// Full entries for the names of a lookup, in the same order; a name the catalog does not know
+    /// (a breach added since it was fetched) becomes `Breach.placeholder(named:)`, not a failure.
+    public func resolve(_ names: [String]) -> [Breach] {
+        names.map { breach(named: $0) ?? .placeholder(named: $0) }
+    }
+
+    /// A lookup's breaches joined with the catalog: truncated entries (`[{"Name":…}]`) are replaced
+    /// by full ones; entries that already have details are kept as they are.
+    public func resolve(_ lookup: AccountLookup) -> [Breach] {
+        lookup.breaches.map { $0.hasDetails ? $0 : (breach(named: $0.name) ?? $0) }
+    }
+
+    /// The breaches that match `query`, in its order.
+    public func search(_ query: BreachQuery) -> [Breach] { query.apply(to: breaches) }
+
+    /// True when fetched more than `maxAge` before `now`, or in the future (a clock that moved back).
+    public func isStale(now: Date, maxAge: TimeInterval) -> Bool {
+        let age = now.timeIntervalSince(fetchedAt)
+        return age > maxAge || age < -300
+    }
+
+    public static func == (a: BreachCatalog, b: BreachCatalog) -> Bool {
+        a.fetchedAt == b.fetchedAt && a.breaches == b.breaches
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The breach catalog kept on disk: `$XDG_CACHE_HOME/pwnvault/breaches.json`
+/// (or `$HOME/.cache/pwnvault/breaches.json`), refreshed when older than a day or on demand.
+///
+/// The folder is 0700 and must be a real folder owned by this user (not a symlink); the file is
+/// 0600 and written atomically (a temporary file, `fsync`, `rename`), so a reader never sees half a
+/// catalog. A damaged or unreadable cache counts as no cache. The file holds only HIBP's public
+/// catalog and when it was fetched, never an account.
+///
+/// File format: `{"format":1,"fetchedAt":"2024-05-01T12:00:00Z","breaches":[…HIBP's Breach objects…]}`.
+public struct BreachCatalogCache: Sendable {
+    /// A day.
+    public static let defaultMaxAge: TimeInterval = 86_400
+    public static let fileName = "breaches.json"
+    /// Larger than this and the file is not ours (the real catalog is about 1 MB).
+    static let maxFileBytes = 32 << 20
+
+    /// The `pwnvault` cache folder.
+    public let directory: URL
+    public let maxAge: TimeInterval
+
+    public init(directory: URL, maxAge: TimeInterval = BreachCatalogCache.defaultMaxAge) {
+        self.directory = directory
+        self.maxAge = maxAge
+    }
+
+    /// The cache file's location.
+    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+
+    /// `$XDG_CACHE_HOME/pwnvault` when that variable holds an absolute path (the XDG spec ignores
+    /// relative ones), else `$HOME/.cache/pwnvault`.
+    public static func defaultDirectory(environment: [String: String]) throws -> URL {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("pwnvault", isDirectory: true)
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home, isDirectory: true)
+                .appendingPathComponent(".cache", isDirectory: true).appendingPathComponent("pwnvault", isDirectory: true)
+        }
+        throw BreachCatalogError.noCacheDirectory
+    }
+
+    /// The catalog: from the cache when it is younger than `maxAge` and `forceRefresh` is false;
+    /// otherwise fetched with `fetch` and saved. When a refresh fails and a cached copy exists, that
+    /// copy is returned with `refreshFailure` set; without one, the failure is thrown.
+    public func catalog(now: Date, forceRefresh: Bool = false,
+                        fetch: @Sendable () async throws -> [Breach]) async throws -> BreachCatalogLoad {
+        let cached = load()
+        if !forceRefresh, let cached, !cached.isStale(now: now, maxAge: maxAge) {
+            return BreachCatalogLoad(catalog: cached, fetched: false)
+        }
+        let breaches: [Breach]
+        do {
+            breaches = try await fetch()
+        } catch let error as HIBPError {
+            guard let cached else { throw error }
+            return BreachCatalogLoad(catalog: cached, fetched: false, refreshFailure: error)
+        }
+        let fresh = BreachCatalog(breaches: breaches, fetchedAt: now)
+        do {
+            try save(fresh)
+            return BreachCatalogLoad(catalog: fresh, fetched: true)
+        } catch let error as BreachCatalogError {
+            return BreachCatalogLoad(catalog: fresh, fetched: true, saveFailure: error)
+        }
+    }
+
+    /// The cached catalog, or nil when there is none or it cannot be read.
+    public func load() -> BreachCatalog? {
+        var st = stat()
+        guard lstat(fileURL.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+              st.st_size <= off_t(Self.maxFileBytes),
+              let data = FileManager.default.contents(atPath: fileURL.path),
+              let file = try? JSONDecoder().decode(CacheFile.self, from: data),
+              file.format == CacheFile.currentFormat,
+              let fetchedAt = HIBPTimestamp.parse(file.fetchedAt) else { return nil }
+        return BreachCatalog(breaches: file.breaches, fetchedAt: fetchedAt)
+    }
+
+    /// Writes `catalog` atomically, creating the folder (0700) when needed.
+    public func save(_ catalog: BreachCatalog) throws {
+        try prepareDirectory()
+        let file = CacheFile(format: CacheFile.currentFormat, fetchedAt: HIBPTimestamp.format(catalog.fetchedAt),
+                             breaches: catalog.breaches)
+        let data: Data
+        do { data = try JSONEncoder().encode(file) } catch {
+            throw BreachCatalogError.writeFailed(path: fileURL.path, reason: "the catalog could not be encoded")
+        }
+        let suffix = Sodium.hex(Sodium.randomData(6))
+        let temp = directory.appendingPathComponent(".\(Self.fileName).\(suffix).tmp").path
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(errno) }
+        var ok = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                offset += n
+            }
+            return true
+        }
+        var code = ok ? 0 : errno
+        if ok, fsync(fd) != 0 { ok = false; code = errno }
+        close(fd)
+        if ok, rename(temp, fileURL.path) != 0 { ok = false; code = errno }
+        guard ok else {
+            unlink(temp)
+            throw failure(code)
+        }
+    }
+
+    /// Creates the folder 0700, or checks that the existing one is a real folder owned by us and
+    /// takes group and other permissions away from it.
+    private func prepareDirectory() throws {
+        let path = directory.path
+        var st = stat()
+        if lstat(path, &st) != 0 {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw BreachCatalogError.writeFailed(path: path, reason: "the folder could not be created")
+            }
+            guard lstat(path, &st) == 0 else { throw failure(errno, path: path) }
+        }
+        guard (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == geteuid() else {
+            throw BreachCatalogError.unsafeCacheDirectory(path: path)
+        }
+        if st.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 { throw failure(errno, path: path) }
+    }
+
+    private func failure(_ code: Int32, path: String? = nil) -> BreachCatalogError {
+        .writeFailed(path: path ?? fileURL.path, reason: String(cString: strerror(code)).lowercased())
+    }
+
+    private struct CacheFile: Codable {
+        static let currentFormat = 1
+        var format: Int
+        var fetchedAt: String
+        var breaches: [Breach]
+    }
+}

@@ -1,0 +1,220 @@
+/// Runs many lookups "as fast as the key allows, never faster".
+///
+/// - Request **starts** are paced by a `RateLimiter` (evenly, 2 % below the key's rate; 10 per
+///   minute when the rate is unknown). As many requests are in flight as it takes to keep that pace
+///   when the server is slow (1,000 per minute against a 200 ms server keeps about 4 in flight), up
+///   to `maxInFlight` (16).
+/// - 429: the same request is retried after `retry-after` (plus a margin), and no other request
+///   starts before then: the limit belongs to the key.
+/// - 503, timeouts, transport failures, other 5xx: the request is retried with jittered exponential
+///   backoff (`RetryPolicy`), then reported as failed; the run goes on.
+/// - 401, 403, a missing key: nothing more starts, requests in flight are cancelled, and `run`
+///   throws that error once every result already final has been delivered.
+/// - Cancelling the calling task stops new starts at once; `run` then throws `CancellationError`.
+///
+/// Each result is handed to `onResult` as soon as it is final, one at a time and in completion order,
+/// so the caller can save it at once (a Ctrl-C midway keeps every finished one). No item is reported
+/// twice. `onResult` should return promptly: no request starts while it runs.
+///
+/// The clock and the jitter source are injected: tests run it on virtual time.
+public struct CheckScheduler: Sendable {
+    /// The most requests in flight at once.
+    public static let defaultMaxInFlight = 16
+
+    public let rateLimiter: RateLimiter
+    public let retryPolicy: RetryPolicy
+    public let maxInFlight: Int
+    private let clock: any SchedulerClock
+    private let random: @Sendable () -> Double
+
+    /// - Parameters:
+    ///   - requestsPerMinute: the key's `Rpm` from `subscriptionStatus()`; nil when unknown (10 is assumed).
+    ///   - random: uniform in 0..<1, for the backoff jitter.
+    public init(requestsPerMinute: Int?, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
+                retryPolicy: RetryPolicy = .standard, clock: any SchedulerClock = SystemSchedulerClock(),
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.rateLimiter = RateLimiter(requestsPerMinute: requestsPerMinute)
+        self.retryPolicy = retryPolicy
+        self.maxInFlight = max(1, maxInFlight)
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Looks up every item with `perform`, which must make exactly one rate-limited request
+    /// (for breaches and pastes of one account, give two items).
+    ///
+    /// `perform` should throw `HIBPError` (as `HIBPClient` does); anything else counts as a
+    /// transport failure. Returns when every item has a final result; throws the run-stopping
+    /// `HIBPError`, or `CancellationError`.
+    @discardableResult
+    public func run<Item: Sendable, Value: Sendable>(
+        _ items: [Item],
+        perform: @escaping @Sendable (Item) async throws -> Value,
+        onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
+    ) async throws -> CheckRunSummary {
+        var state = RunState(limiter: rateLimiter, total: items.count)
+        var stopError: HIBPError?
+
+        await withTaskGroup(of: Event<Value>.self) { group in
+            while !Task.isCancelled {
+                startWhatIsDue(&state, items: items, group: &group, perform: perform)
+                if state.isFinished { break }
+                guard let event = await group.next() else { break }
+                switch event {
+                case let .timer(deadline):
+                    if state.armedTimer == deadline { state.armedTimer = nil }
+                case .cancelled:
+                    state.inFlight -= 1
+                case let .finished(job, result):
+                    state.inFlight -= 1
+                    if case let .failure(error) = result, error.stopsRun {
+                        stopError = error
+                    } else if let final = settle(job, result, &state) {
+                        await onResult(ScheduledResult(item: items[job.index], index: job.index,
+                                                       result: final, attempts: job.attempts))
+                    }
+                }
+                if stopError != nil { break }
+            }
+            // Stopping: nothing more starts; what is in flight is cancelled, and any success that
+            // still arrives is kept rather than thrown away.
+            group.cancelAll()
+            while let event = await group.next() {
+                if case let .finished(job, .success(value)) = event {
+                    state.succeeded += 1
+                    await onResult(ScheduledResult(item: items[job.index], index: job.index,
+                                                   result: .success(value), attempts: job.attempts))
+                }
+            }
+        }
+        if let stopError { throw stopError }
+        if Task.isCancelled || !state.isFinished { throw CancellationError() }
+        return CheckRunSummary(succeeded: state.succeeded, failed: state.failed, requests: state.requests)
+    }
+
+    // MARK: the loop's parts
+
+    /// One item's progress through its attempts.
+    private struct Job: Sendable {
+        let index: Int
+        /// Requests made for it so far.
+        var attempts = 0
+        /// Backoff retries used (503, timeouts, transport).
+        var retries = 0
+        /// 429 retries used.
+        var rateLimitRetries = 0
+        /// It may not start before this moment.
+        var notBefore: Duration = .zero
+    }
+
+    private enum Event<Value: Sendable>: Sendable {
+        case finished(Job, Result<Value, HIBPError>)
+        case cancelled
+        case timer(Duration)
+    }
+
+    private struct RunState {
+        var limiter: RateLimiter
+        let total: Int
+        /// Items waiting to be retried, earliest first.
+        var retries: [Job] = []
+        var nextNew = 0
+        var inFlight = 0
+        /// The deadline of the timer child that will wake the loop, if one is pending.
+        var armedTimer: Duration?
+        var succeeded = 0
+        var failed = 0
+        var requests = 0
+
+        init(limiter: RateLimiter, total: Int) { self.limiter = limiter; self.total = total }
+
+        var isFinished: Bool { inFlight == 0 && retries.isEmpty && nextNew == total }
+
+        mutating func requeue(_ job: Job) {
+            let at = retries.firstIndex { ($0.notBefore, $0.index) > (job.notBefore, job.index) } ?? retries.endIndex
+            retries.insert(job, at: at)
+        }
+    }
+
+    /// Starts every request whose time has come, within the in-flight cap; otherwise makes sure a
+    /// timer will wake the loop when the next one is due.
+    private func startWhatIsDue<Item: Sendable, Value: Sendable>(
+        _ state: inout RunState, items: [Item], group: inout TaskGroup<Event<Value>>,
+        perform: @escaping @Sendable (Item) async throws -> Value
+    ) {
+        while state.inFlight < maxInFlight {
+            let now = clock.now()
+            let slot = state.limiter.earliestStart(now: now)
+            // A retry due by the next slot goes before new items; otherwise the next new item.
+            var job: Job
+            var fromRetries = false
+            if let first = state.retries.first, first.notBefore <= slot || state.nextNew == state.total {
+                job = first; fromRetries = true
+            } else if state.nextNew < state.total {
+                job = Job(index: state.nextNew)
+            } else {
+                return
+            }
+            let start = max(slot, job.notBefore)
+            if start > now {
+                if state.armedTimer.map({ start < $0 }) ?? true {
+                    state.armedTimer = start
+                    let clock = self.clock
+                    group.addTask {
+                        try? await clock.sleep(until: start)
+                        return .timer(start)
+                    }
+                }
+                return
+            }
+            if fromRetries { state.retries.removeFirst() } else { state.nextNew += 1 }
+            state.limiter.recordStart(at: now)
+            state.inFlight += 1
+            state.requests += 1
+            job.attempts += 1
+            let item = items[job.index]
+            let started = job
+            group.addTask {
+                do {
+                    return .finished(started, .success(try await perform(item)))
+                } catch let error as HIBPError {
+                    return .finished(started, .failure(error))
+                } catch {
+                    if Task.isCancelled { return .cancelled }
+                    return .finished(started, .failure(.transport(reason: "the request failed")))
+                }
+            }
+        }
+    }
+
+    /// Decides what a finished request means: a final result to deliver, or a retry (nil).
+    private func settle<Value>(_ job: Job, _ result: Result<Value, HIBPError>,
+                               _ state: inout RunState) -> Result<Value, HIBPError>? {
+        guard case let .failure(error) = result else {
+            state.succeeded += 1
+            return result
+        }
+        var next = job
+        if case let .rateLimited(retryAfter) = error, job.rateLimitRetries < retryPolicy.maxRateLimitRetries {
+            let until = clock.now() + retryPolicy.rateLimitWait(retryAfter: retryAfter)
+            state.limiter.hold(until: until)
+            next.rateLimitRetries += 1
+            next.notBefore = until
+            state.requeue(next)
+            return nil
+        }
+        if error.isRetryable, !isRateLimited(error), job.retries < retryPolicy.maxRetries {
+            next.retries += 1
+            next.notBefore = clock.now() + retryPolicy.backoff(retry: next.retries, unit: random())
+            state.requeue(next)
+            return nil
+        }
+        state.failed += 1
+        return result
+    }
+
+    private func isRateLimited(_ error: HIBPError) -> Bool {
+        if case .rateLimited = error { return true }
+        return false
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// Have I Been Pwned API v3, one request per call. Statuses are mapped to `HIBPError` per the
+/// contract (Docs: shared/docs/hibp-api.md); 404 from an account search means "not found", not an error.
+///
+/// The client never retries and never waits: pacing, 429 waits and backoff belong to `CheckScheduler`.
+/// The API key stays in `SecretBytes` and goes into the `hibp-api-key` header only when a request that
+/// needs it is sent. Accounts never appear in an error.
+public struct HIBPClient: Sendable {
+    /// `https://haveibeenpwned.com/api/v3/`.
+    public static let officialBaseURL = URL(string: "https://haveibeenpwned.com/api/v3/")!
+
+    /// Where the API lives, ending in `/api/v3/` (validated by the caller: https, or loopback in tests).
+    public let baseURL: URL
+    /// `pwnvault/<version>`, sent with every request (HIBP answers 403 without one).
+    public let userAgent: String
+    /// The per-request deadline handed to the transport; nil uses the transport's own.
+    public let timeout: Duration?
+    private let apiKey: SecretBytes?
+    private let transport: any HTTPTransport
+
+    public init(baseURL: URL = HIBPClient.officialBaseURL, apiKey: SecretBytes?, version: String,
+                transport: any HTTPTransport, timeout: Duration? = nil) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.userAgent = "pwnvault/\(version)"
+        self.transport = transport
+        self.timeout = timeout
+    }
+
+    /// True when an API key is configured (account searches need one).
+    public var hasAPIKey: Bool { apiKey != nil }
+
+    // MARK: endpoints
+
+    /// The breaches `account` is in (`breachedaccount/{account}`), `.clean` on 404.
+    /// - Parameters:
+    ///   - truncate: true (HIBP's default) returns names only, to be joined with `BreachCatalog`;
+    ///     false returns full breach objects.
+    ///   - domain: only breaches of this domain.
+    public func breachedAccount(_ account: String, truncate: Bool = true, domain: String? = nil) async throws -> AccountLookup {
+        var query: [(String, String)] = []
+        if !truncate { query.append(("truncateResponse", "false")) }
+        if let domain { query.append(("domain", domain)) }
+        let response = try await send(["breachedaccount", try Self.accountSegment(account)], query: query, needsKey: true)
+        if response.status == 404 { return .clean }
+        let list: [Breach] = try Self.decode(response)
+        return list.isEmpty ? .clean : .breached(list)
+    }
+
+    /// The pastes `account` appeared in (`pasteaccount/{account}`); empty on 404.
+    public func pastes(_ account: String) async throws -> [Paste] {
+        let response = try await send(["pasteaccount", try Self.accountSegment(account)], query: [], needsKey: true)
+        if response.status == 404 { return [] }
+        return try Self.decode(response)
+    }
+
+    /// The public breach catalog (`breaches`, no key), or only the breaches of `domain`.
+    public func breaches(domain: String? = nil) async throws -> [Breach] {
+        let response = try await send(["breaches"], query: domain.map { [("Domain", $0)] } ?? [], needsKey: false)
+        if response.status == 404 { throw HIBPError.unexpectedStatus(404) }
+        return try Self.decode(response)
+    }
+
+    /// One breach by its `Name` (`breach/{name}`, no key); nil when HIBP does not know it.
+    public func breach(named name: String) async throws -> Breach? {
+        let response = try await send(["breach", try Self.accountSegment(name)], query: [], needsKey: false)
+        if response.status == 404 { return nil }
+        return try Self.decode(response)
+    }
+
+    /// The key's subscription, including its own rate limit (`subscription/status`).
+    public func subscriptionStatus() async throws -> SubscriptionStatus {
+        let response = try await send(["subscription", "status"], query: [], needsKey: true)
+        if response.status == 404 { throw HIBPError.unexpectedStatus(404) }
+        return try Self.decode(response)
+    }
+
+    // MARK: requests
+
+    /// Builds the request for `path` (already-encoded segments) without sending it.
+    func request(_ path: [String], query: [(String, String)], needsKey: Bool) throws -> HTTPRequest {
+        var text = baseURL.absoluteString
+        if !text.hasSuffix("/") { text += "/" }
+        text += path.joined(separator: "/")
+        if !query.isEmpty {
+            text += "?" + query.map { Self.percentEncode($0.0) + "=" + Self.percentEncode($0.1) }.joined(separator: "&")
+        }
+        guard let url = URL(string: text) else { throw HIBPError.transport(reason: "the api address is not a valid url") }
+        var secrets: [String: SecretBytes] = [:]
+        if needsKey {
+            guard let apiKey else { throw HIBPError.missingAPIKey }
+            secrets["hibp-api-key"] = apiKey
+        }
+        return HTTPRequest(url: url, headers: ["user-agent": userAgent, "accept": "application/json"],
+                           secretHeaders: secrets, timeout: timeout)
+    }
+
+    /// Sends and maps every status but 200 and 404 to an `HIBPError`. Cancellation passes through.
+    private func send(_ path: [String], query: [(String, String)], needsKey: Bool) async throws -> HTTPResponse {
+        let request = try request(path, query: query, needsKey: needsKey)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch let error as HTTPTransportError {
+            throw HIBPError(error)
+        } catch let error as HIBPError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw HIBPError.transport(reason: "network error")
+        }
+        if let error = Self.error(for: response, apiKey: apiKey) { throw error }
+        return response
+    }
+
+    /// The error a response stands for, or nil for 200 and 404.
+    static func error(for response: HTTPResponse, apiKey: SecretBytes?) -> HIBPError? {
+        switch response.status {
+        case 200, 404: return nil
+        case 400: return .badRequest
+        case 401: return .unauthorized(detail: shortDetail(response.body, hiding: apiKey))
+        case 403: return .forbidden(cfRay: response.header("cf-ray").flatMap(cleanRay))
+        case 429: return .rateLimited(retryAfter: response.header("retry-after").flatMap(parseRetryAfter))
+        case 503: return .unavailable
+        default: return .unexpectedStatus(response.status)
+        }
+    }
+
+    static func decode<T: Decodable>(_ response: HTTPResponse) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: response.body)
+        } catch {
+            throw HIBPError.malformedBody
+        }
+    }
+
+    // MARK: encoding and cleaning
+
+    /// `account` as one path segment: trimmed, every byte outside RFC 3986's unreserved set
+    /// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, `@ + /` included. An empty account, or one made of
+    /// dots only (which a server would read as `.` or `..` path steps), is refused before sending.
+    public static func accountSegment(_ account: String) throws -> String {
+        let trimmed = account.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, !trimmed.allSatisfy({ $0 == "." }) else { throw HIBPError.badRequest }
+        return percentEncode(trimmed)
+    }
+
+    /// Percent-encodes every UTF-8 byte outside RFC 3986's unreserved set, in upper-case hex.
+    public static func percentEncode(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3)
+        for b in text.utf8 {
+            switch b {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x2D, 0x2E, 0x5F, 0x7E: out.append(b)
+            default: out.append(0x25); out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `retry-after` as seconds: an integer or decimal, clamped to 0…600 (a server asking for more
+    /// than ten minutes gets ten, then asks again). HTTP-date forms are not used by HIBP: nil.
+    static func parseRetryAfter(_ value: String) -> Double? {
+        guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite else { return nil }
+        return min(max(seconds, 0), 600)
+    }
+
+    /// A cf-ray id is hex and a dash and a data-centre code; anything else is dropped.
+    static func cleanRay(_ value: String) -> String? {
+        let kept = String(value.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic
+            || ("0"..."9").contains($0) || $0 == "-") }.prefix(64))
+        return kept.isEmpty ? nil : String(kept)
+    }
+
+    /// HIBP's 401 text on one short line: HTML tags and control characters gone, whitespace
+    /// collapsed, at most 160 characters, and the key itself blanked out should a server echo it.
+    static func shortDetail(_ body: Data, hiding apiKey: SecretBytes?) -> String {
+        var bytes = [UInt8](body.prefix(4096))
+        if let apiKey, apiKey.count >= 8 {
+            apiKey.withUnsafeBytes { key in
+                // Compared in place: no copy of the key is made.
+                var i = 0
+                while i + key.count <= bytes.count {
+                    var match = true
+                    for j in 0..<key.count where bytes[i + j] != key[j] { match = false; break }
+                    if match {
+                        for j in i..<(i + key.count) { bytes[j] = UInt8(ascii: "*") }
+                        i += key.count
+                    } else { i += 1 }
+                }
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let plain = text.contains("<") ? HTMLText.render(text, width: 0).text : text
+        let line = plain.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        let cleaned = String(String.UnicodeScalarView(line.unicodeScalars.filter {
+            !($0.properties.generalCategory == .control || $0.properties.generalCategory == .format)
+        }))
+        return cleaned.count > 160 ? String(cleaned.prefix(159)) + "…" : cleaned
+    }
+}

@@ -1,0 +1,98 @@
+/// What went wrong talking to Have I Been Pwned, with what to tell the user.
+///
+/// `.unauthorized`, `.forbidden` and `.missingAPIKey` stop a whole run (every other request would
+/// fail the same way); `.rateLimited`, `.unavailable`, `.timeout`, `.transport` and 5xx statuses are
+/// worth retrying; the rest concern one request only.
+public enum HIBPError: Error, Hashable, Sendable {
+    /// 400: HIBP does not accept this account's format.
+    case badRequest
+    /// No API key is stored, and the endpoint needs one.
+    case missingAPIKey
+    /// 401: the key is missing, malformed or invalid. `detail` is a short cleaned version of HIBP's text.
+    case unauthorized(detail: String)
+    /// 403: no user agent, or blocked by Cloudflare. `cfRay` identifies the block when present.
+    case forbidden(cfRay: String?)
+    /// 429: too many requests for this key; `retryAfter` seconds when HIBP said.
+    case rateLimited(retryAfter: Double?)
+    /// 503: HIBP (or its origin behind Cloudflare) is down.
+    case unavailable
+    /// Any other status HIBP should not send for this request.
+    case unexpectedStatus(Int)
+    /// The request took longer than its timeout.
+    case timeout
+    /// No HTTP answer at all: a short lower-case reason (never a URL).
+    case transport(reason: String)
+    /// A 200 whose body is not the JSON expected.
+    case malformedBody
+    /// The answer was larger than the transport's cap and was cut off.
+    case bodyTooLarge
+
+    /// Maps a transport failure to what the user is told.
+    public init(_ error: HTTPTransportError) {
+        switch error {
+        case .timeout: self = .timeout
+        case .bodyTooLarge: self = .bodyTooLarge
+        case let .connection(reason): self = .transport(reason: reason)
+        case let .invalidRequest(reason): self = .transport(reason: reason)
+        }
+    }
+
+    /// True when no further request of the run can succeed: stop starting new ones.
+    public var stopsRun: Bool {
+        switch self {
+        case .unauthorized, .forbidden, .missingAPIKey: return true
+        default: return false
+        }
+    }
+
+    /// True when the same request may succeed later (with backoff; a 429 waits `retryAfter`).
+    public var isRetryable: Bool {
+        switch self {
+        case .rateLimited, .unavailable, .timeout, .transport: return true
+        case let .unexpectedStatus(code): return (500...599).contains(code)
+        default: return false
+        }
+    }
+}
+
+extension HIBPError: UserFacingError {
+    public var message: String {
+        switch self {
+        case .badRequest: return "have i been pwned does not accept this account's format (400)"
+        case .missingAPIKey: return "an api key for have i been pwned is needed and none is stored"
+        case let .unauthorized(detail):
+            return "have i been pwned rejected the api key (401)" + (detail.isEmpty ? "" : ": \(detail)")
+        case let .forbidden(cfRay):
+            return "have i been pwned refused the request (403 forbidden" + (cfRay.map { ", cf-ray \($0)" } ?? "") + ")"
+        case let .rateLimited(retryAfter):
+            return "have i been pwned's rate limit for this key was exceeded (429)"
+                + (retryAfter.map { "; retry after \(Int($0.rounded(.up))) s" } ?? "")
+        case .unavailable: return "have i been pwned is unavailable (503)"
+        case let .unexpectedStatus(code): return "have i been pwned answered with unexpected http status \(code)"
+        case .timeout: return "have i been pwned did not answer in time"
+        case let .transport(reason): return "could not reach have i been pwned: \(reason)"
+        case .malformedBody: return "have i been pwned answered with data pwnvault cannot read"
+        case .bodyTooLarge: return "have i been pwned's answer was larger than pwnvault accepts"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .missingAPIKey, .unauthorized:
+            return "store a valid key with 'pwnvault config api-key' (keys are sold at haveibeenpwned.com/API/Key)"
+        case .forbidden:
+            return "the request was blocked; try again later, and quote the cf-ray to HIBP if it persists"
+        case .rateLimited: return "wait a minute and run it again"
+        case .unavailable, .timeout, .transport, .unexpectedStatus: return "try again later"
+        case .badRequest: return "check the account for typos"
+        case .malformedBody, .bodyTooLarge: return "if the api address was changed from the default, check it"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unauthorized, .forbidden, .missingAPIKey: return .apiAuthorization
+        default: return .network
+        }
+    }
+}

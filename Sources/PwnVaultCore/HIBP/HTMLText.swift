@@ -1,0 +1,320 @@
+/// Turns a breach's HTML `Description` into plain text for a terminal.
+///
+/// Tags are removed; `<a href>` keeps its text followed by a numbered reference `[1]` whose target
+/// is returned in `links` (the same target keeps its number); `<br>` breaks the line and `<p>`,
+/// headings and lists start new blocks; `<script>`/`<style>` content and comments are dropped;
+/// entities are decoded (named ones and `&#NNN;`/`&#xHH;`); control characters and terminal escape
+/// sequences are stripped, also when an entity produced them; the text is word-wrapped to `width`
+/// columns without splitting words (a longer word gets a line of its own; `width <= 0`: no wrapping).
+/// Width is counted in characters: a double-width character counts as one.
+public enum HTMLText {
+    public static func render(_ html: String, width: Int) -> (text: String, links: [String]) {
+        var renderer = Renderer(Array(html.unicodeScalars))
+        renderer.run()
+        let flowed = stripControls(renderer.finishedText())
+        return (wrap(flowed, width: width), renderer.links)
+    }
+
+    // MARK: wrapping
+
+    /// Wraps each line at ASCII spaces only; U+00A0 (from `&nbsp;`, and the one tying `[n]` to its
+    /// link text) never breaks and becomes a plain space afterwards.
+    static func wrap(_ text: String, width: Int) -> String {
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard width > 0 else { lines.append(String(line)); continue }
+            var current = ""
+            var currentWidth = 0
+            for word in line.split(separator: " ", omittingEmptySubsequences: true) {
+                let w = word.count
+                if current.isEmpty {
+                    current = String(word); currentWidth = w
+                } else if currentWidth + 1 + w <= width {
+                    current += " " + word; currentWidth += 1 + w
+                } else {
+                    lines.append(current)
+                    current = String(word); currentWidth = w
+                }
+            }
+            lines.append(current)
+        }
+        return lines.joined(separator: "\n").replacingOccurrences(of: "\u{00A0}", with: " ")
+    }
+
+    // MARK: control characters
+
+    /// Removes C0/C1 controls (keeping `\n`; a tab becomes a space), DEL, whole ESC sequences (CSI,
+    /// OSC, and two-character ones), bidirectional overrides and isolates, and line/paragraph separators.
+    /// A stand-in for `Sanitizer.multiLine` (Screen/), written in parallel: fold into it once merged.
+    static func stripControls(_ text: String) -> String {
+        let s = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < s.count {
+            let c = s[i].value
+            if c == 0x1B {                       // ESC: drop the whole sequence
+                i += 1
+                guard i < s.count else { break }
+                let kind = s[i].value
+                i += 1
+                if kind == 0x5B {                // CSI: parameters, intermediates, one final byte
+                    while i < s.count, (0x20...0x3F).contains(s[i].value) { i += 1 }
+                    if i < s.count, (0x40...0x7E).contains(s[i].value) { i += 1 }
+                } else if kind == 0x5D || kind == 0x50 || kind == 0x5F || kind == 0x5E {
+                    // OSC, DCS, APC, PM: up to BEL or ESC \
+                    while i < s.count, s[i].value != 0x07, s[i].value != 0x1B { i += 1 }
+                    if i < s.count, s[i].value == 0x07 { i += 1 }
+                    else if i + 1 < s.count, s[i + 1].value == 0x5C { i += 2 }
+                }
+                continue
+            }
+            i += 1
+            switch c {
+            case 0x0A: out.append(s[i - 1])
+            case 0x09: out.append(" ")
+            case 0x00...0x1F, 0x7F...0x9F: continue
+            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: continue   // bidi controls
+            case 0x2028, 0x2029: out.append("\n")
+            default: out.append(s[i - 1])
+            }
+        }
+        return String(out)
+    }
+
+    // MARK: the renderer
+
+    private struct Renderer {
+        let s: [Unicode.Scalar]
+        var i = 0
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        var links: [String] = []
+        var openHref: String?
+
+        init(_ s: [Unicode.Scalar]) { self.s = s }
+
+        mutating func run() {
+            while i < s.count {
+                let c = s[i]
+                if c == "<", let end = tagEnd(from: i) {
+                    handleTag(from: i + 1, to: end)
+                    i = end + 1
+                } else if c == "&" {
+                    let (text, next) = entity(at: i)
+                    i = next
+                    for scalar in text.unicodeScalars { emit(scalar) }
+                } else {
+                    emit(c)
+                    i += 1
+                }
+            }
+        }
+
+        /// The collected text: trailing spaces off every line, at most one blank line in a row,
+        /// none at the start or end.
+        func finishedText() -> String {
+            var lines: [String] = []
+            var blank = 0
+            for line in String(out).split(separator: "\n", omittingEmptySubsequences: false) {
+                let trimmed = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+                if trimmed.isEmpty {
+                    blank += 1
+                    if blank > 1 || lines.isEmpty { continue }
+                } else { blank = 0 }
+                lines.append(trimmed)
+            }
+            while lines.last?.isEmpty == true { lines.removeLast() }
+            return lines.joined(separator: "\n")
+        }
+
+        // Text and whitespace
+
+        mutating func emit(_ c: Unicode.Scalar) {
+            if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" {
+                pendingSpace = true
+                return
+            }
+            if pendingSpace, !atLineStart { out.append(" ") }
+            pendingSpace = false
+            out.append(c)
+        }
+
+        var atLineStart: Bool { out.isEmpty || out.last == "\n" }
+
+        mutating func lineBreak() {
+            pendingSpace = false
+            out.append("\n")
+        }
+
+        mutating func blockBreak(blankLine: Bool) {
+            pendingSpace = false
+            if out.isEmpty { return }
+            if !atLineStart { out.append("\n") }
+            if blankLine { out.append("\n") }
+        }
+
+        // Tags
+
+        /// The index of the `>` closing a tag opened at `start`, or nil when `<` is just text
+        /// (`a < b`) or never closed.
+        func tagEnd(from start: Int) -> Int? {
+            guard start + 1 < s.count else { return nil }
+            let next = s[start + 1]
+            if next == "!" , start + 3 < s.count, s[start + 2] == "-", s[start + 3] == "-" {
+                var j = start + 4
+                while j + 2 < s.count {
+                    if s[j] == "-", s[j + 1] == "-", s[j + 2] == ">" { return j + 2 }
+                    j += 1
+                }
+                return s.count - 1   // an unterminated comment hides the rest, as in browsers
+            }
+            guard next.properties.isAlphabetic || next == "/" || next == "!" || next == "?" else { return nil }
+            var quote: Unicode.Scalar?
+            var j = start + 1
+            while j < s.count {
+                let c = s[j]
+                if let q = quote { if c == q { quote = nil } }
+                else if c == "\"" || c == "'" { quote = c }
+                else if c == ">" { return j }
+                j += 1
+            }
+            return nil
+        }
+
+        mutating func handleTag(from start: Int, to end: Int) {
+            var j = start
+            guard j < end else { return }
+            if s[j] == "!" || s[j] == "?" { return }            // comments, doctype, processing instructions
+            let closing = s[j] == "/"
+            if closing { j += 1 }
+            var name = ""
+            while j < end, s[j].properties.isAlphabetic || ("0"..."9").contains(s[j]) {
+                name.unicodeScalars.append(s[j]); j += 1
+            }
+            name = name.lowercased()
+            switch name {
+            case "br":
+                lineBreak()
+            case "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table":
+                blockBreak(blankLine: true)
+            case "div", "ul", "ol", "tr", "dl", "dt", "dd", "hr":
+                blockBreak(blankLine: false)
+            case "li":
+                blockBreak(blankLine: false)
+                if !closing { out.append(contentsOf: "- ".unicodeScalars) }
+            case "td", "th":
+                pendingSpace = true
+            case "a":
+                if closing {
+                    if let href = openHref { reference(href) }
+                    openHref = nil
+                } else {
+                    let href = attributes(from: j, to: end)["href"].map { HTMLText.stripControls($0) }?
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                    openHref = (href?.isEmpty ?? true) ? nil : href
+                }
+            case "script", "style":
+                if !closing { skipRawText(named: name, after: end) }
+            default:
+                break
+            }
+        }
+
+        /// `[n]` tied to the link text by a no-break space; a target seen before keeps its number.
+        mutating func reference(_ href: String) {
+            let number: Int
+            if let k = links.firstIndex(of: href) { number = k + 1 } else { links.append(href); number = links.count }
+            if !atLineStart { out.append("\u{00A0}") }
+            out.append(contentsOf: "[\(number)]".unicodeScalars)
+        }
+
+        /// Moves past everything up to `</name>` (script and style content is not text).
+        mutating func skipRawText(named name: String, after end: Int) {
+            let closer = Array("</\(name)".unicodeScalars)
+            var j = end + 1
+            while j + closer.count <= s.count {
+                if (0..<closer.count).allSatisfy({ String(s[j + $0]).lowercased() == String(closer[$0]) }) {
+                    if let close = tagEnd(from: j) { i = close; return }
+                }
+                j += 1
+            }
+            i = s.count - 1
+        }
+
+        /// Attribute names (lower-cased) and values (entities decoded) of a tag.
+        func attributes(from start: Int, to end: Int) -> [String: String] {
+            var result: [String: String] = [:]
+            var j = start
+            func skipSpace() { while j < end, s[j].properties.isWhitespace || s[j] == "/" { j += 1 } }
+            while j < end {
+                skipSpace()
+                var name = ""
+                while j < end, !s[j].properties.isWhitespace, s[j] != "=", s[j] != ">", s[j] != "/" {
+                    name.unicodeScalars.append(s[j]); j += 1
+                }
+                while j < end, s[j].properties.isWhitespace { j += 1 }
+                var value = ""
+                if j < end, s[j] == "=" {
+                    j += 1
+                    while j < end, s[j].properties.isWhitespace { j += 1 }
+                    if j < end, s[j] == "\"" || s[j] == "'" {
+                        let q = s[j]; j += 1
+                        while j < end, s[j] != q { value.unicodeScalars.append(s[j]); j += 1 }
+                        j += 1
+                    } else {
+                        while j < end, !s[j].properties.isWhitespace { value.unicodeScalars.append(s[j]); j += 1 }
+                    }
+                }
+                if !name.isEmpty, result[name.lowercased()] == nil { result[name.lowercased()] = HTMLText.decodeEntities(value) }
+                if name.isEmpty, value.isEmpty { j += 1 }
+            }
+            return result
+        }
+
+        func entity(at index: Int) -> (String, Int) {
+            HTMLText.entity(in: s, at: index)
+        }
+    }
+
+    // MARK: entities
+
+    /// Decodes every character reference in `text`.
+    static func decodeEntities(_ text: String) -> String {
+        let s = Array(text.unicodeScalars)
+        var out = ""
+        var i = 0
+        while i < s.count {
+            if s[i] == "&" {
+                let (t, next) = entity(in: s, at: i)
+                out += t; i = next
+            } else { out.unicodeScalars.append(s[i]); i += 1 }
+        }
+        return out
+    }
+
+    /// The text of the reference starting at `s[index]` (an `&`) and the index after it; an
+    /// unknown or unterminated reference is kept literally. Invalid code points become U+FFFD.
+    static func entity(in s: [Unicode.Scalar], at index: Int) -> (String, Int) {
+        var j = index + 1
+        var name = ""
+        while j < s.count, j - index <= 33, s[j] != ";", s[j].isASCII,
+              s[j].properties.isAlphabetic || ("0"..."9").contains(s[j]) || s[j] == "#" {
+            name.unicodeScalars.append(s[j]); j += 1
+        }
+        guard j < s.count, s[j] == ";", !name.isEmpty else { return ("&", index + 1) }
+        if name.hasPrefix("#") {
+            let digits = name.dropFirst()
+            let value: UInt32?
+            if digits.first == "x" || digits.first == "X" {
+                value = digits.count > 1 && digits.count <= 9 ? UInt32(digits.dropFirst(), radix: 16) : nil
+            } else {
+                value = digits.count <= 8 ? UInt32(digits) : nil
+            }
+            guard let value else { return ("&", index + 1) }
+            let scalar = value == 0 ? nil : Unicode.Scalar(value)
+            return (String(scalar ?? "\u{FFFD}"), j + 1)
+        }
+        guard let text = HTMLEntities.named[name] else { return ("&", index + 1) }
+        return (text, j + 1)
+    }
+}

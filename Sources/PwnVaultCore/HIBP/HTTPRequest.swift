@@ -1,0 +1,28 @@
+import Foundation
+
+/// One HTTP request, as the HIBP client hands it to an `HTTPTransport`.
+///
+/// Secret header values (the API key) stay in `SecretBytes` until the transport builds the wire
+/// request, and the request never prints its URL (whose path holds the account) or its secrets.
+public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    public var method: String
+    public var url: URL
+    /// Header fields, names lower-cased.
+    public var headers: [String: String]
+    /// Header fields whose values are secret (`hibp-api-key`), names lower-cased.
+    public var secretHeaders: [String: SecretBytes]
+    /// How long the whole exchange may take; nil uses the transport's default.
+    public var timeout: Duration?
+
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:],
+                secretHeaders: [String: SecretBytes] = [:], timeout: Duration? = nil) {
+        self.method = method; self.url = url
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.secretHeaders = Dictionary(secretHeaders.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
+        self.timeout = timeout
+    }
+
+    /// Method and host only: the path may hold an account and must not reach a log.
+    public var description: String { "\(method) \(url.scheme ?? "?")://\(url.host ?? "?")/… (path redacted)" }
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,40 @@
+/// How `CheckScheduler` retries a request that failed for a passing reason.
+///
+/// 503s, timeouts, transport failures and other 5xx: up to `maxRetries` more attempts after
+/// `baseDelay × 2^(n-1)`, each spread by ±`jitter` (defaults: 3 retries after ~1 s, 2 s, 4 s ± 25 %),
+/// then the account is reported as failed. A 429 waits its `retry-after` plus `rateLimitMargin`
+/// and retries the same request, up to `maxRateLimitRetries` times (a server that never lets up
+/// must not hold a run forever).
+public struct RetryPolicy: Sendable, Equatable {
+    public var maxRetries: Int
+    public var baseDelay: Duration
+    /// The fraction each delay may vary by, up or down (0.25 = ±25 %).
+    public var jitter: Double
+    /// Added to every `retry-after`: HIBP rounds it, and our clock and theirs differ a little.
+    public var rateLimitMargin: Duration
+    /// The wait when a 429 carries no `retry-after`.
+    public var defaultRetryAfter: Duration
+    public var maxRateLimitRetries: Int
+
+    public init(maxRetries: Int = 3, baseDelay: Duration = .seconds(1), jitter: Double = 0.25,
+                rateLimitMargin: Duration = .milliseconds(250), defaultRetryAfter: Duration = .seconds(2),
+                maxRateLimitRetries: Int = 10) {
+        self.maxRetries = maxRetries; self.baseDelay = baseDelay; self.jitter = min(max(jitter, 0), 1)
+        self.rateLimitMargin = rateLimitMargin; self.defaultRetryAfter = defaultRetryAfter
+        self.maxRateLimitRetries = maxRateLimitRetries
+    }
+
+    public static let standard = RetryPolicy()
+
+    /// The wait before retry number `retry` (1-based), given `unit` uniform in 0..<1 for the jitter.
+    public func backoff(retry: Int, unit: Double) -> Duration {
+        let exponent = max(0, min(retry - 1, 30))
+        let factor = 1 + jitter * (2 * min(max(unit, 0), 1) - 1)
+        return baseDelay * Double(1 << exponent) * factor
+    }
+
+    /// The wait after a 429 that said `retryAfter` seconds (or nothing).
+    public func rateLimitWait(retryAfter: Double?) -> Duration {
+        (retryAfter.map { Duration.milliseconds(Int64(($0 * 1000).rounded(.up))) } ?? defaultRetryAfter) + rateLimitMargin
+    }
+}
