@@ -25,6 +25,10 @@ public struct Settings: Sendable, Equatable {
     public static let passwordsURLVariable = "PWNVAULT_PASSWORDS_URL"
     public static let apiKeyVariable = "HIBP_API_KEY"
     public static let shareVariable = "PWNVAULT_SHARE"
+    public static let httpTimeoutVariable = "PWNVAULT_HTTP_TIMEOUT"
+    /// Seconds one HTTP request may take, by default.
+    public static let defaultHTTPTimeoutSeconds = 30
+    public static let httpTimeoutRange = 1...600
 
     /// Defaults, as printed in `documentation`.
     public static let defaultKeyringTimeoutMilliseconds = 2000
@@ -48,12 +52,14 @@ public struct Settings: Sendable, Equatable {
         (passwordsURLVariable, defaultPasswordsURL,
          "the Pwned Passwords base address, with the same rule"),
         (apiKeyVariable, "(unset)",
-         "the HIBP API key (a secret: better kept in the keyring with `pwnvault key set`)"),
+         "the HIBP API key (a secret: better kept in the keyring with `pwnvault config api-key`)"),
+        (httpTimeoutVariable, "\(defaultHTTPTimeoutSeconds)",
+         "seconds one request to HIBP may take before it is retried (1 to 600)"),
         (shareVariable, "(unset: off)",
          "any value but 0, no, false or off: share mode, accounts shown only by label or #id"),
         ("NO_COLOR", "(unset)", "any non-empty value turns colors off"),
         ("TERM", "(unset)", "the terminal type; dumb counts as no terminal (no colors, accounts redacted)"),
-        ("PAGER", "(unset: no pager)", "the program long output is shown through on a terminal"),
+        ("PAGER", "less -FRX", "the program long output is shown through on a terminal"),
         ("XDG_DATA_HOME", "$HOME/.local/share", "where the vault lives unless set otherwise; ignored unless absolute"),
         ("XDG_CACHE_HOME", "$HOME/.cache", "where the breach catalog is cached; ignored unless absolute"),
         ("XDG_CONFIG_HOME", "$HOME/.config", "where configuration would live; ignored unless absolute"),
@@ -61,6 +67,9 @@ public struct Settings: Sendable, Equatable {
     ]
 
     // MARK: The values
+
+    /// `PWNVAULT_HTTP_TIMEOUT`: seconds one HTTP request may take.
+    public var httpTimeoutSeconds: Int
 
     /// `PWNVAULT_VAULT`, as given (may be relative or start with `~/`); nil when unset or empty.
     public var vaultPath: String?
@@ -130,6 +139,15 @@ public struct Settings: Sendable, Equatable {
         passwordsBaseURL = try APIURLPolicy.validateAPIBase(value(Self.passwordsURLVariable) ?? Self.defaultPasswordsURL,
                                                             variable: Self.passwordsURLVariable)
         hasAPIKeyInEnvironment = value(Self.apiKeyVariable) != nil
+
+        if let raw = value(Self.httpTimeoutVariable) {
+            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int(raw), Self.httpTimeoutRange.contains(seconds) else {
+                throw SettingsError.invalidValue(variable: Self.httpTimeoutVariable, value: raw, expected: "a number of seconds from 1 to 600")
+            }
+            httpTimeoutSeconds = seconds
+        } else {
+            httpTimeoutSeconds = Self.defaultHTTPTimeoutSeconds
+        }
 
         if let raw = value(Self.shareVariable) {
             shareMode = !["0", "no", "false", "off"].contains(raw.lowercased())

@@ -10,7 +10,8 @@ protocol Command {
 enum Commands {
     static let all: [Command.Type] = [
         InitCommand.self, AddCommand.self, RemoveCommand.self, ListCommand.self,
-        PasswdCommand.self, StatusCommand.self, HelpCommand.self,
+        CheckCommand.self, ShowCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
+        ConfigCommand.self, PasswdCommand.self, StatusCommand.self, HelpCommand.self,
     ]
 
     static func named(_ name: String) -> Command.Type? { all.first { $0.spec.name == name } }

@@ -66,3 +66,15 @@ public struct DisabledKeyring: Keyring {
     public func store(_ item: KeyringItem, secret: SecretBytes) throws { throw KeyringError.disabled }
     public func clear(_ item: KeyringItem) throws -> Bool { throw KeyringError.disabled }
 }
+
+extension KeyringError: UserFacingError {
+    public var message: String { reason }
+    public var hint: String? {
+        switch self {
+        case .locked: return "unlock the keyring (log in to the desktop session, or open Seahorse) and try again"
+        case .disabled: return "unset PWNVAULT_KEYRING to use the desktop keyring"
+        default: return "a Secret Service (GNOME Keyring, KeePassXC, KWallet) must be running in this session"
+        }
+    }
+    public var exitStatus: ExitStatus { .keyring }
+}

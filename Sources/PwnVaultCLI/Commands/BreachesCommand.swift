@@ -1,0 +1,70 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault breaches`: browse the public breach catalog.
+enum BreachesCommand: Command {
+    static let spec = CommandSpec(
+        name: "breaches",
+        summary: "browse the catalog of known breaches (public; no key needed)",
+        usage: ["[--search TEXT] [--domain D] [--sort date|size|name] [--refresh]"],
+        discussion: """
+        The catalog is fetched from HIBP and cached for a day under $XDG_CACHE_HOME/pwnvault. On a
+        terminal the list is shown through $PAGER (default: less). The catalog is public: it says
+        nothing about your accounts.
+        """,
+        options: [OptionSpec("search", value: "TEXT", help: "only breaches whose name, title or domain contains TEXT"),
+                  OptionSpec("domain", value: "D", help: "only breaches of domain D"),
+                  OptionSpec("sort", value: "KEY", help: "date (newest first, default), size (largest first) or name"),
+                  OptionSpec("refresh", help: "fetch the catalog again even if the cached copy is fresh")],
+        examples: [("pwnvault breaches --search adobe", "find a breach by name"),
+                   ("pwnvault breaches --sort size | head", "the largest breaches")],
+        usesVault: false)
+
+    struct Row: Encodable {
+        let name: String
+        let title: String
+        let domain: String
+        let breachDate: String?
+        let pwnCount: Int64
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let args = context.arguments
+        var sort = BreachSort.date
+        if let s = args.value("sort") {
+            guard let parsed = BreachSort(rawValue: s) else {
+                throw UsageError.invalidValue(command: "breaches", option: "--sort", reason: "expected date, size or name")
+            }
+            sort = parsed
+        }
+        let catalog = try HIBPServices(context).catalog(refresh: args.has("refresh"))
+        let found = catalog.search(BreachQuery(search: args.value("search"), domain: args.value("domain"), sort: sort))
+        let c = context.console
+        if context.json {
+            try c.json(found.map { Row(name: Sanitizer.singleLine($0.name), title: Sanitizer.singleLine($0.title),
+                                       domain: Sanitizer.singleLine($0.domain), breachDate: $0.breachDate.map { "\($0)" },
+                                       pwnCount: $0.pwnCount) })
+            return .success
+        }
+        if found.isEmpty {
+            c.note("no breach in the catalog matches")
+            return .success
+        }
+        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"])
+        for b in found {
+            table.rows.append([b.breachDate.map { "\($0)" } ?? "-", String(Sanitizer.singleLine(b.title).prefix(40)),
+                               b.domain.isEmpty ? "-" : String(Sanitizer.singleLine(b.domain).prefix(32)),
+                               BreachCommand.thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
+        }
+        let lines = table.render(style: { c.styled($0, .bold) })
+        let footer = "\(found.count) of \(catalog.breaches.count) breaches; details: pwnvault breach NAME"
+        if c.terminal.stdoutIsTerminal, lines.count > 20, let pager = Pager(command: context.settings.pager ?? "less -FRX") {
+            for line in lines + [footer] where !pager.write(line + "\n") { break }
+            pager.finish()
+        } else {
+            lines.forEach { c.out($0) }
+            c.note(footer)
+        }
+        return .success
+    }
+}

@@ -1,0 +1,300 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault check`: looks accounts up in Have I Been Pwned, as fast as the API key allows, and
+/// saves each result in the vault as it arrives.
+enum CheckCommand: Command {
+    /// Results older than this are re-checked by `check --all`.
+    static let staleAfter: TimeInterval = 24 * 3600
+
+    static let spec = CommandSpec(
+        name: "check",
+        summary: "check accounts against Have I Been Pwned and save the results",
+        usage: ["ACCOUNT|#ID... [--save] [--pastes]", "--all [--pastes] [--force] [--rpm N]"],
+        discussion: """
+        Vault accounts get their result saved as soon as it arrives: a Ctrl-C or a crash midway keeps
+        every finished result, and 'check --all' run again continues with what is missing, failed or
+        older than a day (--force re-checks everything). An account that is not in the vault is checked
+        and shown but not stored, unless --save adds it. Requests are paced at just under the API key's
+        rate limit (read from HIBP, or --rpm). Progress shows on stderr when it is a terminal.
+        Exit status: 0 no checked account is in a breach, 1 at least one is, 6 network failure,
+        7 the key was refused, 8 some accounts could not be checked.
+        """,
+        options: [OptionSpec("all", help: "check every account in the vault that is due"),
+                  OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
+                  OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
+                  OptionSpec("save", help: "add accounts that are not in the vault, and save their results"),
+                  OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
+                  OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+        positionals: 0...Int.max,
+        positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
+        examples: [("pwnvault check --all", "check every account that is due, as fast as the key allows"),
+                   ("pwnvault check account-exists@hibp-integration-tests.com", "try it without a key (HIBP's test domain)"),
+                   ("pwnvault check '#3' --pastes", "check account #3 and its pastes now"),
+                   ("pwnvault check --all --json > results.json", "results for a script: ids and breach names, never accounts")])
+
+    /// One account's outcome, as printed with --json.
+    struct Row: Encodable {
+        let id: Int?
+        let input: String?
+        let label: String?
+        let status: CheckStatus
+        let breaches: [String]
+        let pasteCount: Int?
+        let error: String?
+        let saved: Bool
+    }
+
+    struct Summary: Encodable {
+        var checked = 0, breached = 0, clean = 0, failed = 0
+        var interrupted = false
+        var stoppedBy: String?
+    }
+
+    struct Report: Encodable { let results: [Row]; let summary: Summary }
+
+    /// What is being checked: a vault account (saved) or an account from the command line (shown only).
+    struct Entry {
+        let account: Account?
+        let parsed: ParsedAccount?
+        let position: InputPosition?
+        var normalized: String { account?.normalized ?? parsed!.normalized }
+        var kind: AccountKind { account?.kind ?? parsed!.kind }
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let args = context.arguments
+        let all = args.has("all")
+        if all && !args.positionals.isEmpty {
+            throw UsageError.conflicting(command: "check", reason: "--all checks the whole vault: give either --all or accounts, not both")
+        }
+        if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
+        if args.has("force") && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
+        var rpm: Int?
+        if let text = args.value("rpm") {
+            guard let n = Int(text), (1...1_000_000).contains(n) else {
+                throw UsageError.invalidValue(command: "check", option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
+            }
+            rpm = n
+        }
+
+        // Which accounts, and whether the vault is needed at all.
+        let location = try context.vaultLocation()
+        let needsVault = all || args.has("save") || args.positionals.contains { $0.hasPrefix("#") }
+        let session: VaultSession? = (needsVault || VaultStore(location: location).exists) ? try context.openVault() : nil
+        var entries = try resolveEntries(context, session: session, all: all)
+        if args.has("save"), let session {
+            entries = try addUnsaved(entries, to: session, context: context)
+        }
+        if entries.isEmpty {
+            if all {
+                let n = session?.payload.accounts.count ?? 0
+                context.console.note(n == 0 ? "the vault is empty; add accounts with 'pwnvault add'"
+                                            : "all \(n) accounts were checked within the last day; --force checks them again")
+            }
+            return exitStatus(forStoredIn: session, all: all, summary: Summary())
+        }
+
+        let services = HIBPServices(context)
+        let catalog = services.catalogIfAvailable(refresh: args.has("refresh"))
+        let client = try services.keyedClient(for: entries.map(\.normalized))
+        if rpm == nil && entries.count > 1 {
+            rpm = try discoverRate(client, context: context)
+        }
+        return try runChecks(entries, client: client, rpm: rpm, session: session, catalog: catalog, context: context, all: all)
+    }
+
+    // MARK: targets
+
+    static func resolveEntries(_ context: Context, session: VaultSession?, all: Bool) throws -> [Entry] {
+        if all {
+            guard let session else { return [] }
+            let force = context.arguments.has("force")
+            let now = context.now()
+            return session.payload.accounts.filter { a in
+                if force { return true }
+                switch a.result.status {
+                case .neverChecked, .error: return true
+                case .clean, .breached:
+                    guard let at = a.result.checkedAt else { return true }
+                    return now.timeIntervalSince(at) > staleAfter
+                }
+            }.map { Entry(account: $0, parsed: nil, position: nil) }
+        }
+        let payload = session?.payload ?? VaultPayload()
+        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true)
+        var outsidePosition = 0
+        return targets.enumerated().map { i, target in
+            switch target {
+            case let .inVault(a): return Entry(account: a, parsed: nil, position: nil)
+            case let .notInVault(p):
+                outsidePosition = i + 1
+                return Entry(account: nil, parsed: p, position: .argument(outsidePosition))
+            }
+        }
+    }
+
+    static func addUnsaved(_ entries: [Entry], to session: VaultSession, context: Context) throws -> [Entry] {
+        let now = context.now()
+        let unsaved = entries.compactMap(\.parsed)
+        guard !unsaved.isEmpty else { return entries }
+        let added: [String: Account] = try session.update { payload in
+            var byKey: [String: Account] = [:]
+            for a in payload.accounts { byKey[a.dedupKey] = a }
+            for p in unsaved where byKey[p.dedupKey] == nil {
+                let a = Account(id: payload.nextID, entered: p.entered, normalized: p.normalized, kind: p.kind, label: nil, addedAt: now)
+                payload.nextID += 1
+                payload.accounts.append(a)
+                byKey[p.dedupKey] = a
+            }
+            return byKey
+        }
+        return entries.map { e in
+            guard let p = e.parsed, let a = added[p.dedupKey] else { return e }
+            context.console.note("\(e.position?.text ?? "account") added to the vault as #\(a.id)")
+            return Entry(account: a, parsed: nil, position: nil)
+        }
+    }
+
+    /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
+    /// does not say. A refused key stops here, before any account is looked up.
+    static func discoverRate(_ client: HIBPClient, context: Context) throws -> Int? {
+        do {
+            return try blocking { try await client.subscriptionStatus().rpm }
+        } catch let e as HIBPError where e.stopsRun {
+            throw e
+        } catch {
+            context.console.note("could not learn the api key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
+            return nil
+        }
+    }
+
+    // MARK: the run
+
+    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, session: VaultSession?,
+                          catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
+        let c = context.console
+        let progress = Progress(console: c, total: entries.count,
+                                enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
+        let targets = entries.enumerated().map { AccountCheckRun.Target(index: $0, account: $1.normalized, kind: $1.kind) }
+        let checkRun = AccountCheckRun(client: client, scheduler: CheckScheduler(requestsPerMinute: rpm),
+                                       pastes: context.arguments.has("pastes"), now: context.now)
+        let collector = Collector()
+        let saveFailure = Collector.Box<Error>()
+
+        let interrupt = InterruptWatcher()
+        let outcome: Result<CheckRunSummary, Error> = interrupt.run {
+            try await checkRun.run(targets) { target, result in
+                let entry = entries[target.index]
+                var saved = false
+                if let session, let id = entry.account?.id {
+                    do {
+                        try session.update { payload in
+                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) { payload.accounts[i].result = result }
+                        }
+                        saved = true
+                    } catch { saveFailure.set(error) }
+                }
+                let row = Row(id: entry.account?.id, input: entry.position?.text, label: entry.account.flatMap { c.label($0) },
+                              status: result.status, breaches: result.breaches, pasteCount: result.pasteCount,
+                              error: result.errorMessage, saved: saved)
+                collector.add(row)
+                if !context.json { progress.print(line(for: entry, result: result, catalog: catalog, console: c)) }
+                progress.advance(breached: result.status == .breached)
+            }
+        }
+        progress.clear()
+
+        var summary = Summary()
+        let rows = collector.rows
+        summary.checked = rows.count
+        summary.breached = rows.filter { $0.status == .breached }.count
+        summary.clean = rows.filter { $0.status == .clean }.count
+        summary.failed = rows.filter { $0.status == .error }.count
+        var stop: UserFacingError?
+        switch outcome {
+        case .success: break
+        case let .failure(error as HIBPError):
+            summary.stoppedBy = error.message
+            stop = error
+        case .failure(is CancellationError):
+            summary.interrupted = true
+        case let .failure(error):
+            stop = InternalError(error)
+        }
+
+        if context.json {
+            try c.json(Report(results: rows.sorted { ($0.id ?? 0) < ($1.id ?? 0) }, summary: summary))
+        } else if entries.count > 1 || summary.interrupted {
+            c.out(summaryLine(summary, total: entries.count))
+        }
+        if let error = saveFailure.value { throw error }
+        if let stop {
+            c.error(stop)
+            return stop.exitStatus
+        }
+        if summary.interrupted {
+            c.note("interrupted: \(summary.checked) of \(entries.count) checked and saved; run the same command again to continue")
+            return .interrupted
+        }
+        return exitStatus(forStoredIn: session, all: all, summary: summary)
+    }
+
+    /// 8 when some accounts failed, else 1 when any account in scope is breached, else 0.
+    /// With --all the scope is the whole vault's latest results, so a daily `check --all` keeps
+    /// reporting breached accounts until they are removed.
+    static func exitStatus(forStoredIn session: VaultSession?, all: Bool, summary: Summary) -> ExitStatus {
+        if summary.failed > 0 { return .partial }
+        if summary.breached > 0 { return .breachesFound }
+        if all, let session, session.payload.accounts.contains(where: { $0.result.status == .breached }) { return .breachesFound }
+        return .success
+    }
+
+    static func line(for entry: Entry, result: CheckResult, catalog: BreachCatalog?, console c: Console) -> String {
+        var who: String
+        if let a = entry.account {
+            who = "#\(a.id)"
+            if c.policy.terminal { who += "  \(c.show(a))" }
+            if let l = c.label(a) { who += "  \(l)" }
+        } else if let p = entry.parsed {
+            who = c.policy.terminal ? Masking.mask(p.normalized, kind: p.kind) : (entry.position?.text ?? "account")
+        } else {
+            who = "account"
+        }
+        switch result.status {
+        case .breached:
+            let titles = result.breaches.map { name in catalog?.breach(named: name).map { Sanitizer.singleLine($0.title) } ?? Sanitizer.singleLine(name) }
+            let n = titles.count
+            return who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + titles.joined(separator: ", ")
+                + (result.pasteCount.map { $0 > 0 ? "; \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")
+        case .clean:
+            return who + "  " + c.styled("no breach found", .green)
+                + (result.pasteCount.map { $0 > 0 ? "; but in \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")
+        case .error:
+            return who + "  " + c.styled("not checked: \(result.errorMessage ?? "error")", .yellow)
+        case .neverChecked:
+            return who + "  never checked"
+        }
+    }
+
+    static func summaryLine(_ s: Summary, total: Int) -> String {
+        var text = "checked \(s.checked) of \(total): \(s.breached) breached, \(s.clean) clean"
+        if s.failed > 0 { text += ", \(s.failed) failed" }
+        return text
+    }
+}
+
+/// Collects rows from concurrent callbacks.
+final class Collector: @unchecked Sendable {
+    private var storage: [CheckCommand.Row] = []
+    private let lock = NSLock()
+    func add(_ row: CheckCommand.Row) { lock.lock(); storage.append(row); lock.unlock() }
+    var rows: [CheckCommand.Row] { lock.lock(); defer { lock.unlock() }; return storage }
+
+    final class Box<T>: @unchecked Sendable {
+        private var stored: T?
+        private let lock = NSLock()
+        func set(_ v: T) { lock.lock(); if stored == nil { stored = v }; lock.unlock() }
+        var value: T? { lock.lock(); defer { lock.unlock() }; return stored }
+    }
+}

@@ -1,0 +1,42 @@
+import PwnVaultCore
+
+/// `pwnvault config api-key`: keep the HIBP API key in the desktop keyring.
+enum ConfigCommand: Command {
+    static let spec = CommandSpec(
+        name: "config",
+        summary: "store (or remove) the HIBP API key in the desktop keyring",
+        usage: ["api-key [--remove]"],
+        discussion: """
+        The key is read from the terminal without echo, or from the first line of stdin when stdin is not
+        a terminal; never from the command line. It is kept in the desktop keyring and never printed.
+        Scripts can set HIBP_API_KEY instead, which wins over the stored key.
+        """,
+        options: [OptionSpec("remove", help: "remove the stored key")],
+        positionals: 1...1,
+        positionalHelp: [("api-key", "the setting to change (the only one so far)")],
+        examples: [("pwnvault config api-key", "paste the key at the prompt"),
+                   ("pass show hibp | pwnvault config api-key", "take it from a password manager")],
+        usesVault: false)
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let setting = context.arguments.positionals[0]
+        guard setting == "api-key" else {
+            throw UsageError.invalidValue(command: "config", option: "SETTING", reason: "the only setting is 'api-key'")
+        }
+        if context.arguments.has("remove") {
+            let removed = try context.keyring.clear(.apiKey)
+            context.console.out(removed ? "removed the HIBP API key from the keyring" : "no HIBP API key was stored")
+            return .success
+        }
+        let key = context.console.terminal.stdinIsTerminal
+            ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ")
+            : try PassphrasePrompt.readLine(fd: 0)
+        guard APIKey.isWellFormed(key) else {
+            throw InputError("that is not an HIBP API key (32 hexadecimal characters); nothing was stored",
+                             hint: "copy it from https://haveibeenpwned.com/API/Key")
+        }
+        try context.keyring.store(.apiKey, secret: key)
+        context.console.out("stored the HIBP API key in the keyring")
+        return .success
+    }
+}

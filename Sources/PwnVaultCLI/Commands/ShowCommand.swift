@@ -1,0 +1,105 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault show`: one account's latest result, like the result screen of a phone app.
+enum ShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show",
+        summary: "show the latest result of one account: its breaches, newest first",
+        usage: ["ACCOUNT|#ID [--refresh]"],
+        discussion: """
+        A red "pwned in N breaches" or a green "no breach found", then each breach newest first with its
+        date, title and what was exposed, and a per-year timeline. Sensitive breaches are counted but not
+        named. Nothing is looked up: run 'pwnvault check' first. Breach details come from the cached
+        public catalog.
+        """,
+        options: [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+        positionals: 1...1,
+        positionalHelp: [("ACCOUNT|#ID", "an account in the vault, or its id")],
+        examples: [("pwnvault show '#3'", "what happened to account #3"),
+                   ("pwnvault show '#3' --json", "the same for a script")])
+
+    struct BreachRow: Encodable {
+        let name: String
+        let title: String?
+        let breachDate: String?
+        let dataClasses: [String]
+        let sensitive: Bool
+    }
+
+    struct Report: Encodable {
+        let id: Int
+        let label: String?
+        let status: CheckStatus
+        let checkedAt: Date?
+        let breachCount: Int
+        let breaches: [BreachRow]
+        let hiddenSensitive: Int
+        let pasteCount: Int?
+        let error: String?
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let session = try context.openVault()
+        guard let account = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload).first else {
+            throw UsageError.missingArgument(command: "show")
+        }
+        let result = account.result
+        let catalog = result.breaches.isEmpty ? nil : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has("refresh"))
+        let breaches = result.breaches.map { catalog?.breach(named: $0) ?? Breach.placeholder(named: $0) }
+            .sorted { ($0.breachDate.map { "\($0)" } ?? "") > ($1.breachDate.map { "\($0)" } ?? "") }
+        let visible = breaches.filter { !$0.isSensitive }
+        let hidden = breaches.count - visible.count
+        let c = context.console
+
+        if context.json {
+            try c.json(Report(id: account.id, label: c.label(account), status: result.status, checkedAt: result.checkedAt,
+                              breachCount: breaches.count,
+                              breaches: visible.map { BreachRow(name: $0.name, title: $0.hasDetails ? Sanitizer.singleLine($0.title) : nil,
+                                                                breachDate: $0.breachDate.map { "\($0)" },
+                                                                dataClasses: $0.dataClasses.map(Sanitizer.singleLine), sensitive: false) },
+                              hiddenSensitive: hidden, pasteCount: result.pasteCount, error: result.errorMessage))
+            return .success
+        }
+
+        var header = "#\(account.id)"
+        if c.policy.terminal { header += "  \(c.show(account))" }
+        if let l = c.label(account) { header += "  \(l)" }
+        c.out(header)
+        switch result.status {
+        case .neverChecked:
+            c.out("never checked; run 'pwnvault check #\(account.id)'")
+            return .success
+        case .error:
+            c.out(c.styled("the last check failed: \(result.errorMessage ?? "unknown error")", .yellow))
+        case .clean:
+            c.out(c.styled(c.colors ? " NO BREACH FOUND " : "no breach found", .green))
+        case .breached:
+            let n = breaches.count
+            c.out(c.styled(c.colors ? " PWNED IN \(n) BREACH\(n == 1 ? "" : "ES") " : "pwned in \(n) breach\(n == 1 ? "" : "es")", .red))
+        }
+        if let at = result.checkedAt { c.out(c.styled("checked \(ListCommand.format(at))", .dim)) }
+        if let pastes = result.pasteCount, pastes > 0 { c.out("also found in \(pastes) paste\(pastes == 1 ? "" : "s")") }
+        if !visible.isEmpty {
+            c.out("")
+            for b in visible {
+                let date = b.breachDate.map { "\($0)" } ?? "unknown date"
+                let title = b.hasDetails ? Sanitizer.singleLine(b.title) : Sanitizer.singleLine(b.name)
+                c.out("\(date)  \(c.styled(title, .bold))")
+                if !b.dataClasses.isEmpty {
+                    c.out("            exposed: " + b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ").lowercased())
+                }
+            }
+        }
+        if hidden > 0 { c.out("\(hidden) sensitive breach\(hidden == 1 ? "" : "es") (hidden)") }
+        let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)
+        if years.count > 1 {
+            c.out("")
+            c.out("timeline")
+            for year in years.keys.sorted() {
+                c.out("  \(year)  " + String(repeating: "■", count: years[year]!) + " \(years[year]!)")
+            }
+        }
+        return .success
+    }
+}

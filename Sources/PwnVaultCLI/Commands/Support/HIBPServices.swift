@@ -1,0 +1,74 @@
+import Foundation
+import PwnVaultCore
+
+/// Builds what the HIBP commands need from the run's context: the client (with the run's API key),
+/// the breach catalog (cached), and a way to run async work from a synchronous command.
+struct HIBPServices {
+    let context: Context
+    let transport: any HTTPTransport
+
+    init(_ context: Context) {
+        self.context = context
+        self.transport = URLSessionTransport(timeout: .seconds(context.settings.httpTimeoutSeconds))
+    }
+
+    /// The API base as the client wants it: ending in `/`.
+    var baseURL: URL {
+        let s = context.settings.apiBaseURL.absoluteString
+        return URL(string: s.hasSuffix("/") ? s : s + "/")!
+    }
+
+    /// A client without a key: for the public catalog endpoints.
+    func publicClient() -> HIBPClient {
+        HIBPClient(baseURL: baseURL, apiKey: nil, version: CLI.version, transport: transport)
+    }
+
+    /// A client with the run's key; says where the key came from when it is not the usual one.
+    func keyedClient(for accounts: [String]) throws -> HIBPClient {
+        let env = context.environment[Settings.apiKeyVariable]
+        let (key, source) = try APIKey.resolve(environmentValue: env, keyring: context.keyring, accounts: accounts)
+        if source == .publicTestKey {
+            context.console.note("using HIBP's public test key (it works for \(APIKey.testDomain) accounts only)")
+        }
+        return HIBPClient(baseURL: baseURL, apiKey: key, version: CLI.version, transport: transport)
+    }
+
+    /// The breach catalog: cached for a day under $XDG_CACHE_HOME/pwnvault, refreshed on demand.
+    /// Falls back to the cached copy, with a note, when a refresh fails.
+    func catalog(refresh: Bool) throws -> BreachCatalog {
+        guard let cacheHome = context.settings.cacheHome else { throw BreachCatalogError.noCacheDirectory }
+        let directory = URL(fileURLWithPath: cacheHome).appendingPathComponent("pwnvault", isDirectory: true)
+        let cache = BreachCatalogCache(directory: directory)
+        let client = publicClient()
+        let load = try blocking { try await cache.catalog(now: context.now(), forceRefresh: refresh) { try await client.breaches() } }
+        if let failure = load.refreshFailure {
+            context.console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(ListCommand.format(load.catalog.fetchedAt))")
+        }
+        if let failure = load.saveFailure { context.console.warning(failure.message) }
+        return load.catalog
+    }
+
+    /// The catalog if it can be had, else nil with a note (show and check still work without titles).
+    func catalogIfAvailable(refresh: Bool = false) -> BreachCatalog? {
+        do { return try catalog(refresh: refresh) } catch let e as UserFacingError {
+            context.console.note("breach details unavailable: \(e.message)")
+            return nil
+        } catch { return nil }
+    }
+}
+
+/// Runs async work to completion from synchronous code (commands are synchronous).
+func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let box = ResultBox<T>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try box.result!.get()
+}
+
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+}

@@ -1,0 +1,78 @@
+/// Where the HIBP API key of a run comes from, and the rules for what a key looks like.
+public enum APIKeySource: String, Sendable, Equatable {
+    /// `HIBP_API_KEY`, for scripts.
+    case environment
+    /// The desktop keyring (`pwnvault config api-key`).
+    case keyring
+    /// HIBP's public test key: only for accounts on `hibp-integration-tests.com`.
+    case publicTestKey
+}
+
+public enum APIKey {
+    /// HIBP's documented test key; it works only for the test domain.
+    public static let publicTestKey = "00000000000000000000000000000000"
+    /// The domain whose accounts the public test key may look up.
+    public static let testDomain = "hibp-integration-tests.com"
+
+    /// Whether `bytes` has the shape of an HIBP key: 32 hexadecimal characters.
+    public static func isWellFormed(_ key: SecretBytes) -> Bool {
+        key.count == 32 && key.withUnsafeBytes { $0.allSatisfy { b in
+            (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
+        } }
+    }
+
+    /// Whether every account is on the test domain, so the public test key may be used.
+    public static func allOnTestDomain(_ normalizedAccounts: [String]) -> Bool {
+        !normalizedAccounts.isEmpty && normalizedAccounts.allSatisfy { $0.lowercased().hasSuffix("@" + testDomain) }
+    }
+
+    /// The key for a run: `HIBP_API_KEY`, else the keyring's, else the public test key when every
+    /// account is on the test domain. Throws `APIKeyError` when none applies.
+    public static func resolve(environmentValue: String?, keyring: Keyring,
+                               accounts: [String]) throws -> (key: SecretBytes, source: APIKeySource) {
+        if let value = environmentValue, !value.isEmpty {
+            let key = SecretBytes(copying: Array(value.utf8))
+            guard isWellFormed(key) else { throw APIKeyError.malformed(source: .environment) }
+            return (key, .environment)
+        }
+        var keyringProblem: KeyringError?
+        do {
+            if let key = try keyring.lookup(.apiKey) {
+                guard isWellFormed(key) else { throw APIKeyError.malformed(source: .keyring) }
+                return (key, .keyring)
+            }
+        } catch let e as KeyringError {
+            keyringProblem = e
+        }
+        if allOnTestDomain(accounts) {
+            return (SecretBytes(copying: Array(publicTestKey.utf8)), .publicTestKey)
+        }
+        throw APIKeyError.none(keyringProblem: keyringProblem)
+    }
+}
+
+/// Why no usable API key was found.
+public enum APIKeyError: UserFacingError, Equatable {
+    case none(keyringProblem: KeyringError?)
+    case malformed(source: APIKeySource)
+
+    public var message: String {
+        switch self {
+        case let .none(problem?):
+            return "no have i been pwned api key: none in HIBP_API_KEY, and \(problem.reason)"
+        case .none(nil):
+            return "no have i been pwned api key is stored (searching accounts needs one)"
+        case .malformed(.environment): return "HIBP_API_KEY does not look like an api key (32 hexadecimal characters)"
+        case .malformed: return "the api key in the keyring does not look like an api key (32 hexadecimal characters)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .none: return "get a key at https://haveibeenpwned.com/API/Key, then run 'pwnvault config api-key' (or set HIBP_API_KEY for scripts); accounts on \(APIKey.testDomain) work without one"
+        case .malformed: return "store it again with 'pwnvault config api-key'"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .apiAuthorization }
+}
