@@ -188,6 +188,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         }
         lock.unlock()
         completionHandler(allow ? .allow : .cancel)
+        // swift-corelibs-foundation does not stop the transfer on `.cancel` alone.
+        if !allow { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -1,2 +1,0 @@
-import XCTest
-final class PwnVaultCoreTestsPlaceholder: XCTestCase { func testBuilds() { XCTAssertTrue(true) } }
