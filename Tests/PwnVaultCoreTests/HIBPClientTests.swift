@@ -430,4 +430,59 @@ final class HIBPClientTests: XCTestCase {
         XCTAssertNotNil(retryAfter)
         XCTAssertGreaterThan(retryAfter ?? 0, 0)
     }
+    func testFakeHIBPFaultAccounts() async throws {
+        let port = try fakeHIBP(["--rpm", "0", "--quiet"])
+        guard port > 0 else { return }
+        let c = fakeClient(port)
+        await assertThrows(.unavailable) { try await c.breachedAccount("fault-503@example.com") }
+        await assertThrows(.badRequest) { try await c.breachedAccount("fault-400@example.com") }
+        await assertThrows(.malformedBody) { try await c.breachedAccount("fault-malformed@example.com") }
+        await assertThrows(.bodyTooLarge) { try await c.breachedAccount("fault-oversized@example.com", truncate: false) }
+        let impatient = HIBPClient(baseURL: c.baseURL, apiKey: SecretBytes(copying: Array(Self.key.utf8)), version: "0.1.0",
+                                   transport: URLSessionTransport(), timeout: .milliseconds(300))
+        await assertThrows(.timeout) { try await impatient.breachedAccount("fault-timeout@example.com") }
+        // No user agent: the fake answers like Cloudflare, with a cf-ray.
+        let bare = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/api/v3/breaches")!, headers: ["user-agent": ""])
+        let response = try await URLSessionTransport().send(bare)
+        let ray = response.header("cf-ray")
+        XCTAssertNotNil(ray)
+        XCTAssertEqual(HIBPClient.error(for: response, apiKey: nil), .forbidden(cfRay: ray))
+    }
+
+    func testFakeHIBPSchedulerKeepsBelowTheRateAndRetries429() async throws {
+        let port = try fakeHIBP(["--rpm", "600", "--latency-ms", "150", "--quiet"])
+        guard port > 0 else { return }
+        let c = fakeClient(port)
+        // Two injected 429s (retry-after: 1) on top of the server's own limit, which pacing must never hit.
+        var faults = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/__control/faults")!)
+        faults.httpMethod = "POST"
+        faults.httpBody = Data(#"{"429": 2, "503": 1}"#.utf8)
+        _ = try await URLSession.shared.data(for: faults)
+
+        let accounts = (0..<12).map { $0 % 2 == 0 ? "clean\($0)@example.com" : "pwned\($0)@example.com" }
+        let seen = BreachCatalogTests.Counter()
+        let collected = CollectedNames()
+        let summary = try await CheckScheduler(requestsPerMinute: 600).run(accounts, perform: { try await c.breachedAccount($0) },
+                                                                            onResult: { r in
+            seen.increment()
+            collected.add(r.item, (try? r.result.get())?.breachNames ?? ["error"])
+        })
+        XCTAssertEqual(summary.succeeded, 12)
+        XCTAssertEqual(summary.requests, 15, "each injected fault costs one retry")
+        XCTAssertEqual(seen.value, 12)
+        XCTAssertEqual(collected.names.keys.sorted(), accounts.sorted())
+        for (account, names) in collected.names {
+            XCTAssertEqual(names.isEmpty, account.hasPrefix("clean"), account)
+        }
+        let (statsData, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/__control/stats")!)
+        let stats = try JSONSerialization.jsonObject(with: statsData) as? [String: Any]
+        XCTAssertEqual(stats?["rate_limited"] as? Int, 0, "pacing never ran into the server's own limit")
+    }
+
+    final class CollectedNames: @unchecked Sendable {
+        private let lock = NSLock()
+        private var map: [String: [String]] = [:]
+        func add(_ account: String, _ names: [String]) { lock.withLock { map[account] = names } }
+        var names: [String: [String]] { lock.withLock { map } }
+    }
 }
