@@ -16,7 +16,7 @@ final class CheckSchedulerTests: XCTestCase {
         private var stopped = false
 
         init() {
-            let thread = Thread { [unowned self] in self.loop() }
+            let thread = Thread { self.loop() }   // strong: the thread keeps it alive until stop()
             thread.start()
         }
 

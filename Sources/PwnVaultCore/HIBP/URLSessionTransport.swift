@@ -43,8 +43,9 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         config.httpCookieAcceptPolicy = .never
         config.urlCredentialStorage = nil
         config.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
+        // Each request carries its own deadline (below); the session's must not cut a longer one short.
         config.timeoutIntervalForRequest = Self.seconds(timeout)
-        config.timeoutIntervalForResource = Self.seconds(timeout)
+        config.timeoutIntervalForResource = 24 * 3600
         let queue = OperationQueue()
         queue.name = "pwnvault.http"
         queue.maxConcurrentOperationCount = 1
