@@ -9,7 +9,9 @@
 /// Width is counted in characters: a double-width character counts as one.
 public enum HTMLText {
     public static func render(_ html: String, width: Int) -> (text: String, links: [String]) {
-        var renderer = Renderer(Array(html.unicodeScalars))
+        // Escape sequences are cut from the source first; controls an entity produces are dropped
+        // as they are decoded; the last pass is a safety net.
+        var renderer = Renderer(Array(stripControls(html).unicodeScalars))
         renderer.run()
         let flowed = stripControls(renderer.finishedText())
         return (wrap(flowed, width: width), renderer.links)
@@ -72,13 +74,20 @@ public enum HTMLText {
             switch c {
             case 0x0A: out.append(s[i - 1])
             case 0x09: out.append(" ")
-            case 0x00...0x1F, 0x7F...0x9F: continue
-            case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: continue   // bidi controls
             case 0x2028, 0x2029: out.append("\n")
-            default: out.append(s[i - 1])
+            default: if !isStripped(s[i - 1]) { out.append(s[i - 1]) }
             }
         }
         return String(out)
+    }
+
+    /// C0 and C1 controls, DEL, and the bidirectional controls that can make text read backwards.
+    static func isStripped(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
+        default: return false
+        }
     }
 
     // MARK: the renderer
@@ -90,6 +99,8 @@ public enum HTMLText {
         var pendingSpace = false
         var links: [String] = []
         var openHref: String?
+        /// Where to go on after a tag whose content is skipped (`<script>`, `<style>`).
+        var resumeAt = 0
 
         init(_ s: [Unicode.Scalar]) { self.s = s }
 
@@ -98,7 +109,7 @@ public enum HTMLText {
                 let c = s[i]
                 if c == "<", let end = tagEnd(from: i) {
                     handleTag(from: i + 1, to: end)
-                    i = end + 1
+                    i = max(end + 1, resumeAt)
                 } else if c == "&" {
                     let (text, next) = entity(at: i)
                     i = next
@@ -134,6 +145,7 @@ public enum HTMLText {
                 pendingSpace = true
                 return
             }
+            if HTMLText.isStripped(c) { return }
             if pendingSpace, !atLineStart { out.append(" ") }
             pendingSpace = false
             out.append(c)
@@ -234,11 +246,11 @@ public enum HTMLText {
             var j = end + 1
             while j + closer.count <= s.count {
                 if (0..<closer.count).allSatisfy({ String(s[j + $0]).lowercased() == String(closer[$0]) }) {
-                    if let close = tagEnd(from: j) { i = close; return }
+                    if let close = tagEnd(from: j) { resumeAt = close + 1; return }
                 }
                 j += 1
             }
-            i = s.count - 1
+            resumeAt = s.count
         }
 
         /// Attribute names (lower-cased) and values (entities decoded) of a tag.

@@ -43,8 +43,9 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         config.httpCookieAcceptPolicy = .never
         config.urlCredentialStorage = nil
         config.httpMaximumConnectionsPerHost = max(1, maxConnectionsPerHost)
+        // Each request carries its own deadline (below); the session's must not cut a longer one short.
         config.timeoutIntervalForRequest = Self.seconds(timeout)
-        config.timeoutIntervalForResource = Self.seconds(timeout)
+        config.timeoutIntervalForResource = 24 * 3600
         let queue = OperationQueue()
         queue.name = "pwnvault.http"
         queue.maxConcurrentOperationCount = 1
@@ -188,6 +189,8 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         }
         lock.unlock()
         completionHandler(allow ? .allow : .cancel)
+        // swift-corelibs-foundation does not stop the transfer on `.cancel` alone.
+        if !allow { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

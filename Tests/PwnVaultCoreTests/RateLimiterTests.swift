@@ -1,0 +1,75 @@
+import XCTest
+@testable import PwnVaultCore
+
+final class RateLimiterTests: XCTestCase {
+    /// 60 s / rpm × 1.02, computed here independently in floating point.
+    func expectedInterval(_ rpm: Int) -> Double { 60.0 / Double(rpm) * 1.02 }
+
+    func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    func testIntervalIsSlightlySlowerThanTheKeysRate() {
+        for rpm in [10, 600, 1000, 3000, 12_000] {
+            let limiter = RateLimiter(requestsPerMinute: rpm)
+            XCTAssertEqual(seconds(limiter.interval), expectedInterval(rpm), accuracy: 1e-9, "rpm \(rpm)")
+            XCTAssertGreaterThan(limiter.interval, .seconds(60) / rpm, "never faster than the key allows")
+        }
+    }
+
+    func testUnknownRateIsTheSmallestPlan() {
+        XCTAssertEqual(RateLimiter(requestsPerMinute: nil).requestsPerMinute, 10)
+        XCTAssertEqual(RateLimiter(requestsPerMinute: 0).interval, RateLimiter(requestsPerMinute: 10).interval)
+        XCTAssertEqual(RateLimiter(requestsPerMinute: -5).requestsPerMinute, 10)
+    }
+
+    func testStartsAreSpacedByTheInterval() {
+        var limiter = RateLimiter(requestsPerMinute: 600)
+        var now = Duration.zero
+        var starts: [Duration] = []
+        for _ in 0..<5 {
+            let start = limiter.earliestStart(now: now)
+            starts.append(start)
+            limiter.recordStart(at: start)
+            now = start                              // the caller is always ready at once
+        }
+        XCTAssertEqual(starts, (0..<5).map { limiter.interval * $0 })
+    }
+
+    func testAnIdleCallerStartsAtOnceWithoutABurst() {
+        var limiter = RateLimiter(requestsPerMinute: 600)
+        limiter.recordStart(at: .zero)
+        XCTAssertEqual(limiter.earliestStart(now: .seconds(10)), .seconds(10))
+        limiter.recordStart(at: .seconds(10))
+        XCTAssertEqual(limiter.earliestStart(now: .seconds(10)), .seconds(10) + limiter.interval,
+                       "idle time is not saved up for a burst")
+    }
+
+    func testHoldDelaysEveryStart() {
+        var limiter = RateLimiter(requestsPerMinute: 3000)
+        limiter.recordStart(at: .zero)
+        limiter.hold(until: .seconds(3))
+        XCTAssertEqual(limiter.earliestStart(now: .milliseconds(100)), .seconds(3))
+        limiter.hold(until: .seconds(1))
+        XCTAssertEqual(limiter.heldUntil, .seconds(3), "a shorter hold never shortens a longer one")
+        limiter.recordStart(at: .seconds(3))
+        XCTAssertEqual(limiter.earliestStart(now: .seconds(3)), .seconds(3) + limiter.interval)
+    }
+
+    func testBackoffDoublesWithJitterBounds() {
+        let policy = RetryPolicy.standard
+        XCTAssertEqual(policy.backoff(retry: 1, unit: 0.5), .seconds(1))
+        XCTAssertEqual(policy.backoff(retry: 2, unit: 0.5), .seconds(2))
+        XCTAssertEqual(policy.backoff(retry: 3, unit: 0.5), .seconds(4))
+        XCTAssertEqual(policy.backoff(retry: 1, unit: 0), .milliseconds(750))
+        XCTAssertEqual(policy.backoff(retry: 3, unit: 1), .seconds(5))
+        XCTAssertEqual(RetryPolicy(jitter: 0).backoff(retry: 2, unit: 0.9), .seconds(2))
+    }
+
+    func testRateLimitWaitAddsTheMargin() {
+        let policy = RetryPolicy.standard
+        XCTAssertEqual(policy.rateLimitWait(retryAfter: 2), .milliseconds(2250))
+        XCTAssertEqual(policy.rateLimitWait(retryAfter: 0.1), .milliseconds(350))
+        XCTAssertEqual(policy.rateLimitWait(retryAfter: nil), .milliseconds(2250))
+    }
+}
