@@ -12,5 +12,8 @@ head=$(awk -v m="$marker" '$0 == m {exit} {print}' Docs/CLI.md)
   for cmd in $("$bin" --help | sed -n '/^COMMANDS:/,/^$/p' | awk 'NR>1 && NF {print $1}'); do
     printf '\n## pwnvault %s\n\n```\n%s\n```\n' "$cmd" "$("$bin" help "$cmd")"
   done
+  for topic in exit-status environment; do
+    printf '\n## %s\n\n```\n%s\n```\n' "$topic" "$("$bin" help "$topic")"
+  done
 } > Docs/CLI.md.new
 mv Docs/CLI.md.new Docs/CLI.md

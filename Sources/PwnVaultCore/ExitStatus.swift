@@ -22,6 +22,24 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case interrupted = 130
 }
 
+extension ExitStatus {
+    /// One line for `pwnvault help exit-status` and the docs.
+    public var meaning: String {
+        switch self {
+        case .success: return "success; for check: no checked account is in a breach"
+        case .breachesFound: return "check: at least one checked account is in a breach"
+        case .usage: return "usage: unknown command or option, bad value, invalid account, unknown id"
+        case .authentication: return "wrong passphrase, passphrases that differ, or no way to ask for one"
+        case .vault: return "no vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error"
+        case .keyring: return "the keyring was needed and is unusable, or holds a key for another vault"
+        case .network: return "HIBP could not be reached or answered nonsense; the run did not complete"
+        case .apiAuthorization: return "HIBP refused the API key or the client (401, 403), or no key is available"
+        case .partial: return "the run completed but some accounts could not be checked"
+        case .interrupted: return "interrupted (Ctrl-C, SIGTERM, SIGHUP); finished work is kept"
+        }
+    }
+}
+
 /// An error that knows what to tell the user: one lower-case line, an optional hint, and an exit status.
 public protocol UserFacingError: Error {
     var message: String { get }

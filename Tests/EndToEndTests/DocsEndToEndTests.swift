@@ -16,5 +16,9 @@ final class DocsEndToEndTests: XCTestCase {
             XCTAssertTrue(doc.contains("## pwnvault \(command)\n\n```\n" + help + "```"),
                           "Docs/CLI.md is stale for '\(command)': run scripts/gen-cli-doc.sh")
         }
+        for topic in ["exit-status", "environment"] {
+            let help = Sandbox.exec(Paths.binary, ["help", topic], input: nil, environment: env).stdout
+            XCTAssertTrue(doc.contains("## \(topic)\n\n```\n" + help + "```"), "Docs/CLI.md is stale for '\(topic)'")
+        }
     }
 }

@@ -97,11 +97,20 @@ enum CheckCommand: Command {
 
         let services = HIBPServices(context)
         let catalog = services.catalogIfAvailable(refresh: args.has("refresh"))
-        let client = try services.keyedClient(for: entries.map(\.normalized))
+        let (client, key) = try services.keyedClient(for: entries.map(\.normalized))
+        // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day).
+        var askedForRate = false
         if rpm == nil && entries.count > 1 {
-            rpm = try discoverRate(client, context: context)
+            let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
+            rpm = cache?.rpm(for: key, now: context.now())
+            if rpm == nil {
+                rpm = try discoverRate(client, context: context)
+                askedForRate = true
+                if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
+            }
         }
-        return try runChecks(entries, client: client, rpm: rpm, session: session, catalog: catalog, context: context, all: all)
+        return try runChecks(entries, client: client, rpm: rpm, afterARequest: askedForRate, session: session,
+                             catalog: catalog, context: context, all: all)
     }
 
     // MARK: targets
@@ -171,7 +180,9 @@ enum CheckCommand: Command {
 
     // MARK: the run
 
-    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, session: VaultSession?,
+    /// `afterARequest`: a keyed request (subscription/status) was just sent, so the first check waits
+    /// one interval: the key's limit counts every request.
+    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, afterARequest: Bool, session: VaultSession?,
                           catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
@@ -183,8 +194,10 @@ enum CheckCommand: Command {
         let saveFailure = Collector.Box<Error>()
 
         let interrupt = InterruptWatcher()
+        let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let outcome: Result<CheckRunSummary, Error> = interrupt.run {
-            try await checkRun.run(targets) { target, result in
+            try await Task.sleep(for: pause)
+            return try await checkRun.run(targets) { target, result in
                 let entry = entries[target.index]
                 var saved = false
                 if let session, let id = entry.account?.id {

@@ -7,13 +7,18 @@ enum HelpCommand: Command {
         summary: "show help for pwnvault or one of its commands",
         usage: ["[COMMAND]"],
         positionals: 0...1,
-        positionalHelp: [("COMMAND", "the command to explain")],
-        examples: [("pwnvault help add", "how to add accounts")],
+        positionalHelp: [("COMMAND", "the command to explain, or a topic: environment, exit-status")],
+        examples: [("pwnvault help add", "how to add accounts"),
+                   ("pwnvault help environment", "every environment variable pwnvault reads")],
         usesVault: false)
 
     static func run(_ context: Context) throws -> ExitStatus {
         guard let name = context.arguments.positionals.first else {
             context.console.out(HelpText.overview())
+            return .success
+        }
+        if let topic = HelpText.topics[name] {
+            context.console.out(topic())
             return .success
         }
         guard let command = Commands.named(name) else {

@@ -1,4 +1,5 @@
 import Foundation
+import PwnVaultCore
 
 /// Every help screen, built from the command specs so help, the man page and completions cannot drift.
 enum HelpText {
@@ -46,6 +47,24 @@ enum HelpText {
             for (example, what) in spec.examples { lines += ["  \(example)", "      \(what)"] }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// Help topics that are not commands.
+    static let topics: [String: () -> String] = ["environment": environment, "exit-status": exitStatuses]
+
+    static func environment() -> String {
+        let w = Settings.documentation.map(\.name.count).max() ?? 0
+        var lines = ["ENVIRONMENT: the variables pwnvault reads (empty counts as unset)", ""]
+        for (name, value, meaning) in Settings.documentation {
+            lines.append("  " + name.padding(toLength: w + 2, withPad: " ", startingAt: 0) + meaning)
+            lines.append("  " + String(repeating: " ", count: w + 2) + "default: " + value)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func exitStatuses() -> String {
+        (["EXIT STATUS:", ""] + ExitStatus.allCases.map { String(format: "  %3d  ", $0.rawValue) + $0.meaning })
+            .joined(separator: "\n")
     }
 
     static func optionLines(_ options: [OptionSpec]) -> [String] {

@@ -71,10 +71,7 @@ public struct BreachCatalogCache: Sendable {
 
     /// The cached catalog, or nil when there is none or it cannot be read.
     public func load() -> BreachCatalog? {
-        var st = stat()
-        guard lstat(fileURL.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
-              st.st_size <= off_t(Self.maxFileBytes),
-              let data = FileManager.default.contents(atPath: fileURL.path),
+        guard let data = PrivateCacheFolder(directory: directory).read(Self.fileName, maxBytes: Self.maxFileBytes),
               let file = try? JSONDecoder().decode(CacheFile.self, from: data),
               file.format == CacheFile.currentFormat,
               let fetchedAt = HIBPTimestamp.parse(file.fetchedAt) else { return nil }
@@ -83,58 +80,13 @@ public struct BreachCatalogCache: Sendable {
 
     /// Writes `catalog` atomically, creating the folder (0700) when needed.
     public func save(_ catalog: BreachCatalog) throws {
-        try prepareDirectory()
         let file = CacheFile(format: CacheFile.currentFormat, fetchedAt: HIBPTimestamp.format(catalog.fetchedAt),
                              breaches: catalog.breaches)
         let data: Data
         do { data = try JSONEncoder().encode(file) } catch {
             throw BreachCatalogError.writeFailed(path: fileURL.path, reason: "the catalog could not be encoded")
         }
-        let suffix = Sodium.hex(Sodium.randomData(6))
-        let temp = directory.appendingPathComponent(".\(Self.fileName).\(suffix).tmp").path
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure(errno) }
-        var ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        var code = ok ? 0 : errno
-        if ok, fsync(fd) != 0 { ok = false; code = errno }
-        close(fd)
-        if ok, rename(temp, fileURL.path) != 0 { ok = false; code = errno }
-        guard ok else {
-            unlink(temp)
-            throw failure(code)
-        }
-    }
-
-    /// Creates the folder 0700, or checks that the existing one is a real folder owned by us and
-    /// takes group and other permissions away from it.
-    private func prepareDirectory() throws {
-        let path = directory.path
-        var st = stat()
-        if lstat(path, &st) != 0 {
-            do {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw BreachCatalogError.writeFailed(path: path, reason: "the folder could not be created")
-            }
-            guard lstat(path, &st) == 0 else { throw failure(errno, path: path) }
-        }
-        guard (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == geteuid() else {
-            throw BreachCatalogError.unsafeCacheDirectory(path: path)
-        }
-        if st.st_mode & 0o077 != 0, chmod(path, 0o700) != 0 { throw failure(errno, path: path) }
-    }
-
-    private func failure(_ code: Int32, path: String? = nil) -> BreachCatalogError {
-        .writeFailed(path: path ?? fileURL.path, reason: String(cString: strerror(code)).lowercased())
+        try PrivateCacheFolder(directory: directory).write(data, as: Self.fileName)
     }
 
     private struct CacheFile: Codable {

@@ -11,9 +11,9 @@ public enum HTMLText {
     public static func render(_ html: String, width: Int) -> (text: String, links: [String]) {
         // Escape sequences are cut from the source first; controls an entity produces are dropped
         // as they are decoded; the last pass is a safety net.
-        var renderer = Renderer(Array(stripControls(html).unicodeScalars))
+        var renderer = Renderer(Array(Sanitizer.multiLine(html).unicodeScalars))
         renderer.run()
-        let flowed = stripControls(renderer.finishedText())
+        let flowed = Sanitizer.multiLine(renderer.finishedText())
         return (wrap(flowed, width: width), renderer.links)
     }
 
@@ -44,51 +44,6 @@ public enum HTMLText {
     }
 
     // MARK: control characters
-
-    /// Removes C0/C1 controls (keeping `\n`; a tab becomes a space), DEL, whole ESC sequences (CSI,
-    /// OSC, and two-character ones), bidirectional overrides and isolates, and line/paragraph separators.
-    /// A stand-in for `Sanitizer.multiLine` (Screen/), written in parallel: fold into it once merged.
-    static func stripControls(_ text: String) -> String {
-        let s = Array(text.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        var i = 0
-        while i < s.count {
-            let c = s[i].value
-            if c == 0x1B {                       // ESC: drop the whole sequence
-                i += 1
-                guard i < s.count else { break }
-                let kind = s[i].value
-                i += 1
-                if kind == 0x5B {                // CSI: parameters, intermediates, one final byte
-                    while i < s.count, (0x20...0x3F).contains(s[i].value) { i += 1 }
-                    if i < s.count, (0x40...0x7E).contains(s[i].value) { i += 1 }
-                } else if kind == 0x5D || kind == 0x50 || kind == 0x5F || kind == 0x5E {
-                    // OSC, DCS, APC, PM: up to BEL or ESC \
-                    while i < s.count, s[i].value != 0x07, s[i].value != 0x1B { i += 1 }
-                    if i < s.count, s[i].value == 0x07 { i += 1 }
-                    else if i + 1 < s.count, s[i + 1].value == 0x5C { i += 2 }
-                }
-                continue
-            }
-            i += 1
-            switch c {
-            case 0x0A: out.append(s[i - 1])
-            case 0x09: out.append(" ")
-            case 0x2028, 0x2029: out.append("\n")
-            default: if !isStripped(s[i - 1]) { out.append(s[i - 1]) }
-            }
-        }
-        return String(out)
-    }
-
-    /// C0 and C1 controls, DEL, and the bidirectional controls that can make text read backwards.
-    static func isStripped(_ c: Unicode.Scalar) -> Bool {
-        switch c.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x061C: return true
-        default: return false
-        }
-    }
 
     // MARK: the renderer
 
@@ -145,7 +100,7 @@ public enum HTMLText {
                 pendingSpace = true
                 return
             }
-            if HTMLText.isStripped(c) { return }
+            if Sanitizer.isStripped(c) { return }
             if pendingSpace, !atLineStart { out.append(" ") }
             pendingSpace = false
             out.append(c)
@@ -221,7 +176,7 @@ public enum HTMLText {
                     if let href = openHref { reference(href) }
                     openHref = nil
                 } else {
-                    let href = attributes(from: j, to: end)["href"].map { HTMLText.stripControls($0) }?
+                    let href = attributes(from: j, to: end)["href"].map { Sanitizer.singleLine($0) }?
                         .trimmingCharacters(in: .whitespacesAndNewlines)
                     openHref = (href?.isEmpty ?? true) ? nil : href
                 }

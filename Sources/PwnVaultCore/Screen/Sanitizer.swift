@@ -20,6 +20,15 @@ public enum Sanitizer {
     /// Clean text that keeps its lines: every line break becomes `\n`, tabs become one space.
     public static func multiLine(_ s: String) -> String { clean(s, keepNewlines: true) }
 
+    /// A scalar that is never printed: C0 and C1 controls, DEL, and the bidirectional controls that
+    /// can make text read in another order than it is stored.
+    static func isStripped(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
     private static func clean(_ s: String, keepNewlines: Bool) -> String {
         let input = Array(s.unicodeScalars)
         var out = String.UnicodeScalarView()
@@ -45,7 +54,7 @@ public enum Sanitizer {
             case 0x09:
                 out.append(" ")
                 i += 1
-            case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            case _ where isStripped(c):
                 i += 1
             default:
                 out.append(c)

@@ -23,22 +23,27 @@ struct HIBPServices {
         HIBPClient(baseURL: baseURL, apiKey: nil, version: CLI.version, transport: transport)
     }
 
-    /// A client with the run's key; says where the key came from when it is not the usual one.
-    func keyedClient(for accounts: [String]) throws -> HIBPClient {
+    /// A client with the run's key (and the key, for the rate-limit cache); says where the key came
+    /// from when it is not the usual one.
+    func keyedClient(for accounts: [String]) throws -> (client: HIBPClient, key: SecretBytes) {
         let env = context.environment[Settings.apiKeyVariable]
         let (key, source) = try APIKey.resolve(environmentValue: env, keyring: context.keyring, accounts: accounts)
         if source == .publicTestKey {
             context.console.note("using HIBP's public test key (it works for \(APIKey.testDomain) accounts only)")
         }
-        return HIBPClient(baseURL: baseURL, apiKey: key, version: CLI.version, transport: transport)
+        return (HIBPClient(baseURL: baseURL, apiKey: key, version: CLI.version, transport: transport), key)
+    }
+
+    /// `$XDG_CACHE_HOME/pwnvault`.
+    func cacheDirectory() throws -> URL {
+        guard let cacheHome = context.settings.cacheHome else { throw BreachCatalogError.noCacheDirectory }
+        return URL(fileURLWithPath: cacheHome).appendingPathComponent("pwnvault", isDirectory: true)
     }
 
     /// The breach catalog: cached for a day under $XDG_CACHE_HOME/pwnvault, refreshed on demand.
     /// Falls back to the cached copy, with a note, when a refresh fails.
     func catalog(refresh: Bool) throws -> BreachCatalog {
-        guard let cacheHome = context.settings.cacheHome else { throw BreachCatalogError.noCacheDirectory }
-        let directory = URL(fileURLWithPath: cacheHome).appendingPathComponent("pwnvault", isDirectory: true)
-        let cache = BreachCatalogCache(directory: directory)
+        let cache = BreachCatalogCache(directory: try cacheDirectory())
         let client = publicClient()
         let load = try blocking { try await cache.catalog(now: context.now(), forceRefresh: refresh) { try await client.breaches() } }
         if let failure = load.refreshFailure {

@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// The fake HIBP server (tools/fake-hibp/fake_hibp.py) on a loopback port, for one test.
+final class FakeHIBP {
+    static let key = "11111111111111111111111111111111"
+    let process = Process()
+    let port: Int
+    let dir: URL
+    var apiURL: String { "http://127.0.0.1:\(port)/api/v3" }
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    init(arguments: [String] = ["--rpm", "6000", "--burst", "100"]) throws {
+        dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("fake-hibp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let portFile = dir.appendingPathComponent("port").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Paths.root.appendingPathComponent("tools/fake-hibp/fake_hibp.py").path,
+                             "--port", "0", "--port-file", portFile, "--quiet", "--key", FakeHIBP.key + ":6000",
+                             "--key", "22222222222222222222222222222222:blocked"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(15)
+        var found: Int?
+        while found == nil && Date() < deadline {
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8), let p = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                found = p
+            } else {
+                usleep(20_000)
+            }
+        }
+        guard let found else { process.terminate(); throw XCTSkip("the fake HIBP server did not start") }
+        port = found
+    }
+
+    deinit {
+        process.terminate()
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    /// POSTs JSON to a control endpoint.
+    func control(_ path: String, _ json: String) {
+        _ = request("POST", path, body: json)
+    }
+
+    /// The requests the server received (method, path, query, headers, status).
+    func log() -> [[String: Any]] {
+        let data = request("GET", "/__control/log", body: nil)
+        return (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
+    }
+
+    func stats() -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: request("GET", "/__control/stats", body: nil))) as? [String: Any] ?? [:]
+    }
+
+    private func request(_ method: String, _ path: String, body: String?) -> Data {
+        var req = URLRequest(url: URL(string: base + path)!)
+        req.httpMethod = method
+        req.setValue("pwnvault-tests", forHTTPHeaderField: "user-agent")
+        if let body { req.httpBody = Data(body.utf8); req.setValue("application/json", forHTTPHeaderField: "content-type") }
+        let done = DispatchSemaphore(value: 0)
+        var result = Data()
+        URLSession.shared.dataTask(with: req) { data, _, _ in result = data ?? Data(); done.signal() }.resume()
+        done.wait()
+        return result
+    }
+}
