@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmarks against a release build, inside a private keyring session.
-#   bench/run.sh vault     list/add timings and memory (issue: vault core)
+#   bench/run.sh vault     list/add timings and memory on 10 to 10,000 accounts
+#   bench/run.sh check     check --all against the fake HIBP server: wall time, requests, 429s, efficiency
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -9,5 +10,6 @@ export PWNVAULT_BIN="$(swift build -c release --show-bin-path)/pwnvault"
 what=${1:-vault}
 case "$what" in
   vault) exec Tests/Support/keyring-session.sh -- python3 bench/vault_bench.py ;;
-  *) echo "bench/run.sh: unknown benchmark '$what' (vault)" >&2; exit 2 ;;
+  check) PWNVAULT_KEYRING=none exec python3 bench/check_bench.py ;;
+  *) echo "bench/run.sh: unknown benchmark '$what' (vault, check)" >&2; exit 2 ;;
 esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's demo command: a throw-away vault in a private keyring session; init, add, list
-# (masked on this terminal, redacted through a pipe), status. Leaves nothing behind.
+# The README's demo command: the main job on a throw-away vault, against the fake HIBP server on
+# loopback, inside a private keyring session. Leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -8,23 +8,38 @@ swift build -c release 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
 bin="$(swift build -c release --show-bin-path)/pwnvault"
 
 demo_dir=$(mktemp -d)
-trap 'rm -rf "$demo_dir"' EXIT
 chmod 700 "$demo_dir"
 umask 077
+server_pid=""
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$demo_dir"; }
+trap cleanup EXIT
+
+# A fake HIBP on 127.0.0.1 that answers like the real one (tools/fake-hibp), with a 600-per-minute key.
+key=11111111111111111111111111111111
+python3 tools/fake-hibp/fake_hibp.py --port 0 --port-file "$demo_dir/port" --quiet --key "$key:600" &
+server_pid=$!
+for _ in $(seq 100); do [ -s "$demo_dir/port" ] && break; sleep 0.05; done
 # The demo's passphrase: random, in a 0600 file, never on a command line.
 head -c 24 /dev/urandom | base64 > "$demo_dir/passphrase"
 
-export PWNVAULT_BIN="$bin" DEMO_DIR="$demo_dir"
+export PWNVAULT_BIN="$bin" DEMO_DIR="$demo_dir" DEMO_KEY="$key"
+export PWNVAULT_API_URL="http://127.0.0.1:$(cat "$demo_dir/port")/api/v3"
 exec Tests/Support/keyring-session.sh -- bash -c '
-  set -euo pipefail
+  set -uo pipefail
   export PWNVAULT_VAULT="$DEMO_DIR/vault" PWNVAULT_PASSPHRASE_FILE="$DEMO_DIR/passphrase"
-  pv() { echo; printf "\033[1m$ pwnvault %s\033[0m\n" "$*"; "$PWNVAULT_BIN" "$@"; }
+  say() { echo; printf "\033[1m$ %s\033[0m\n" "$*"; }
+  pv() { say "pwnvault $*"; "$PWNVAULT_BIN" "$@"; }
   pv init
-  unset PWNVAULT_PASSPHRASE_FILE   # from now on the keyring opens the vault
-  pv add alice@example.com bob.smith@mail.example.co.uk --label "Bob (work)"
-  printf "%s\n" "carol_1987" "+44 7700 900123" | { echo; printf "\033[1m$ printf ... | pwnvault add -\033[0m\n"; "$PWNVAULT_BIN" add -; }
+  unset PWNVAULT_PASSPHRASE_FILE          # from now on the keyring opens the vault
+  printf "%s\n" "$DEMO_KEY" | { say "printf KEY | pwnvault config api-key"; "$PWNVAULT_BIN" config api-key; }
+  pv add alice@example.com --label "Alice (me)"
+  pv add pwned.bob@example.org --label "Dad"
+  printf "%s\n" "clean.carol@example.net" "pwned_dave" "+44 7700 900123" | { say "printf ... | pwnvault add -"; "$PWNVAULT_BIN" add -; }
+  pv check --all;  echo "(exit status $?: 1 means some account is in a breach)"
   pv list
-  echo; printf "\033[1m$ pwnvault list | cat      # piped: no character of any account\033[0m\n"
+  say "pwnvault list | cat      # piped: not one character of any account"
   "$PWNVAULT_BIN" list | cat
+  pv show "#2"
+  pv breach Adobe
   pv status
 '

@@ -260,7 +260,8 @@ final class HIBPClientTests: XCTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Not waitUntilExit: it waits on a run loop an async test's thread does not run.
-        addTeardownBlock { process.terminate() }
+        // SIGKILL: the spawning thread may block SIGTERM, and the child inherits that mask.
+        addTeardownBlock { kill(process.processIdentifier, SIGKILL) }
         if let portFile {
             for _ in 0..<200 {
                 if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {

@@ -1007,6 +1007,9 @@ def main(argv=None):
     received = []
     signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))
     signal.signal(signal.SIGINT, lambda signum, frame: received.append(signum))
+    # A parent may have spawned us with these signals blocked (a test runner's thread): unblock them,
+    # or SIGTERM would stay pending forever and the server would outlive its test.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     serving = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True)
     serving.start()
     port = server.server_address[1]

@@ -33,12 +33,13 @@ final class FakeHIBP {
                 usleep(20_000)
             }
         }
-        guard let found else { process.terminate(); throw XCTSkip("the fake HIBP server did not start") }
+        guard let found else { kill(process.processIdentifier, SIGKILL); throw XCTSkip("the fake HIBP server did not start") }
         port = found
     }
 
     deinit {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)   // SIGTERM may be blocked in the thread that spawned it
+        process.waitUntilExit()
         try? FileManager.default.removeItem(at: dir)
     }
 
