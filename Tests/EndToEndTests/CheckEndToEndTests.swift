@@ -309,4 +309,47 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(s.run(["breaches", "--refresh"]).status, 0)
         XCTAssertEqual(server.log().count, before + 1)
     }
+
+    func testPastesAreCountedForEmailAddressesOnly() throws {
+        let fixtures = s.writeFile("fixtures.json", #"{"accounts": {"paula@example.com": {"breaches": ["Adobe"], "pastes": 2}}}"#)
+        server = nil
+        server = try FakeHIBP(arguments: ["--fixtures", fixtures])
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "paula@example.com", "pwned_username"]).status, 0)
+        let r = s.run(["check", "--all", "--pastes"])
+        XCTAssertEqual(r.status, 1, r.all)
+        XCTAssertTrue(r.stdout.contains("2 pastes"), r.stdout)
+        let list = try rows()
+        XCTAssertEqual(list.first?["pasteCount"] as? Int, 2)
+        XCTAssertNil(list.last?["pasteCount"] as? Int, "usernames have no pastes")
+        let pasteRequests = server.log().compactMap { $0["path"] as? String }.filter { $0.contains("/pasteaccount/") }
+        XCTAssertEqual(pasteRequests.count, 1)
+    }
+
+    func testProgressShowsOnATerminalAndDroppedConnectionsAreRetried() throws {
+        s.initVault()
+        XCTAssertEqual(s.run(["add"] + (1...4).map { "clean.p\($0)@example.com" }).status, 0)
+        XCTAssertEqual(s.run(["breaches"]).status, 0)
+        server.control("/__control/faults", #"{"drop": 1}"#)
+        let tty = s.runOnTerminal(["check", "--all", "--rpm", "240"])
+        XCTAssertEqual(tty.status, 0, tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("4/4"), tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("breached 0"), tty.stdout)
+        XCTAssertTrue(tty.stdout.contains("left"), "an estimate of the time left: \(tty.stdout)")
+        XCTAssertTrue(tty.stdout.contains("checked 4 of 4: 0 breached, 4 clean"), tty.stdout)
+        // piped: no progress bar at all
+        let piped = s.run(["check", "--all", "--force", "--rpm", "600"])
+        XCTAssertFalse(piped.all.contains("█") || piped.all.contains("░"), piped.all)
+    }
+
+    func testTheCatalogIsPagedOnATerminalAndNotifyGivesTheAddress() throws {
+        let paged = s.runOnTerminal(["breaches"], env: ["PAGER": "sed 's/^/PAGED:/'"])
+        XCTAssertEqual(paged.status, 0, paged.stdout)
+        XCTAssertGreaterThan(paged.stdout.components(separatedBy: "PAGED:").count, 40, paged.stdout)
+        XCTAssertTrue(paged.stdout.contains("PAGED:43 of 43 breaches"), paged.stdout)
+        let notify = s.run(["notify"])
+        XCTAssertEqual(notify.status, 0)
+        XCTAssertEqual(notify.stdout, "https://haveibeenpwned.com/NotifyMe\n")
+    }
 }

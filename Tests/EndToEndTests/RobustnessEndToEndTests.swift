@@ -141,4 +141,24 @@ final class RobustnessEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("the keyring has no key for this vault; using the passphrase"), r.stderr)
         XCTAssertTrue(r.stderr.contains("stored the vault key in the keyring"), r.stderr)
     }
+
+    func testAKeyringItemWithAnotherVaultsKeyIsNotTrustedAndIsRepaired() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "zoe@example.com"]).status, 0)
+        let status = s.run(["status", "--json"], passphraseFromFile: false)
+        let vaultID = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["vaultID"] as? String)
+        // Overwrite the item with a key of another vault (32 random bytes, base64 as pwnvault stores it).
+        let other = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        let stored = Sandbox.exec("/usr/bin/env", ["secret-tool", "store", "--label", "pwnvault vault key (other)",
+                                                   "application", "pwnvault", "type", "vault-key", "vault-id", vaultID],
+                                  input: other, environment: s.environment)
+        XCTAssertEqual(stored.status, 0, stored.all)
+        XCTAssertEqual(s.run(["list"], passphraseFromFile: false).status, 3, "the wrong key must not open it, and no passphrase is at hand")
+        let r = s.run(["list"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stderr.contains("the keyring's key for this vault does not open it; using the passphrase"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("replaced the keyring's wrong key"), r.stderr)
+        XCTAssertEqual(s.run(["list"], passphraseFromFile: false).status, 0, "repaired: the keyring opens it again")
+    }
 }

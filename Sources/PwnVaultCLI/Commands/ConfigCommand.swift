@@ -18,6 +18,8 @@ enum ConfigCommand: Command {
                    ("pass show hibp | pwnvault config api-key", "take it from a password manager")],
         usesVault: false)
 
+    struct Report: Encodable { let apiKey: String }
+
     static func run(_ context: Context) throws -> ExitStatus {
         let setting = context.arguments.positionals[0]
         guard setting == "api-key" else {
@@ -25,6 +27,7 @@ enum ConfigCommand: Command {
         }
         if context.arguments.has("remove") {
             let removed = try context.keyring.clear(.apiKey)
+            if context.json { try context.console.json(Report(apiKey: removed ? "removed" : "absent")); return .success }
             context.console.out(removed ? "removed the HIBP API key from the keyring" : "no HIBP API key was stored")
             return .success
         }
@@ -36,6 +39,7 @@ enum ConfigCommand: Command {
                              hint: "copy it from https://haveibeenpwned.com/API/Key")
         }
         try context.keyring.store(.apiKey, secret: key)
+        if context.json { try context.console.json(Report(apiKey: "stored")); return .success }
         context.console.out("stored the HIBP API key in the keyring")
         return .success
     }

@@ -24,6 +24,8 @@ enum PasswdCommand: Command {
         let session = try context.openVault()
         let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ")
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
+        struct Report: Encodable { let changed = true; let kdf: String? }
+        if context.json { try context.console.json(Report(kdf: kdf.name)); return .success }
         context.console.out("the passphrase of \(session.location.displayPath) was changed")
         return .success
     }
