@@ -46,17 +46,21 @@ struct PrivateScreenTerminal {
         TerminalIO.windowSize(output) ?? TerminalIO.windowSize(input) ?? PrivateScreenTerminal.fallbackSize
     }
 
-    /// Replaces the screen with `lines`: each made safe for one line and cut to the width, at most as
-    /// many as there are rows, and no newline after the last so the alternate screen never scrolls.
+    /// Replaces the screen with `lines`: each made safe for one line, cut to the width, and placed on
+    /// its row by cursor addressing (no newlines, so output processing does not matter and the screen
+    /// never scrolls); at most as many lines as there are rows.
     func draw(_ lines: [String]) {
         let (columns, rows) = size
         var bytes = PrivateScreenTerminal.clearSequence
         for (i, line) in lines.prefix(rows).enumerated() {
-            if i > 0 { bytes += Array("\r\n".utf8) }
+            if i > 0 { bytes += PrivateScreenTerminal.moveToRow(i + 1) }
             bytes += Array(String(Sanitizer.singleLine(line).prefix(columns)).utf8)
         }
         TerminalIO.writeAll(output, bytes)
     }
+
+    /// `ESC [ row ; 1 H`: the cursor to the start of `row` (counted from 1).
+    static func moveToRow(_ row: Int) -> [UInt8] { Array("\u{1B}[\(row);1H".utf8) }
 
     /// Clears and leaves the private screen, turns focus reporting off and puts the settings back.
     ///
