@@ -25,7 +25,7 @@
 #   tmux-session.sh kill SOCKET                kills the server and every client; always succeeds
 #
 # Each command is short-lived; the waits poll every 50 ms until their deadline (hang protection, not a
-# measurement). The shell runs with a minimal, fixed environment plus PATH, HOME and PWNVAULT_* / TEST_*
+# measurement). The server and its shell run with a minimal environment: PATH, HOME, LANG, PWNVAULT_* / TEST_*
 # variables of the caller, so tests can hand values to the programs they run there.
 set -euo pipefail
 
@@ -67,12 +67,14 @@ wait_for() {   # wait_for CHECK SECS DESCRIPTION: polls CHECK every 50 ms
 case "$cmd" in
   start)
     cols=${1:-100} rows=${2:-30}
-    envs=(env -i "PATH=$PATH" "HOME=${HOME:-/tmp}" "TERM=screen" "LANG=C.UTF-8" "PS1=pv\$ ")
+    envs=("PATH=$PATH" "HOME=${HOME:-/tmp}" "TERM=${TERM:-xterm}" "LANG=C.UTF-8" "PS1=pv\$ ")
     while IFS='=' read -r name _; do
       case "$name" in PWNVAULT_*|TEST_*) envs+=("$name=${!name}") ;; esac
     done < <(env)
     # The server outlives this script: it must not hold the caller's pipes open (the caller would wait).
-    tm new-session -d -s main -x "$cols" -y "$rows" "${envs[@]}" bash --norc --noprofile -i </dev/null >/dev/null 2>&1
+    # The server starts with only these variables; tmux adds TMUX and TMUX_PANE for the shell.
+    env -i "${envs[@]}" tmux -L "$sock" -f /dev/null new-session -d -s main -x "$cols" -y "$rows" \
+      bash --norc --noprofile -i </dev/null >/dev/null 2>&1
     tm set -g focus-events on
     tm set -g status off
     tm set -g window-size manual
