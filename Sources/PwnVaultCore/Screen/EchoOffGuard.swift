@@ -51,7 +51,7 @@ struct EchoOffGuard {
         promptCopy = .allocate(capacity: max(prompt.count, 1))
         _ = promptCopy.initialize(from: prompt)
 
-        var blocked = EchoOffGuard.signalSet(EchoOffGuard.handledSignals)
+        var blocked = TerminalIO.signalSet(EchoOffGuard.handledSignals)
         var before = sigset_t()
         pthread_sigmask(SIG_BLOCK, &blocked, &before)
         echoOffState.pointee = EchoOffState(fd: fd, saved: saved, quiet: quiet,
@@ -59,7 +59,7 @@ struct EchoOffGuard {
         for signo in EchoOffGuard.handledSignals {
             var previous = sigaction()
             sigaction(signo, nil, &previous)
-            guard !EchoOffGuard.isIgnored(previous) else { continue }
+            guard !TerminalIO.isIgnored(previous) else { continue }
             EchoOffGuard.installHandler(signo)
             previousActions.append((signo, previous))
         }
@@ -71,7 +71,7 @@ struct EchoOffGuard {
     /// Puts the terminal settings and the previous signal dispositions back (TCSAFLUSH: anything typed
     /// but not read is discarded, it may be the rest of a passphrase).
     func restore() {
-        var blocked = EchoOffGuard.signalSet(EchoOffGuard.handledSignals)
+        var blocked = TerminalIO.signalSet(EchoOffGuard.handledSignals)
         var before = sigset_t()
         pthread_sigmask(SIG_BLOCK, &blocked, &before)
         var saved = echoOffState.pointee.saved
@@ -96,31 +96,8 @@ struct EchoOffGuard {
         sigaction(signo, &action, nil)
     }
 
-    fileprivate static func setDefault(_ signo: Int32) {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = nil   // SIG_DFL
-        sigemptyset(&action.sa_mask)
-        sigaction(signo, &action, nil)
-    }
-
-    fileprivate static func signalSet(_ signals: [Int32]) -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in signals { sigaddset(&set, s) }
-        return set
-    }
-
-    fileprivate static func singleSignalSet(_ signo: Int32) -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, signo)
-        return set
-    }
-
-    private static func isIgnored(_ action: sigaction) -> Bool {
-        guard let handler = action.__sigaction_handler.sa_handler else { return false }
-        return unsafeBitCast(handler, to: Int.self) == 1   // SIG_IGN
-    }
+    // setDefault, signalSet, singleSignalSet and isIgnored are shared with the private screen and the
+    // screen guard: see TerminalIO.
 }
 
 /// Writes all `count` bytes, retrying on EINTR and short writes. Async-signal-safe.
@@ -143,8 +120,8 @@ private func echoOffSignalHandler(_ signo: Int32) {
 
     if signo == SIGTSTP {
         // Stop for real: default disposition, unblocked, raised. Execution resumes here on SIGCONT.
-        EchoOffGuard.setDefault(SIGTSTP)
-        var only = EchoOffGuard.singleSignalSet(SIGTSTP)
+        TerminalIO.setDefault(SIGTSTP)
+        var only = TerminalIO.singleSignalSet(SIGTSTP)
         pthread_sigmask(SIG_UNBLOCK, &only, nil)
         raise(SIGTSTP)
         pthread_sigmask(SIG_BLOCK, &only, nil)
@@ -159,8 +136,8 @@ private func echoOffSignalHandler(_ signo: Int32) {
     // Move past the prompt line so the shell's prompt starts on a line of its own, then die of `signo`.
     var newline: UInt8 = 10
     _ = write(fd, &newline, 1)
-    EchoOffGuard.setDefault(signo)
-    var only = EchoOffGuard.singleSignalSet(signo)
+    TerminalIO.setDefault(signo)
+    var only = TerminalIO.singleSignalSet(signo)
     pthread_sigmask(SIG_UNBLOCK, &only, nil)
     raise(signo)
     errno = savedErrno

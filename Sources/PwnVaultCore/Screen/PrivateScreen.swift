@@ -1,0 +1,195 @@
+import Foundation
+import Glibc
+
+/// A screen for showing accounts unmasked, and nothing else: nothing shown there reaches the
+/// scrollback, it goes blank when the terminal loses focus, and it disappears on a timeout, a key,
+/// a signal or a stop, leaving the terminal exactly as it was.
+///
+/// While `run` runs:
+/// - the alternate screen (`ESC[?1049h`) holds the lines, the cursor is hidden, focus reporting
+///   (`ESC[?1004h`) is on, and input is read key by key without echo (ISIG stays on);
+/// - focus out (`ESC[O`) blanks the screen at once to `hiddenLine`; focus in (`ESC[I`) or a key press
+///   other than the quitting keys draws it again. A terminal that starts "unfocused" (tmux with no
+///   client attached answers `ESC[?1004h` with `ESC[O`) is therefore blank until focused or a key is
+///   pressed: never broken, never showing anything to nobody;
+/// - `q`, `Q` and Esc end it (`.userQuit`); Ctrl-C ends it as `.interrupted(SIGINT)`, whether it
+///   comes as the signal or, with ISIG off, as the byte;
+/// - SIGINT, SIGTERM, SIGHUP and SIGQUIT end it as `.interrupted(signal)`, after the same cleanup;
+/// - Ctrl-Z (SIGTSTP): cleared, alternate screen left, focus reporting off, settings restored, then
+///   the process stops for real, so the shell's prompt shows nothing revealed. On `fg` it comes back
+///   and draws again (within the timeout; the caller is asked nothing), unless the timeout passed
+///   while it was stopped: then it ends with `.timeout` without drawing. Continued in the background
+///   (`bg`) it stays hidden until brought to the foreground;
+/// - SIGWINCH draws again at the new size;
+/// - the timeout runs on a clock that counts time stopped and time the machine slept.
+///
+/// On every way out: the alternate screen is cleared and left, focus reporting is off, the cursor is
+/// shown, and the terminal settings found at the start are restored with TCSAFLUSH (keys typed on the
+/// private screen never reach the shell).
+///
+/// Signals end `run`, they do not end the process: the caller wipes what it holds and exits with
+/// `ExitStatus.interrupted` (130) for `.interrupted`. One private screen at a time per process.
+public final class PrivateScreen {
+    /// Why `run` returned.
+    public enum EndReason: Equatable, Sendable {
+        /// The timeout passed (possibly while the process was stopped).
+        case timeout
+        /// `q`, `Q` or Esc.
+        case userQuit
+        /// SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal went away) or SIGQUIT (Ctrl-\).
+        case interrupted(signal: Int32)
+    }
+
+    /// The timeout `pwnvault reveal` uses unless told otherwise: 30 seconds.
+    public static let defaultTimeout: TimeInterval = 30
+    /// The one line shown while the screen is blanked. Says nothing about what is hidden.
+    public static let hiddenLine = "hidden: focus lost. Focus this window or press a key to show it, q to close."
+    /// The signals watched while the screen runs.
+    static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH]
+
+    private let output: Int32
+    private let input: Int32
+
+    /// A private screen drawing on `output` and reading keys from `input`; both must be the same terminal.
+    public init(output: Int32 = STDOUT_FILENO, input: Int32 = STDIN_FILENO) {
+        self.output = output
+        self.input = input
+    }
+
+    /// Shows `render(columns, rows)`'s lines until the timeout, a quitting key or a signal, and returns
+    /// why it ended. `render` is called again on every redraw (focus in, a resize, `fg`); its lines
+    /// should already be what may be shown, and are made safe for the terminal again here (one line
+    /// each, escape sequences removed, cut to the width; no colors).
+    ///
+    /// Throws `ScreenError.notATerminal` when `input` or `output` is not a terminal, before touching it.
+    public func run(timeout: TimeInterval = PrivateScreen.defaultTimeout,
+                    render: (_ columns: Int, _ rows: Int) -> [String]) throws -> EndReason {
+        guard TerminalIO.isTerminal(output), let saved = TerminalIO.attributes(input) else {
+            throw ScreenError.notATerminal
+        }
+        guard let signals = SignalPipe(signals: PrivateScreen.watchedSignals) else { throw ScreenError.noSignalPipe }
+        let deadline = TerminalIO.secondsSinceBoot() + max(0, timeout)
+        let terminal = PrivateScreenTerminal(output: output, input: input, saved: saved)
+        return withoutActuallyEscaping(render) { render in
+            var session = Session(terminal: terminal, signals: signals, render: render, deadline: deadline)
+            let reason = session.run()
+            session.terminal.leave()
+            signals.restore()
+            return reason
+        }
+    }
+}
+
+/// The state of one `PrivateScreen.run`: the loop and what each event does.
+private struct Session {
+    var terminal: PrivateScreenTerminal
+    let signals: SignalPipe
+    let render: (Int, Int) -> [String]
+    let deadline: Double
+    /// Blank (focus lost) rather than showing the lines.
+    var blanked = false
+    var keys = KeyReader()
+    /// When the waiting ESC arrived, while one waits.
+    var escapeSince: Double?
+
+    init(terminal: PrivateScreenTerminal, signals: SignalPipe, render: @escaping (Int, Int) -> [String], deadline: Double) {
+        self.terminal = terminal; self.signals = signals; self.render = render; self.deadline = deadline
+    }
+
+    private var now: Double { TerminalIO.secondsSinceBoot() }
+
+    mutating func run() -> PrivateScreen.EndReason {
+        if terminal.enter() { draw() }
+        while true {
+            let left = deadline - now
+            if left <= 0 { return .timeout }
+            // Wake at least once a second: poll's clock stops while the machine sleeps, ours does not.
+            var wait = min(left, 1.0)
+            if let since = escapeSince { wait = max(0, min(wait, since + KeyReader.escapeDelay - now)) }
+            // Read keys only while in the foreground: a background read would stop us with SIGTTIN.
+            let watched = terminal.isEntered ? [signals.readEnd, terminal.input] : [signals.readEnd]
+            let ready = TerminalIO.poll(watched, milliseconds: Int32(wait * 1000) + 1)
+
+            if ready[0] {
+                for signo in signals.takeSignals() {
+                    if let end = handle(signal: signo) { return end }
+                }
+            }
+            if ready.count > 1 && ready[1] && terminal.isEntered {
+                switch TerminalIO.read(terminal.input) {
+                case let .bytes(bytes):
+                    escapeSince = nil
+                    let events = keys.feed(bytes)
+                    if keys.isWaitingAfterEscape { escapeSince = now }
+                    if let end = handle(keys: events) { return end }
+                case .nothing:
+                    break
+                case .closed:
+                    return .interrupted(signal: SIGHUP)   // the terminal hung up
+                }
+            } else if let since = escapeSince, now - since >= KeyReader.escapeDelay {
+                escapeSince = nil
+                if let end = handle(keys: keys.flush()) { return end }
+            }
+        }
+    }
+
+    private mutating func handle(signal signo: Int32) -> PrivateScreen.EndReason? {
+        switch signo {
+        case SIGTSTP:
+            terminal.leave()
+            TerminalIO.stopProcess()
+            signals.reinstall(SIGTSTP)
+            // Continued. The stop may have lasted longer than the timeout: then end without drawing.
+            if now >= deadline { return .timeout }
+            blanked = false   // Ctrl-Z came from the keyboard, and `fg` too: the person is here
+            keys = KeyReader(); escapeSince = nil
+            if terminal.enter() { draw() }
+        case SIGCONT:
+            // After our own stop this follows the re-entry above; after SIGSTOP it is the only news.
+            if terminal.isEntered {
+                terminal.reapplyInputMode()
+                draw()
+            } else if now < deadline, terminal.enter() {
+                draw()
+            }
+        case SIGWINCH:
+            if terminal.isEntered { draw() }
+        case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+            return .interrupted(signal: signo)
+        default:
+            break   // a wake byte
+        }
+        return nil
+    }
+
+    private mutating func handle(keys events: [KeyEvent]) -> PrivateScreen.EndReason? {
+        for event in events {
+            switch event {
+            case .escape, .byte(UInt8(ascii: "q")), .byte(UInt8(ascii: "Q")):
+                return .userQuit
+            case .interrupt:
+                return .interrupted(signal: SIGINT)
+            case .focusOut:
+                if !blanked { blanked = true; draw() }
+            case .focusIn:
+                if blanked { blanked = false; draw() }
+            case .byte:
+                if blanked { blanked = false; draw() }   // a key reached this terminal: someone is here
+            case .sequence:
+                break   // arrows, answers to queries: not proof of anything
+            }
+        }
+        return nil
+    }
+
+    private func draw() {
+        guard terminal.isEntered else { return }
+        if blanked {
+            terminal.draw([PrivateScreen.hiddenLine])
+        } else {
+            let size = terminal.size
+            terminal.draw(render(size.columns, size.rows))
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Glibc
+
+/// The terminal side of `PrivateScreen`: the exact bytes that enter and leave it, drawing, and putting
+/// the terminal back. Knows nothing of signals, keys or timeouts.
+struct PrivateScreenTerminal {
+    /// Alternate screen on (nothing drawn there reaches the scrollback), cursor hidden, focus reporting on.
+    static let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1004h".utf8)
+    /// Home and erase the visible screen (of the alternate screen, while it is on).
+    static let clearSequence = Array("\u{1B}[H\u{1B}[2J".utf8)
+    /// Clear the alternate screen first, so no terminal that keeps it keeps anything; then focus
+    /// reporting off, cursor shown, main screen back (with its cursor position).
+    static let leaveSequence = Array("\u{1B}[H\u{1B}[2J\u{1B}[?1004l\u{1B}[?25h\u{1B}[?1049l".utf8)
+    /// Primary Device Attributes: every terminal answers it, after everything written before it.
+    static let deviceAttributesQuery = Array("\u{1B}[c".utf8)
+    /// How long to wait for that answer before giving up on it.
+    static let deviceAttributesTimeout = 0.25
+    /// The size drawn for when the terminal does not say.
+    static let fallbackSize = (columns: 80, rows: 24)
+
+    let output: Int32
+    let input: Int32
+    /// The settings found at the start, put back on every exit path.
+    let saved: termios
+    private(set) var isEntered = false
+
+    init(output: Int32, input: Int32, saved: termios) {
+        self.output = output; self.input = input; self.saved = saved
+    }
+
+    /// Key-at-a-time input, alternate screen, focus reporting. Refuses (false) while another process
+    /// group has the terminal: touching it from the background would stop us with SIGTTOU.
+    mutating func enter() -> Bool {
+        guard TerminalIO.isInForeground(input) else { return false }
+        TerminalIO.setAttributes(input, TerminalIO.keyAtATime(from: saved), discardingInput: false)
+        TerminalIO.writeAll(output, PrivateScreenTerminal.enterSequence)
+        isEntered = true
+        return true
+    }
+
+    /// Puts the key-at-a-time settings back after someone else (a shell during SIGSTOP) changed them.
+    func reapplyInputMode() {
+        TerminalIO.setAttributes(input, TerminalIO.keyAtATime(from: saved), discardingInput: false)
+    }
+
+    var size: (columns: Int, rows: Int) {
+        TerminalIO.windowSize(output) ?? TerminalIO.windowSize(input) ?? PrivateScreenTerminal.fallbackSize
+    }
+
+    /// Replaces the screen with `lines`: each made safe for one line, cut to the width, and placed on
+    /// its row by cursor addressing (no newlines, so output processing does not matter and the screen
+    /// never scrolls); at most as many lines as there are rows.
+    func draw(_ lines: [String]) {
+        let (columns, rows) = size
+        var bytes = PrivateScreenTerminal.clearSequence
+        for (i, line) in lines.prefix(rows).enumerated() {
+            if i > 0 { bytes += PrivateScreenTerminal.moveToRow(i + 1) }
+            bytes += Array(String(Sanitizer.singleLine(line).prefix(columns)).utf8)
+        }
+        TerminalIO.writeAll(output, bytes)
+    }
+
+    /// `ESC [ row ; 1 H`: the cursor to the start of `row` (counted from 1).
+    static func moveToRow(_ row: Int) -> [UInt8] { Array("\u{1B}[\(row);1H".utf8) }
+
+    /// Clears and leaves the private screen, turns focus reporting off and puts the settings back.
+    ///
+    /// A focus report the terminal sent before it read "focus reporting off" would otherwise reach the
+    /// shell as `^[[O`. So: ask for the device attributes after the leave sequence, read and discard
+    /// input until the answer comes (the terminal has then processed everything before it), and restore
+    /// with TCSAFLUSH, which also discards keys typed meanwhile.
+    mutating func leave() {
+        guard isEntered else { return }
+        isEntered = false
+        let written = TerminalIO.writeAll(output, PrivateScreenTerminal.leaveSequence + PrivateScreenTerminal.deviceAttributesQuery)
+        if written { discardInputUntilDeviceAttributes() }
+        TerminalIO.setAttributes(input, saved, discardingInput: true)
+    }
+
+    private func discardInputUntilDeviceAttributes() {
+        let deadline = TerminalIO.secondsSinceBoot() + PrivateScreenTerminal.deviceAttributesTimeout
+        var seen: [UInt8] = []
+        while true {
+            let left = deadline - TerminalIO.secondsSinceBoot()
+            guard left > 0 else { return }
+            guard TerminalIO.poll([input], milliseconds: Int32(left * 1000) + 1)[0] else { continue }
+            guard case let .bytes(bytes) = TerminalIO.read(input) else { return }
+            seen += bytes
+            if PrivateScreenTerminal.containsDeviceAttributesAnswer(seen) { return }
+            if seen.count > 4096 { seen.removeFirst(seen.count - 64) }
+        }
+    }
+
+    /// Whether `bytes` hold a DA1 answer: `ESC [ ?` digits and semicolons, then `c`.
+    static func containsDeviceAttributesAnswer(_ bytes: [UInt8]) -> Bool {
+        var i = 0
+        while i + 3 < bytes.count {
+            if bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "["), bytes[i + 2] == UInt8(ascii: "?") {
+                var j = i + 3
+                while j < bytes.count, (bytes[j] >= UInt8(ascii: "0") && bytes[j] <= UInt8(ascii: "9")) || bytes[j] == UInt8(ascii: ";") {
+                    j += 1
+                }
+                if j < bytes.count, bytes[j] == UInt8(ascii: "c") { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}

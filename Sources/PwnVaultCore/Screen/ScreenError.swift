@@ -1,0 +1,23 @@
+/// Why a private screen or a screen guard could not be set up.
+public enum ScreenError: UserFacingError, Equatable, Sendable {
+    /// The input or the output of the private screen is not a terminal.
+    case notATerminal
+    /// No self-pipe could be made for the signals (the process is out of file descriptors).
+    case noSignalPipe
+
+    public var message: String {
+        switch self {
+        case .notATerminal: return "cannot show the private screen: the input or the output is not a terminal"
+        case .noSignalPipe: return "cannot watch for signals (no file descriptor left for a pipe)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .notATerminal: return "run it in a terminal, with neither input nor output redirected"
+        case .noSignalPipe: return nil
+        }
+    }
+
+    public var exitStatus: ExitStatus { .usage }
+}
