@@ -23,10 +23,12 @@ let package = Package(
         // `exit(CLI.run(...))`, nothing else.
         .executableTarget(name: "pwnvault", dependencies: ["PwnVaultCLI"], path: "Sources/pwnvault"),
 
-        .testTarget(name: "PwnVaultCoreTests", dependencies: ["PwnVaultCore"], path: "Tests/PwnVaultCoreTests"),
+        // Test helpers shared by the test targets (the tmux harness).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PwnVaultCoreTests", dependencies: ["PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCoreTests"),
         .testTarget(name: "PwnVaultCLITests", dependencies: ["PwnVaultCLI", "PwnVaultCore"], path: "Tests/PwnVaultCLITests"),
         // Runs the built binary against a real keyring, real terminals and a fake HIBP server on loopback.
-        .testTarget(name: "EndToEndTests", dependencies: ["pwnvault"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["pwnvault", "TestSupport"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v5]
 )

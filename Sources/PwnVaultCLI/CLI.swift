@@ -19,7 +19,8 @@ public enum CLI {
     /// about to run, so `--help` and `--version` work whatever the environment holds.
     static func run(arguments: [String], environment: [String: String], terminal: TerminalCapabilities,
                     keyring makeKeyring: (Settings) -> Keyring, writeOut: @escaping (String) -> Void,
-                    writeErr: @escaping (String) -> Void, now: @escaping () -> Date = Date.init) -> ExitStatus {
+                    writeErr: @escaping (String) -> Void, now: @escaping () -> Date = Date.init,
+                    detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) }) -> ExitStatus {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
                             colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)
         guard let first = arguments.first else {
@@ -57,11 +58,20 @@ public enum CLI {
             return .usage
         }
 
+        if parsed.has("share") && parsed.has("no-share") {
+            let error = UsageError.conflicting(command: spec.name, reason: "--share and --no-share contradict each other")
+            plain.error(error)
+            return error.exitStatus
+        }
+        let share = shareMode(parsed, settings: settings, environment: environment, terminal: terminal, detect: detectShare)
         let console = Console(terminal: terminal,
-                              policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: false),
+                              policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: share != nil),
                               colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr)
+        if let share, spec.usesVault {
+            console.note("share mode is on (\(share)): accounts appear by label or #id only")
+        }
         let context = Context(commandName: spec.name, arguments: parsed, environment: environment, settings: settings,
-                              console: console, keyring: makeKeyring(settings), now: now)
+                              console: console, keyring: makeKeyring(settings), now: now, shareReason: share)
         do {
             return try command.run(context)
         } catch let error as UserFacingError {
@@ -72,6 +82,19 @@ public enum CLI {
             console.error(wrapped)
             return wrapped.exitStatus
         }
+    }
+}
+
+extension CLI {
+    /// Why share mode is on, or nil: `--share`, `PWNVAULT_SHARE`, or a shared or recorded terminal
+    /// (looked for only when something is shown on a terminal, and not with `--no-share`).
+    static func shareMode(_ parsed: ParsedArguments, settings: Settings, environment: [String: String],
+                          terminal: TerminalCapabilities,
+                          detect: ([String: String]) -> ShareModeReason?) -> String? {
+        if parsed.has("share") { return "--share" }
+        if settings.shareMode { return "\(Settings.shareVariable) is set" }
+        guard !parsed.has("no-share"), terminal.stdoutIsTerminal || terminal.stderrIsTerminal else { return nil }
+        return detect(environment)?.description
     }
 }
 

@@ -11,6 +11,8 @@ struct Context {
     let console: Console
     let keyring: Keyring
     let now: () -> Date
+    /// Why share mode is on (`--share`, `PWNVAULT_SHARE`, a detected shared terminal), or nil.
+    let shareReason: String?
 
     var json: Bool { arguments.has("json") }
 

@@ -46,7 +46,9 @@ enum GlobalOptions {
     static let passphraseFD = OptionSpec("passphrase-fd", value: "N", help: "read the passphrase from the first line of file descriptor N")
     static let json = OptionSpec("json", help: "print machine-readable JSON on stdout (accounts always redacted)")
     static let noColor = OptionSpec("no-color", help: "no colors (also: NO_COLOR=1)")
+    static let share = OptionSpec("share", help: "screen-share mode: accounts by label or #id only (also: PWNVAULT_SHARE=1)")
+    static let noShare = OptionSpec("no-share", help: "do not detect a shared or recorded terminal for this run")
     static let help = OptionSpec("help", short: "h", help: "show help for this command")
 
-    static let all: [OptionSpec] = [vault, passphraseFile, passphraseFD, json, noColor, help]
+    static let all: [OptionSpec] = [vault, passphraseFile, passphraseFD, json, noColor, share, noShare, help]
 }

@@ -67,7 +67,7 @@ enum AddCommand: Command {
             for a in report.added {
                 guard let account = accounts[a.id] else { continue }
                 var line = "added #\(a.id)"
-                if c.policy.terminal { line += "  \(c.show(account))" }
+                if c.showsAccounts { line += "  \(c.show(account))" }
                 line += "  \(a.kind.rawValue)"
                 if let l = c.label(account) { line += "  \(l)" }
                 c.out(line)

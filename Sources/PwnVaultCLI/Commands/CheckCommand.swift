@@ -193,9 +193,8 @@ enum CheckCommand: Command {
         let collector = Collector()
         let saveFailure = Collector.Box<Error>()
 
-        let interrupt = InterruptWatcher()
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
-        let outcome: Result<CheckRunSummary, Error> = interrupt.run {
+        let outcome: Result<CheckRunSummary, Error> = runGuarded(progress: progress) {
             try await Task.sleep(for: pause)
             return try await checkRun.run(targets) { target, result in
                 let entry = entries[target.index]
@@ -217,6 +216,7 @@ enum CheckCommand: Command {
             }
         }
         progress.clear()
+        progress.flush()
 
         var summary = Summary()
         let rows = collector.rows
@@ -253,6 +253,22 @@ enum CheckCommand: Command {
         return exitStatus(forStoredIn: session, all: all, summary: summary)
     }
 
+    /// Runs the checks under a `ScreenGuard`: Ctrl-Z clears the progress bar before stopping and draws
+    /// it again on `fg`; Ctrl-C, SIGTERM and SIGHUP cancel the run, which keeps every finished result.
+    static func runGuarded<T: Sendable>(progress: Progress, _ work: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
+        let box = Collector.Box<Result<T, Error>>()
+        let done = DispatchSemaphore(value: 0)
+        let task = Task {
+            do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
+            done.signal()
+        }
+        let screenGuard = try? ScreenGuard.install(interrupts: .report, onHide: { progress.hide() }, onShow: { progress.show() },
+                                                   onInterrupt: { _ in task.cancel() })
+        done.wait()
+        screenGuard?.uninstall()
+        return box.value ?? .failure(CancellationError())
+    }
+
     /// 8 when some accounts failed, else 1 when any account in scope is breached, else 0.
     /// With --all the scope is the whole vault's latest results, so a daily `check --all` keeps
     /// reporting breached accounts until they are removed.
@@ -267,10 +283,10 @@ enum CheckCommand: Command {
         var who: String
         if let a = entry.account {
             who = "#\(a.id)"
-            if c.policy.terminal { who += "  \(c.show(a))" }
+            if c.showsAccounts { who += "  \(c.show(a))" }
             if let l = c.label(a) { who += "  \(l)" }
         } else if let p = entry.parsed {
-            who = c.policy.terminal ? Masking.mask(p.normalized, kind: p.kind) : (entry.position?.text ?? "account")
+            who = c.showsAccounts ? Masking.mask(p.normalized, kind: p.kind) : (entry.position?.text ?? "account")
         } else {
             who = "account"
         }

@@ -10,7 +10,7 @@ protocol Command {
 enum Commands {
     static let all: [Command.Type] = [
         InitCommand.self, AddCommand.self, RemoveCommand.self, ListCommand.self,
-        CheckCommand.self, ShowCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
+        CheckCommand.self, ShowCommand.self, RevealCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
         ConfigCommand.self, PasswdCommand.self, StatusCommand.self, HelpCommand.self,
     ]
 

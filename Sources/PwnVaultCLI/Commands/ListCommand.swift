@@ -41,7 +41,7 @@ enum ListCommand: Command {
             c.note("the vault is empty; add accounts with 'pwnvault add ACCOUNT'")
             return .success
         }
-        let showAccount = c.policy.terminal
+        let showAccount = c.showsAccounts
         var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"])
         var statuses: [String] = []
         for a in accounts {

@@ -63,7 +63,7 @@ enum ShowCommand: Command {
         }
 
         var header = "#\(account.id)"
-        if c.policy.terminal { header += "  \(c.show(account))" }
+        if c.showsAccounts { header += "  \(c.show(account))" }
         if let l = c.label(account) { header += "  \(l)" }
         c.out(header)
         switch result.status {

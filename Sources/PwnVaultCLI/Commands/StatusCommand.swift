@@ -12,7 +12,8 @@ enum StatusCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
-        let report = StatusReport(session: session, keyringNote: nil)
+        var report = StatusReport(session: session, keyringNote: nil)
+        report.shareMode = context.shareReason
         if context.json {
             try context.console.json(report)
             return .success
@@ -29,6 +30,7 @@ enum StatusCommand: Command {
                 + (report.kdf.preset.map { " (\($0))" } ?? "")),
             ("format", "version \(report.formatVersion), vault id \(report.vaultID)"),
             ("backup", report.backup ?? "none yet (made at the first change)"),
+            ("share mode", report.shareMode.map { "on (\($0))" } ?? "off"),
         ]
         let w = rows.map(\.0.count).max()!
         for (k, v) in rows { c.out((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0) + v) }
@@ -50,6 +52,8 @@ struct StatusReport: Encodable {
     let kdf: KDF
     let formatVersion: Int
     let backup: String?
+    /// Why share mode is on, or nil when it is off.
+    var shareMode: String?
 
     init(session: VaultSession, keyringNote: String?) {
         path = session.location.displayPath

@@ -31,6 +31,9 @@ final class Console {
     /// Raw text on stderr (help for usage errors, progress).
     func errRaw(_ text: String) { writeErr(text) }
 
+    /// Whether account characters (masked) may appear at all: on a terminal, outside share mode.
+    var showsAccounts: Bool { policy.terminal && !policy.shareMode }
+
     /// How an account appears in human output: masked on a terminal, `#id` elsewhere.
     func show(_ account: Account) -> String { AccountDisplay.display(account, policy: policy) }
 

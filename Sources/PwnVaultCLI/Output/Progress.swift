@@ -10,6 +10,8 @@ final class Progress: @unchecked Sendable {
     private var done = 0
     private var breached = 0
     private var visible = false
+    /// Set while the process is stopped (Ctrl-Z) and after an interruption: nothing is drawn.
+    private var hidden = false
     private let lock = NSLock()
 
     init(console: Console, total: Int, enabled: Bool) {
@@ -31,14 +33,37 @@ final class Progress: @unchecked Sendable {
     func print(_ line: String) {
         lock.lock(); defer { lock.unlock() }
         clearLocked()
-        console.out(line)
+        if !hidden { console.out(line) } else { pendingLines.append(line) }
         draw()
     }
 
-    /// Removes the bar (before the summary, on exit, on Ctrl-Z).
+    /// Result lines that arrived while hidden; printed by `flush` once the screen is ours again.
+    private var pendingLines: [String] = []
+
+    func flush() {
+        lock.lock(); defer { lock.unlock() }
+        pendingLines.forEach { console.out($0) }
+        pendingLines.removeAll()
+    }
+
+    /// Removes the bar (before the summary, on exit).
     func clear() {
         lock.lock(); defer { lock.unlock() }
         clearLocked()
+    }
+
+    /// Removes the bar and draws nothing until `show` (Ctrl-Z, an interruption).
+    func hide() {
+        lock.lock(); defer { lock.unlock() }
+        clearLocked()
+        hidden = true
+    }
+
+    /// Draws the bar again after `hide` (back in the foreground).
+    func show() {
+        lock.lock(); defer { lock.unlock() }
+        hidden = false
+        draw()
     }
 
     private func clearLocked() {
@@ -48,7 +73,7 @@ final class Progress: @unchecked Sendable {
     }
 
     private func draw() {
-        guard enabled, total > 0 else { return }
+        guard enabled, !hidden, total > 0 else { return }
         let width = 24
         let filled = done * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
