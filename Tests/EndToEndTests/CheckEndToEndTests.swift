@@ -144,15 +144,7 @@ final class CheckEndToEndTests: XCTestCase {
     func testAnInterruptedRunKeepsWhatFinishedAndTheNextRunContinues() throws {
         s.initVault()
         XCTAssertEqual(s.run(["add"] + (1...6).map { "clean.i\($0)@example.com" }).status, 0)
-        var env = s.environment
-        env["PWNVAULT_PASSPHRASE_FILE"] = s.passphraseFile
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Paths.binary)
-        p.arguments = ["check", "--all", "--rpm", "60"]   // one request a second
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try s.start(["check", "--all", "--rpm", "60"])   // one request a second
         let deadline = Date().addingTimeInterval(20)
         while accountRequests().count < 3 && Date() < deadline { usleep(100_000) }
         usleep(300_000)
@@ -172,15 +164,7 @@ final class CheckEndToEndTests: XCTestCase {
     func testAKilledRunStillLeavesAVaultThatOpensWithItsFinishedResults() throws {
         s.initVault()
         XCTAssertEqual(s.run(["add"] + (1...5).map { "clean.x\($0)@example.com" }).status, 0)
-        var env = s.environment
-        env["PWNVAULT_PASSPHRASE_FILE"] = s.passphraseFile
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Paths.binary)
-        p.arguments = ["check", "--all", "--rpm", "60"]
-        p.environment = env
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try s.start(["check", "--all", "--rpm", "60"])   // one request a second
         let deadline = Date().addingTimeInterval(20)
         while accountRequests().count < 3 && Date() < deadline { usleep(50_000) }
         usleep(200_000)

@@ -14,20 +14,8 @@ final class RobustnessEndToEndTests: XCTestCase {
     func testTwentyFourSimultaneousAddsAreAllKept() throws {
         let s = try Sandbox()
         s.initVault()
-        var env = s.environment
-        env["PWNVAULT_PASSPHRASE_FILE"] = s.passphraseFile
         // Start them all before waiting for any, so they really run at once.
-        let processes = try (0..<24).map { i -> Process in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Paths.binary)
-            p.arguments = ["add", "user\(i)@example.com"]
-            p.environment = env
-            p.standardInput = FileHandle.nullDevice
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            return p
-        }
+        let processes = try (0..<24).map { i in try s.start(["add", "user\(i)@example.com"]) }
         for p in processes { p.waitUntilExit() }
         XCTAssertEqual(processes.map(\.terminationStatus), [Int32](repeating: 0, count: 24))
         XCTAssertEqual(try ids(s).sorted(), Array(1...24))
@@ -36,18 +24,10 @@ final class RobustnessEndToEndTests: XCTestCase {
     func testKillingASaveAtRandomMomentsAlwaysLeavesTheOldOrTheNewVault() throws {
         let s = try Sandbox()
         s.initVault()
-        var env = s.environment
-        env["PWNVAULT_PASSPHRASE_FILE"] = s.passphraseFile
         var expected = try ids(s).count
         var killedMidway = 0
         for i in 0..<40 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Paths.binary)
-            p.arguments = ["add", "crash\(i)@example.com"]
-            p.environment = env
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try s.start(["add", "crash\(i)@example.com"])
             usleep(UInt32.random(in: 0...60_000))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
@@ -129,14 +109,10 @@ final class RobustnessEndToEndTests: XCTestCase {
         s.initVault()
         XCTAssertEqual(s.run(["add", "xena@example.com"]).status, 0)
         // Another "machine": a fresh keyring session that has never seen this vault.
-        var env = s.environment
-        env["PWNVAULT"] = Paths.binary
-        env["PASSFILE"] = s.passphraseFile
-        env.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-        let r = Sandbox.exec("/bin/bash", [Paths.support("keyring-session.sh"), "--", "/bin/bash", "-c", """
+        let r = inKeyringSession(s, script: """
             PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" list >/dev/null; echo "first=$?"
             "$PWNVAULT" list >/dev/null; echo "second=$?"
-            """], input: nil, environment: env)
+            """)
         XCTAssertTrue(r.stdout.contains("first=0") && r.stdout.contains("second=0"), r.all)
         XCTAssertTrue(r.stderr.contains("the keyring has no key for this vault; using the passphrase"), r.stderr)
         XCTAssertTrue(r.stderr.contains("stored the vault key in the keyring"), r.stderr)

@@ -31,27 +31,12 @@ public struct BreachDay: Comparable, Hashable, Sendable, Codable, CustomStringCo
 
     /// The day `days` after 1970-01-01 (negative before it).
     init(daysSinceEpoch days: Int) {
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        year = yoe + era * 400 + (m <= 2 ? 1 : 0); month = m; day = d
+        let (y, m, d) = CivilCalendar.civil(fromDays: Int64(days))
+        year = Int(y); month = Int(m); day = Int(d)
     }
 
-    /// Days since 1970-01-01 (Howard Hinnant's days_from_civil).
-    var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    /// Days since 1970-01-01.
+    var daysSinceEpoch: Int { Int(CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))) }
 
     /// Midnight UTC at the start of this day.
     public var startDate: Date { Date(timeIntervalSince1970: Double(daysSinceEpoch) * 86_400) }

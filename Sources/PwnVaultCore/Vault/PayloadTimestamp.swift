@@ -9,8 +9,8 @@ enum PayloadTimestamp {
     static let length = 24
 
     private static let millisecondsPerDay: Int64 = 86_400_000
-    private static let earliestMilliseconds = daysFromCivil(year: 1, month: 1, day: 1) * millisecondsPerDay
-    private static let latestMilliseconds = (daysFromCivil(year: 9999, month: 12, day: 31) + 1) * millisecondsPerDay - 1
+    private static let earliestMilliseconds = CivilCalendar.daysFromCivil(year: 1, month: 1, day: 1) * millisecondsPerDay
+    private static let latestMilliseconds = (CivilCalendar.daysFromCivil(year: 9999, month: 12, day: 31) + 1) * millisecondsPerDay - 1
 
     /// Milliseconds since 1970 of `date`, rounded to the nearest; nil outside the years 0001–9999.
     static func milliseconds(of date: Date) -> Int64? {
@@ -25,9 +25,9 @@ enum PayloadTimestamp {
     /// `length` bytes of `out`.
     static func write(milliseconds: Int64, into out: UnsafeMutableRawBufferPointer) {
         precondition(out.count >= length && (earliestMilliseconds...latestMilliseconds).contains(milliseconds))
-        let days = floorDivide(milliseconds, millisecondsPerDay)
+        let days = CivilCalendar.floorDivide(milliseconds, millisecondsPerDay)
         let ofDay = milliseconds - days * millisecondsPerDay
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.civil(fromDays: days)
         func put(_ value: Int64, at offset: Int, digits: Int) {
             var value = value
             for i in stride(from: offset + digits - 1, through: offset, by: -1) {
@@ -63,16 +63,13 @@ enum PayloadTimestamp {
               let millisecond = number(20..<23),
               year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
               hour < 24, minute < 60, second < 60 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
         let milliseconds = (((days * 24 + hour) * 60 + minute) * 60 + second) * 1000 + millisecond
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     // MARK: Calendar arithmetic
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : -((-a + b - 1) / b)
-    }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
@@ -82,26 +79,4 @@ enum PayloadTimestamp {
         }
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-compatible low-level date algorithms").
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01 (the inverse of `daysFromCivil`).
-    private static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }

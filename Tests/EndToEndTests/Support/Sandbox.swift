@@ -87,6 +87,20 @@ final class Sandbox {
         return Sandbox.exec(Paths.binary, args, input: input, environment: env)
     }
 
+    /// Starts `pwnvault ARGS` in the background (passphrase from the sandbox's file, no input, output
+    /// discarded), for tests that kill or interrupt it.
+    func start(_ args: [String]) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.binary)
+        p.arguments = args
+        p.environment = environment.merging(["PWNVAULT_PASSPHRASE_FILE": passphraseFile]) { old, _ in old }
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
     /// `pwnvault init` with the interactive KDF preset (fast) and the sandbox's passphrase.
     func initVault(kdf: String = "interactive", file: StaticString = #filePath, line: UInt = #line) {
         let r = run(["init", "--kdf", kdf])
