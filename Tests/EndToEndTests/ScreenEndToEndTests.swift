@@ -125,7 +125,7 @@ final class ScreenEndToEndTests: XCTestCase {
         tmux.attachClient()   // the person at the desk
         tmux.attachClient()   // and someone else watching the same session
         tmux.run("\"$TEST_BIN\" status --passphrase-file /dev/null 2>&1; \"$TEST_BIN\" reveal; echo \"RC=$?\"")
-        tmux.wait(for: "RC=")
+        tmux.wait(for: "RC=2")   // not "RC=": the typed command line holds that already
         let screen = tmux.screen
         XCTAssertTrue(screen.contains("share mode is on"), screen)
         XCTAssertTrue(screen.contains("refusing to reveal accounts in share mode"), screen)
