@@ -253,8 +253,9 @@ enum CheckCommand: Command {
         return exitStatus(forStoredIn: session, all: all, summary: summary)
     }
 
-    /// Runs the checks under a `ScreenGuard`: Ctrl-Z clears the progress bar before stopping and draws
-    /// it again on `fg`; Ctrl-C, SIGTERM and SIGHUP cancel the run, which keeps every finished result.
+    /// Runs the checks under a `ScreenGuard`: Ctrl-Z and focus loss clear the progress bar (result lines
+    /// wait) and `fg` or focus-in draw it again; Ctrl-C, SIGTERM and SIGHUP cancel the run, which keeps
+    /// every finished result.
     static func runGuarded<T: Sendable>(progress: Progress, _ work: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
         let box = Collector.Box<Result<T, Error>>()
         let done = DispatchSemaphore(value: 0)
@@ -262,7 +263,8 @@ enum CheckCommand: Command {
             do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
             done.signal()
         }
-        let screenGuard = try? ScreenGuard.install(interrupts: .report, onHide: { progress.hide() }, onShow: { progress.show() },
+        let screenGuard = try? ScreenGuard.install(interrupts: .report, watchFocus: progress.isEnabled,
+                                                   onHide: { progress.hide() }, onShow: { progress.show() },
                                                    onInterrupt: { _ in task.cancel() })
         done.wait()
         screenGuard?.uninstall()

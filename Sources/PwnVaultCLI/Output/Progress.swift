@@ -5,6 +5,8 @@ import Foundation
 final class Progress: @unchecked Sendable {
     private let console: Console
     private let enabled: Bool
+    /// Whether the bar is drawn at all (stderr is a terminal, and more than one account).
+    var isEnabled: Bool { enabled }
     private let total: Int
     private let started: Date
     private var done = 0
@@ -52,7 +54,8 @@ final class Progress: @unchecked Sendable {
         clearLocked()
     }
 
-    /// Removes the bar and draws nothing until `show` (Ctrl-Z, an interruption).
+    /// Removes the bar and draws nothing until `show` (Ctrl-Z, focus lost, an interruption); result
+    /// lines that arrive meanwhile wait.
     func hide() {
         lock.lock(); defer { lock.unlock() }
         clearLocked()
@@ -63,6 +66,8 @@ final class Progress: @unchecked Sendable {
     func show() {
         lock.lock(); defer { lock.unlock() }
         hidden = false
+        pendingLines.forEach { console.out($0) }
+        pendingLines.removeAll()
         draw()
     }
 

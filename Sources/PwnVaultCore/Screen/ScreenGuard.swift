@@ -20,11 +20,11 @@ import Glibc
 ///   back: a second Ctrl-C acts at once (the terminal is already clean).
 /// - SIGQUIT (Ctrl-\) always ends the process, after the same cleanup.
 ///
-/// Focus: the guard does not read the terminal. Reading keys during a long run would take the user's
-/// typed-ahead input and change the terminal's settings for the whole run, and these screens show only
-/// masked accounts and counts; unmasked accounts appear only on `PrivateScreen`, which hides on focus
-/// loss. An owner that reads keys itself (a paged list using `KeyReader`) can pass focus events on
-/// through `hide()` and `show()`.
+/// Focus: with `watchFocus` the guard turns focus reporting on and reads stdin key by key (echo off,
+/// ISIG kept), so a focus-out hides like `hide()` and a focus-in shows again; keys typed meanwhile are
+/// dropped (type-ahead is lost during such a run, the price of knowing when the window is hidden).
+/// Without it the guard never reads the terminal; an owner that reads keys itself can pass focus
+/// events on through `hide()` and `show()`.
 ///
 /// Install one guard at a time; `uninstall()` before the owner prints its final output.
 public final class ScreenGuard: @unchecked Sendable {
@@ -47,6 +47,11 @@ public final class ScreenGuard: @unchecked Sendable {
     private let onInterrupt: ((Int32) -> Void)?
     private let signals: SignalPipe
     private let finished = DispatchSemaphore(value: 0)
+    /// The terminal focus events are read from (`focusInput`), or nil: focus is not watched.
+    private let focusInput: Int32?
+    private var keys = KeyReader()
+    static let focusReportingOn = Array("\u{1B}[?1004h".utf8)
+    static let focusReportingOff = Array("\u{1B}[?1004l".utf8)
 
     // Guarded by `lock`.
     private var stopped = false
@@ -56,9 +61,10 @@ public final class ScreenGuard: @unchecked Sendable {
     private var interruptedBy: Int32?
     private var installed = true
 
-    private init(terminal: Int32, interrupts: InterruptHandling, signals: SignalPipe,
+    private init(terminal: Int32, interrupts: InterruptHandling, signals: SignalPipe, focusInput: Int32?,
                  onHide: @escaping () -> Void, onShow: @escaping () -> Void, onInterrupt: ((Int32) -> Void)?) {
         self.terminal = terminal
+        self.focusInput = focusInput
         self.savedSettings = TerminalIO.attributes(terminal)
         self.interrupts = interrupts
         self.signals = signals
@@ -67,12 +73,21 @@ public final class ScreenGuard: @unchecked Sendable {
 
     /// Starts guarding the screen on `terminal` (the descriptor the owner draws on, usually stderr;
     /// its settings are the ones restored). Throws `ScreenError.noSignalPipe` when out of descriptors.
+    ///
+    /// With `watchFocus` (and stdin the same terminal), focus reporting is turned on and stdin is read
+    /// key by key without echo (ISIG kept): a focus-out hides the screen like `hide()`, a focus-in shows
+    /// it again; other keys typed meanwhile are discarded. Focus reporting is off and the settings are
+    /// back whenever the process stops, is interrupted, or the guard is uninstalled.
     public static func install(terminal: Int32 = STDERR_FILENO, interrupts: InterruptHandling,
+                               watchFocus: Bool = false,
                                onHide: @escaping () -> Void, onShow: @escaping () -> Void,
                                onInterrupt: ((Int32) -> Void)? = nil) throws -> ScreenGuard {
         guard let signals = SignalPipe(signals: watchedSignals) else { throw ScreenError.noSignalPipe }
-        let guardian = ScreenGuard(terminal: terminal, interrupts: interrupts, signals: signals,
+        let focusInput: Int32? = watchFocus && TerminalIO.isTerminal(STDIN_FILENO) && TerminalIO.isTerminal(terminal)
+            && TerminalIO.isInForeground(terminal) ? STDIN_FILENO : nil
+        let guardian = ScreenGuard(terminal: terminal, interrupts: interrupts, signals: signals, focusInput: focusInput,
                                    onHide: onHide, onShow: onShow, onInterrupt: onInterrupt)
+        guardian.enterFocusMode()
         let thread = Thread { guardian.watch() }
         thread.name = "pwnvault screen guard"
         thread.start()
@@ -125,6 +140,9 @@ public final class ScreenGuard: @unchecked Sendable {
         guard wasInstalled else { return }
         signals.wake()
         finished.wait()
+        lock.lock()
+        leaveFocusMode()
+        lock.unlock()
         signals.restore()
     }
 
@@ -137,7 +155,11 @@ public final class ScreenGuard: @unchecked Sendable {
     private func watch() {
         defer { finished.signal() }
         while true {
-            guard TerminalIO.poll([signals.readEnd], milliseconds: -1)[0] else { continue }
+            let watching = isWatchingFocus
+            let ready = TerminalIO.poll(watching ? [signals.readEnd, focusInput!] : [signals.readEnd],
+                                        milliseconds: keys.isWaitingAfterEscape ? 100 : -1)
+            if watching { readFocusEvents(ready: ready[1]) }
+            guard ready[0] else { continue }
             for signo in signals.takeSignals() {
                 lock.lock()
                 let stillInstalled = installed
@@ -177,11 +199,64 @@ public final class ScreenGuard: @unchecked Sendable {
         }
     }
 
-    /// Calls `onHide` if the screen was showing, and puts back the settings found at installation.
-    /// Called with the lock held.
+    /// Calls `onHide` if the screen was showing, and puts back the settings found at installation
+    /// (focus reporting off). Called with the lock held.
     private func hideAndRestore() {
         if isVisible { onHide() }
+        leaveFocusMode()
         if let saved = savedSettings { TerminalIO.setAttributes(terminal, saved, discardingInput: false) }
+    }
+
+    // MARK: focus
+
+    /// Whether focus events are being read: only while installed, running in the foreground and not interrupted.
+    private var isWatchingFocus: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return focusInput != nil && focusOn
+    }
+
+    private var focusOn = false
+
+    /// Key-at-a-time input without echo (ISIG kept) and focus reporting on. Called at installation and
+    /// after a stop, with the lock held (or before the thread starts).
+    private func enterFocusMode() {
+        guard let input = focusInput, !focusOn, interruptedBy == nil, let saved = TerminalIO.attributes(input) else { return }
+        _ = TerminalIO.setAttributes(input, TerminalIO.keyAtATime(from: saved), discardingInput: false)
+        _ = TerminalIO.writeAll(terminal, Self.focusReportingOn)
+        focusOn = true
+    }
+
+    /// Focus reporting off (the caller restores the settings). Called with the lock held.
+    private func leaveFocusMode() {
+        guard focusOn else { return }
+        _ = TerminalIO.writeAll(terminal, Self.focusReportingOff)
+        focusOn = false
+        if let input = focusInput, let saved = savedSettings, input != terminal {
+            _ = TerminalIO.setAttributes(input, saved, discardingInput: false)
+        }
+    }
+
+    private func readFocusEvents(ready: Bool) {
+        guard let input = focusInput else { return }
+        var events: [KeyEvent] = []
+        if ready {
+            switch TerminalIO.read(input) {
+            case let .bytes(bytes): events = keys.feed(bytes)
+            case .nothing: break
+            case .closed:   // the terminal hung up: nothing more to watch
+                lock.lock(); leaveFocusMode(); lock.unlock()
+                return
+            }
+        } else {
+            events = keys.flush()
+        }
+        for event in events {
+            switch event {
+            case .focusOut: hide()
+            case .focusIn: show()
+            default: break   // typed keys are not for us; they are dropped rather than echoed
+            }
+        }
     }
 
     /// After a stop: when in the foreground, the owner's settings back and `onShow`. In the background
@@ -192,6 +267,7 @@ public final class ScreenGuard: @unchecked Sendable {
         if let settings = settingsAtStop { TerminalIO.setAttributes(terminal, settings, discardingInput: false) }
         settingsAtStop = nil
         stopped = false
+        enterFocusMode()
         if isVisible { onShow() }
     }
 }
