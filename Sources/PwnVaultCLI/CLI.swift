@@ -9,10 +9,16 @@ public enum CLI {
     public static func run(_ argv: [String]) -> Int32 {
         ProcessHygiene.harden()
         let environment = ProcessInfo.processInfo.environment
-        return run(arguments: Array(argv.dropFirst()), environment: environment,
-                   terminal: TerminalCapabilities.detect(environment: environment),
-                   keyring: { KeyringFactory.make(settings: $0) },
-                   writeOut: { writeAll(fd: 1, $0) }, writeErr: { writeAll(fd: 2, $0) }).rawValue
+        let failure = OutputFailure()
+        var status = run(arguments: Array(argv.dropFirst()), environment: environment,
+                         terminal: TerminalCapabilities.detect(environment: environment),
+                         keyring: { KeyringFactory.make(settings: $0) },
+                         writeOut: { failure.record(writeAll(fd: 1, $0)) }, writeErr: { writeAll(fd: 2, $0) })
+        if let error = failure.error, status == .success || status == .breachesFound {
+            writeAll(fd: 2, "pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? ""))
+            status = error.exitStatus
+        }
+        return status.rawValue
     }
 
     /// The testable core of `run`: every service injected. Settings are read only once a command is

@@ -36,9 +36,11 @@ struct Context {
     }
 
     /// Opens the vault, asking for the passphrase only when the keyring cannot give the key.
+    /// `requirePassphrase` (reveal): the keyring is skipped and `PWNVAULT_PASSPHRASE_FILE` is not
+    /// used, so only a person typing, or an explicit option on this command line, unlocks it.
     func openVault(requirePassphrase: Bool = false) throws -> VaultSession {
         let location = try vaultLocation()
-        let source = try passphraseSource()
+        let source = try passphraseSource(useEnvironment: !requirePassphrase)
         let session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase) { reason in
             // One line saying why the keyring was not used, unless the user turned it off on purpose.
             if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }

@@ -18,8 +18,16 @@ public enum APIURLPolicy {
 
     /// As `validateAPIBase(_:)`, naming the environment variable the address came from in errors.
     public static func validateAPIBase(_ s: String, variable: String?) throws -> URL {
+        // Whatever precedes an '@' may be a password: it is never echoed, whichever check refuses.
+        let safe: String
+        if let at = s.lastIndex(of: "@") {
+            let scheme = s.range(of: "://").map { String(s[..<$0.upperBound]) } ?? ""
+            safe = scheme + "…@" + s[s.index(after: at)...]
+        } else {
+            safe = s
+        }
         func refuse(_ reason: String, shown: String? = nil) -> SettingsError {
-            .unsafeAPIURL(variable: variable, shownAddress: SettingsError.shown(shown ?? s), reason: reason)
+            .unsafeAPIURL(variable: variable, shownAddress: SettingsError.shown(shown ?? safe), reason: reason)
         }
         guard !s.isEmpty else { throw refuse("it is empty") }
         guard s.utf8.count <= maximumLength else { throw refuse("it is longer than \(maximumLength) characters", shown: "") }

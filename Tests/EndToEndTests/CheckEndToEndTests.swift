@@ -338,4 +338,17 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(notify.status, 0)
         XCTAssertEqual(notify.stdout, "https://haveibeenpwned.com/NotifyMe\n")
     }
+
+    func testNothingReachableIsANetworkFailure() throws {
+        let r = s.run(["check", "clean.ivy@example.com"], env: ["PWNVAULT_API_URL": "http://127.0.0.1:1/api/v3"])
+        XCTAssertEqual(r.status, 6, r.all)
+        XCTAssertTrue(r.stdout.contains("could not reach"), r.all)
+    }
+
+    func testTheAPIKeyPromptNeverEchoesEvenWithADumbTerminal() throws {
+        s.environment.removeValue(forKey: "HIBP_API_KEY")
+        let r = s.runOnTerminal(["config", "api-key"], steps: [("HIBP API key", FakeHIBP.key + "\n")], env: ["TERM": "dumb"])
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertFalse(r.stdout.contains(FakeHIBP.key), r.stdout)
+    }
 }

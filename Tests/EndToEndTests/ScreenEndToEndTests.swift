@@ -155,9 +155,14 @@ final class ScreenEndToEndTests: XCTestCase {
         XCTAssertTrue(piped.stderr.contains("refusing to reveal accounts into a pipe"), piped.stderr)
         XCTAssertTrue(piped.stderr.contains("--unredacted"), piped.stderr)
         XCTAssertFalse(piped.all.contains(secretMark))
+        // PWNVAULT_PASSPHRASE_FILE is not enough: only a person typing or an explicit option unmasks.
+        let unattended = s.run(["reveal", "--unredacted"])
+        XCTAssertEqual(unattended.status, 3, unattended.all)
+        XCTAssertFalse(unattended.all.contains(secretMark))
         let out = s.dir.appendingPathComponent("export.txt").path
-        let r = Sandbox.exec("/bin/sh", ["-c", "umask 022; exec \"$0\" reveal --unredacted > \"$1\"", Paths.binary, out],
-                             input: nil, environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        let r = Sandbox.exec("/bin/sh", ["-c", "umask 022; exec \"$0\" reveal --unredacted --passphrase-file \"$2\" > \"$1\"",
+                                         Paths.binary, out, s.passphraseFile],
+                             input: nil, environment: s.environment)
         XCTAssertEqual(r.status, 0, r.all)
         XCTAssertTrue((try String(contentsOfFile: out, encoding: .utf8)).contains(secretAccount))
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int, 0o600)

@@ -247,4 +247,38 @@ final class VaultEndToEndTests: XCTestCase {
             .filter { $0.contains("tmp") }
         XCTAssertEqual(leftovers, [], "no temporary file is left behind")
     }
+
+    func testMistypedWordsThatMayBeAccountsAreNotEchoed() throws {
+        let s = try Sandbox()
+        for args in [["alice@example.com"], ["list", "-bob.smith"], ["list", "--carol@example.org"]] {
+            let r = s.run(args)
+            XCTAssertEqual(r.status, 2, r.all)
+            XCTAssertFalse(r.stderr.contains("alice") || r.stderr.contains("bob.smith") || r.stderr.contains("carol"), r.stderr)
+        }
+        XCTAssertTrue(s.run(["lsit"]).stderr.contains("unknown command 'lsit'"), "near misses are still named")
+    }
+
+    func testAFailedWriteIsAnErrorNotASuccess() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "wendy@example.com"]).status, 0)
+        let r = Sandbox.exec("/bin/sh", ["-c", "exec \"$0\" list --json > /dev/full", Paths.binary], input: nil,
+                             environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        XCTAssertEqual(r.status, 4, r.all)
+        XCTAssertTrue(r.stderr.contains("could not write the output"), r.stderr)
+    }
+
+    func testPasswdKeepsTheCostAndLeavesNoBackupUnderTheOldPassphrase() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault(kdf: "interactive")
+        XCTAssertEqual(s.run(["add", "xavier@example.com"]).status, 0)
+        let newFile = s.writeFile("new2", "another new passphrase\n")
+        XCTAssertEqual(s.run(["passwd", "--new-passphrase-file", newFile]).status, 0)
+        let status = s.run(["status", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
+        XCTAssertTrue(status.stdout.contains("\"preset\" : \"interactive\""), "the cost is kept: \(status.stdout)")
+        // the backup opens with the new passphrase only
+        let backup = s.run(["list"], env: ["PWNVAULT_VAULT": s.vault + ".bak"])
+        XCTAssertEqual(backup.status, 3, backup.all)
+        XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_VAULT": s.vault + ".bak", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 0)
+    }
 }

@@ -73,3 +73,13 @@ final class RateLimiterTests: XCTestCase {
         XCTAssertEqual(policy.rateLimitWait(retryAfter: nil), .milliseconds(2250))
     }
 }
+
+final class RateLimiterBoundsTests: XCTestCase {
+    /// A server (or a cached answer) claiming an absurd rate must not crash the run or lift the limit.
+    func testAnAbsurdRateIsClampedNotTrusted() {
+        let limiter = RateLimiter(requestsPerMinute: 900_000_000_000_000_000)
+        XCTAssertEqual(limiter.requestsPerMinute, RateLimiter.maximumRequestsPerMinute)
+        XCTAssertGreaterThan(limiter.interval, .zero)
+        XCTAssertEqual(RateLimiter(requestsPerMinute: -5).requestsPerMinute, RateLimiter.defaultRequestsPerMinute)
+    }
+}

@@ -17,8 +17,14 @@ enum UsageError: UserFacingError, Equatable {
 
     var message: String {
         switch self {
-        case let .unknownCommand(name, _): return "unknown command '\(Sanitizer.singleLine(name))'"
-        case let .unknownOption(_, option, _): return "unknown option '\(Sanitizer.singleLine(option))'"
+        // A mistyped word is echoed only when it is a near miss of a real name: anything else may be an
+        // account typed in the wrong place, and stderr may be a log.
+        case let .unknownCommand(name, suggestion):
+            return suggestion != nil && Self.isPlainWord(name) ? "unknown command '\(name)'" : "the first argument is not a command"
+        case let .unknownOption(_, option, suggestion):
+            let name = String(option.prefix { $0 != "=" })
+            return (suggestion != nil || option.hasPrefix("--")) && Self.isPlainWord(name.drop { $0 == "-" })
+                ? "unknown option '\(name)'" : "unknown option"
         case let .missingValue(_, option): return "option '--\(option.name)' needs a value (\(option.value ?? "VALUE"))"
         case let .unexpectedValue(_, option): return "option '\(option)' takes no value"
         case let .repeatedOption(_, option): return "option '\(option)' given more than once"
@@ -29,6 +35,11 @@ enum UsageError: UserFacingError, Equatable {
         case let .conflicting(_, reason): return reason
         case .noCommand: return "no command given"
         }
+    }
+
+    /// Letters, digits and dashes only, at most 32: a command or option name, not an account.
+    static func isPlainWord<S: StringProtocol>(_ word: S) -> Bool {
+        !word.isEmpty && word.count <= 32 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
     }
 
     var hint: String? {

@@ -30,7 +30,9 @@ enum BreachCommand: Command {
         let catalog = try HIBPServices(context).catalog(refresh: context.arguments.has("refresh"))
         guard let b = catalog.breach(named: name) else {
             let suggestion = Suggest.closest(to: name, in: catalog.breaches.map(\.name))
-            throw InputError("no breach named '\(Sanitizer.singleLine(name))' in the catalog",
+            // Breach names are letters and digits; anything else is not echoed (it may be an account).
+            let shown = UsageError.isPlainWord(name) ? " named '\(name)'" : " by that name"
+            throw InputError("no breach\(shown) in the catalog",
                              hint: suggestion.map { "did you mean '\(Sanitizer.singleLine($0))'?" } ?? "search with 'pwnvault breaches --search TEXT'")
         }
         let (text, links) = HTMLText.render(b.descriptionHTML, width: 78)

@@ -17,8 +17,8 @@ enum CheckCommand: Command {
         older than a day (--force re-checks everything). An account that is not in the vault is checked
         and shown but not stored, unless --save adds it. Requests are paced at just under the API key's
         rate limit (read from HIBP, or --rpm). Progress shows on stderr when it is a terminal.
-        Exit status: 0 no checked account is in a breach, 1 at least one is, 6 network failure,
-        7 the key was refused, 8 some accounts could not be checked.
+        Exit status: 0 no checked account is in a breach, 1 at least one is, 6 none could be checked,
+        7 the key was refused or is missing, 8 some could not be checked (this wins over 1).
         """,
         options: [OptionSpec("all", help: "check every account in the vault that is due"),
                   OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
@@ -132,13 +132,10 @@ enum CheckCommand: Command {
         }
         let payload = session?.payload ?? VaultPayload()
         let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true)
-        var outsidePosition = 0
-        return targets.enumerated().map { i, target in
+        return targets.map { target in
             switch target {
             case let .inVault(a): return Entry(account: a, parsed: nil, position: nil)
-            case let .notInVault(p):
-                outsidePosition = i + 1
-                return Entry(account: nil, parsed: p, position: .argument(outsidePosition))
+            case let .notInVault(p, position): return Entry(account: nil, parsed: p, position: position)
             }
         }
     }
@@ -271,10 +268,13 @@ enum CheckCommand: Command {
         return box.value ?? .failure(CancellationError())
     }
 
-    /// 8 when some accounts failed, else 1 when any account in scope is breached, else 0.
+    /// 6 when nothing could be checked (every lookup failed), 8 when some accounts failed, else 1 when
+    /// any account in scope is breached, else 0. A failure wins over "breached": a script must notice
+    /// that the answer is incomplete.
     /// With --all the scope is the whole vault's latest results, so a daily `check --all` keeps
     /// reporting breached accounts until they are removed.
     static func exitStatus(forStoredIn session: VaultSession?, all: Bool, summary: Summary) -> ExitStatus {
+        if summary.failed > 0 && summary.failed == summary.checked { return .network }
         if summary.failed > 0 { return .partial }
         if summary.breached > 0 { return .breachesFound }
         if all, let session, session.payload.accounts.contains(where: { $0.result.status == .breached }) { return .breachesFound }
@@ -288,7 +288,7 @@ enum CheckCommand: Command {
             if c.showsAccounts { who += "  \(c.show(a))" }
             if let l = c.label(a) { who += "  \(l)" }
         } else if let p = entry.parsed {
-            who = c.showsAccounts ? Masking.mask(p.normalized, kind: p.kind) : (entry.position?.text ?? "account")
+            who = AccountDisplay.display(p, position: entry.position?.text ?? "account", policy: c.policy)
         } else {
             who = "account"
         }

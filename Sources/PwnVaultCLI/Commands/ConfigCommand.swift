@@ -31,7 +31,8 @@ enum ConfigCommand: Command {
             context.console.out(removed ? "removed the HIBP API key from the keyring" : "no HIBP API key was stored")
             return .success
         }
-        let key = context.console.terminal.stdinIsTerminal
+        // A real terminal gets a no-echo prompt even with TERM=dumb (Emacs, IDEs): TERM only changes display.
+        let key = TerminalCapabilities.stdinIsATTY
             ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ")
             : try PassphrasePrompt.readLine(fd: 0)
         guard APIKey.isWellFormed(key) else {

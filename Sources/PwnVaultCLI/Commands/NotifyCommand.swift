@@ -23,6 +23,7 @@ enum NotifyCommand: Command {
         let opener = Process()
         opener.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
         opener.arguments = [url]
+        opener.environment = ChildEnvironment.sanitized(env)
         opener.standardOutput = FileHandle.nullDevice
         opener.standardError = FileHandle.nullDevice
         do { try opener.run() } catch { context.console.note("could not start xdg-open; open the address above in a browser") }

@@ -11,17 +11,18 @@ enum PasswdCommand: Command {
         new one and re-wraps the vault key under it. The accounts are not re-encrypted and the keyring
         item is unchanged. If the keyring opens the vault, a forgotten passphrase can be replaced this way.
         """,
-        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate (default), sensitive"),
+        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)"),
                   OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH"),
                   OptionSpec("new-passphrase-fd", value: "N", help: "read the new passphrase from the first line of file descriptor N")],
         examples: [("pwnvault passwd", "change it interactively"),
                    ("pwnvault passwd --passphrase-fd 3 --new-passphrase-fd 4 3<old.txt 4<new.txt", "change it from a script")])
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let kdf = try InitCommand.kdfParameters(context)
         let newSource = try context.passphraseSource(fdOption: "new-passphrase-fd", fileOption: "new-passphrase-file",
                                                      useEnvironment: false)
         let session = try context.openVault()
+        // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
+        let kdf = context.arguments.has("kdf") ? try InitCommand.kdfParameters(context) : session.header.kdf
         let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ")
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
         struct Report: Encodable { let changed = true; let kdf: String? }

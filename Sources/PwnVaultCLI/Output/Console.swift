@@ -55,18 +55,60 @@ final class Console {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
-        out(String(decoding: data, as: UTF8.self))
+        out(Self.escapingInvisibles(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// JSONEncoder escapes only C0 controls: C1 controls (U+009B is an 8-bit CSI), line separators and
+    /// bidi controls from outside data would reach a terminal raw. They can only occur inside strings,
+    /// so `\uXXXX` escapes keep the JSON valid and the meaning unchanged.
+    static func escapingInvisibles(_ json: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            switch scalar.value {
+            case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            default:
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }
 
-/// Writes all of `text` to a file descriptor, retrying on EINTR and partial writes. Errors (EPIPE) are dropped:
-/// there is nobody left to tell.
-func writeAll(fd: Int32, _ text: String) {
+/// Writes all of `text` to a file descriptor, retrying on EINTR and partial writes, then wipes the
+/// buffer (it may have held unmasked accounts for `reveal --unredacted`). Returns the `errno` of a
+/// failed write (EPIPE: the reader went away, as with `| head`), nil when all was written.
+@discardableResult
+func writeAll(fd: Int32, _ text: String) -> Int32? {
     var bytes = Array(text.utf8)
+    defer { Sodium.wipe(&bytes) }
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { break }
+        if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
     }
-    bytes.removeAll()
+    return nil
+}
+
+/// The first failed write to stdout (other than EPIPE), so that a truncated result is not reported as success.
+final class OutputFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var code: Int32?
+
+    func record(_ error: Int32?) {
+        guard let error, error != EPIPE else { return }
+        lock.lock(); if code == nil { code = error }; lock.unlock()
+    }
+
+    var error: UserFacingError? {
+        lock.lock(); defer { lock.unlock() }
+        return code.map { OutputWriteError(reason: String(cString: strerror($0)).lowercased()) }
+    }
+}
+
+struct OutputWriteError: UserFacingError {
+    let reason: String
+    var message: String { "could not write the output (\(reason)); what was written is incomplete" }
+    var hint: String? { "check the disk or the file the output goes to, then run it again" }
+    var exitStatus: ExitStatus { .vault }
 }

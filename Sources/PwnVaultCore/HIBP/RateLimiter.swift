@@ -13,6 +13,8 @@ public struct RateLimiter: Sendable, Equatable {
     public static let defaultRequestsPerMinute = 10
     /// How far below the key's rate to stay, in percent.
     public static let defaultMarginPercent = 2
+    /// The highest rate believed, whatever a server says (HIBP's largest plans are around 12,000).
+    public static let maximumRequestsPerMinute = 1_000_000
 
     /// The rate the key allows, as used (unknown or non-positive became the default).
     public let requestsPerMinute: Int
@@ -24,7 +26,9 @@ public struct RateLimiter: Sendable, Equatable {
     public private(set) var heldUntil: Duration = .zero
 
     public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent) {
-        let rpm = requestsPerMinute.flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultRequestsPerMinute
+        // A rate comes from a server (or a cache of its answer): clamp it to what any plan offers, so a
+        // nonsense value can neither overflow the arithmetic below nor mean "no limit".
+        let rpm = min(requestsPerMinute.flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultRequestsPerMinute, Self.maximumRequestsPerMinute)
         self.requestsPerMinute = rpm
         // In whole nanoseconds, rounded up: never faster than the rate, and exact in tests.
         let numerator = 60_000_000_000 as Int64 * Int64(100 + max(0, marginPercent))

@@ -31,7 +31,9 @@ public final class Pager {
         var child: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("sh"), strdup("-c"), strdup(command), nil]
         defer { argv.forEach { free($0) } }
-        let rc = posix_spawn(&child, "/bin/sh", &actions, &attr, argv, environ)
+        let env = ChildEnvironment.cStrings()
+        defer { env.forEach { free($0) } }
+        let rc = posix_spawn(&child, "/bin/sh", &actions, &attr, argv, env)
         close(fds[0])
         guard rc == 0 else { close(fds[1]); return nil }
         pid = child

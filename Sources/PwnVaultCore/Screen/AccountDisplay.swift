@@ -24,6 +24,12 @@ public enum AccountDisplay {
         return Masking.mask(account.normalized, kind: account.kind)
     }
 
+    /// The same rule for an account that is not in the vault (`check x@y` without --save): masked on a
+    /// terminal outside share mode, otherwise `position` (where it was given, e.g. "argument 2").
+    public static func display(_ parsed: ParsedAccount, position: String, policy: DisplayPolicy) -> String {
+        policy.terminal && !policy.shareMode ? Masking.mask(parsed.normalized, kind: parsed.kind) : position
+    }
+
     /// The account's label cleaned for one line of terminal output; nil when it has none or nothing
     /// printable is left of it.
     public static func labelText(_ account: Account) -> String? {

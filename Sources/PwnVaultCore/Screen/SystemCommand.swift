@@ -17,7 +17,7 @@ public enum SystemCommand {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(arguments.dropFirst())
-        process.environment = environment
+        process.environment = ChildEnvironment.sanitized(environment)
         process.standardInput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let output = Pipe()

@@ -18,6 +18,9 @@ public struct TerminalCapabilities: Equatable, Sendable {
     }
 
     /// No terminal anywhere, no colors: what pipes, files and tests without a pseudo-terminal get.
+    /// Whether stdin is a terminal device at all (TERM ignored): where to read a secret with echo off.
+    public static var stdinIsATTY: Bool { isatty(STDIN_FILENO) == 1 }
+
     public static let none = TerminalCapabilities(stdoutIsTerminal: false, stderrIsTerminal: false,
                                                   stdinIsTerminal: false, colorsOnStdout: false, colorsOnStderr: false)
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A vault format error with the path it concerns and, where the file is damaged, where the backup is.
 public struct LocatedVaultError: UserFacingError {
     public let underlying: VaultFormatError
@@ -25,8 +27,10 @@ extension VaultFormatError {
         }
     }
 
-    /// Adds the vault's path (and backup, if one exists) to this error.
+    /// Adds the vault's path (and the backup's, when one exists) to this error, both in their escaped
+    /// display form.
     func located(_ location: VaultLocation, backup: String?) -> LocatedVaultError {
-        LocatedVaultError(underlying: self, displayPath: location.displayPath, backupPath: backup)
+        let existing = backup.flatMap { FileManager.default.fileExists(atPath: $0) ? location.display($0) : nil }
+        return LocatedVaultError(underlying: self, displayPath: location.displayPath, backupPath: existing)
     }
 }

@@ -11,12 +11,14 @@ enum PayloadCodec {
     static let blockSize = 4096
     /// The big-endian JSON length in front of the JSON.
     static let lengthFieldSize = 8
-    /// The largest plaintext a vault may hold (1 GiB).
-    static let maximumPlaintextSize = 1 << 30
+    /// The largest plaintext a vault may hold: what fits in the largest file `VaultStore` reads back
+    /// (64 MiB less the header and the MAC, rounded down to whole blocks), so a save never writes a
+    /// vault that cannot be opened again.
+    static let maximumPlaintextSize = (VaultStore.maximumSize - VaultHeader.size - Sodium.macBytes) / blockSize * blockSize
     /// The payload schema this build reads and writes.
     static let supportedSchema = 1
 
-    /// Whether a padded plaintext of `size` bytes is allowed: a positive multiple of the block size, at most 1 GiB.
+    /// Whether a padded plaintext of `size` bytes is allowed: a positive multiple of the block size, at most `maximumPlaintextSize`.
     static func isValidPlaintextSize(_ size: UInt64) -> Bool {
         size > 0 && size % UInt64(blockSize) == 0 && size <= UInt64(maximumPlaintextSize)
     }
@@ -41,7 +43,7 @@ enum PayloadCodec {
 
         let length = try PayloadJSONWriter.length(of: payload)
         guard length <= maximumPlaintextSize - lengthFieldSize else {
-            throw VaultFormatError.unwritablePayload(reason: "the accounts take more than 1 GiB")
+            throw VaultFormatError.unwritablePayload(reason: "the accounts take more than the 64 MiB a vault file may hold")
         }
         let plaintext = SecretBytes(count: paddedSize(jsonLength: length))   // zeroed: the padding
         try plaintext.withUnsafeMutableBytes { out in

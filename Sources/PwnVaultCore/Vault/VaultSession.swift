@@ -127,7 +127,14 @@ public final class VaultSession {
                 throw VaultFormatError.keyMismatch.located(location, backup: store.backupPath)
             }
             var latest = bytes == fileBytes ? payload : try Self.openPayload(bytes, key: key, location: location, store: store)
+            let before = latest
             let result = try change(&latest)
+            // Nothing changed (only duplicates added, say): no save, so the backup keeps the real previous version.
+            if latest == before {
+                payload = latest
+                fileBytes = bytes
+                return result
+            }
             let sealed = try VaultFile.seal(latest, header: current, key: key)
             try store.replace(sealed)
             header = try VaultFile.readHeader(sealed)
@@ -146,6 +153,10 @@ public final class VaultSession {
             let rewrapped = try VaultFile.rewrap(current, key: key, newPassphrase: newPassphrase, kdf: kdf)
             let sealed = try VaultFile.seal(latest, header: rewrapped, key: key)
             try store.replace(sealed)
+            // The backup still wraps the key under the old passphrase (and would hand the key to anyone
+            // who knows it): save once more, so the backup is the new file too. Nothing is lost: both
+            // hold the same accounts.
+            try store.replace(try VaultFile.seal(latest, header: rewrapped, key: key))
             header = try VaultFile.readHeader(sealed)
             payload = latest
             fileBytes = sealed

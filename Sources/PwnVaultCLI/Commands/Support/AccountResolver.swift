@@ -5,8 +5,8 @@ import PwnVaultCore
 enum AccountResolver {
     enum Target {
         case inVault(Account)
-        /// A valid account that is not in the vault (`check` may still look it up).
-        case notInVault(ParsedAccount)
+        /// A valid account that is not in the vault (`check` may still look it up), and where it was given.
+        case notInVault(ParsedAccount, InputPosition)
     }
 
     /// Resolves each argument; `#ID` must exist, an account may be outside the vault only if `allowOutside`.
@@ -14,6 +14,7 @@ enum AccountResolver {
         var byKey: [String: Account] = [:]
         for a in payload.accounts { byKey[a.dedupKey] = a }
         var seen = Set<Int>()
+        var seenOutside = Set<String>()
         var targets: [Target] = []
         for (index, raw) in arguments.enumerated() {
             let position = InputPosition.argument(index + 1)
@@ -35,7 +36,7 @@ enum AccountResolver {
             if let account = byKey[parsed.dedupKey] {
                 if seen.insert(account.id).inserted { targets.append(.inVault(account)) }
             } else if allowOutside {
-                targets.append(.notInVault(parsed))
+                if seenOutside.insert(parsed.dedupKey).inserted { targets.append(.notInVault(parsed, position)) }
             } else {
                 throw InputError("\(position.text) is not in the vault", hint: "see what is with 'pwnvault list'; ids like #3 work too")
             }
