@@ -78,18 +78,6 @@ final class BreachCatalogTests: XCTestCase {
 
     // MARK: cache
 
-    func testDefaultDirectoryFollowsXDG() throws {
-        XCTAssertEqual(try BreachCatalogCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/x/cache", "HOME": "/home/u"]).path,
-                       "/x/cache/pwnvault")
-        XCTAssertEqual(try BreachCatalogCache.defaultDirectory(environment: ["HOME": "/home/u"]).path, "/home/u/.cache/pwnvault")
-        XCTAssertEqual(try BreachCatalogCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/home/u"]).path,
-                       "/home/u/.cache/pwnvault", "a relative XDG path is ignored")
-        XCTAssertEqual(try BreachCatalogCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "", "HOME": "/h"]).path, "/h/.cache/pwnvault")
-        XCTAssertThrowsError(try BreachCatalogCache.defaultDirectory(environment: [:])) {
-            XCTAssertEqual($0 as? BreachCatalogError, .noCacheDirectory)
-        }
-    }
-
     func testSaveIsPrivateAndLoadsBack() throws {
         let cache = cache()
         XCTAssertNil(cache.load())

@@ -11,7 +11,6 @@ enum UsageError: UserFacingError, Equatable {
     case tooManyArguments(command: String, max: Int)
     case invalidValue(command: String, option: String, reason: String)
     case conflicting(command: String, reason: String)
-    case noCommand
 
     static func == (a: UsageError, b: UsageError) -> Bool { a.message == b.message }
 
@@ -33,7 +32,6 @@ enum UsageError: UserFacingError, Equatable {
             return max == 0 ? "this command takes no arguments" : "too many arguments (at most \(max))"
         case let .invalidValue(_, option, reason): return "invalid value for '\(option)': \(reason)"
         case let .conflicting(_, reason): return reason
-        case .noCommand: return "no command given"
         }
     }
 
@@ -45,7 +43,7 @@ enum UsageError: UserFacingError, Equatable {
     var hint: String? {
         switch self {
         case let .unknownCommand(_, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help')"
-        case .unknownCommand, .noCommand: return "see 'pwnvault help' for the list of commands"
+        case .unknownCommand: return "see 'pwnvault help' for the list of commands"
         case let .unknownOption(command, _, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help \(command)')"
         case let .unknownOption(command, _, nil), let .missingValue(command, _), let .unexpectedValue(command, _),
              let .repeatedOption(command, _), let .missingArgument(command), let .tooManyArguments(command, _),

@@ -115,8 +115,6 @@ public enum Sodium {
         return rc == 0 ? out : nil
     }
 
-    public static var opsMin: UInt64 { UInt64(crypto_pwhash_opslimit_min()) }
-    public static var memMin: UInt64 { UInt64(crypto_pwhash_memlimit_min()) }
 
     // MARK: keyed BLAKE2b, key derivation
 

@@ -31,19 +31,6 @@ public struct BreachCatalogCache: Sendable {
     /// The cache file's location.
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
 
-    /// `$XDG_CACHE_HOME/pwnvault` when that variable holds an absolute path (the XDG spec ignores
-    /// relative ones), else `$HOME/.cache/pwnvault`.
-    public static func defaultDirectory(environment: [String: String]) throws -> URL {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("pwnvault", isDirectory: true)
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") {
-            return URL(fileURLWithPath: home, isDirectory: true)
-                .appendingPathComponent(".cache", isDirectory: true).appendingPathComponent("pwnvault", isDirectory: true)
-        }
-        throw BreachCatalogError.noCacheDirectory
-    }
-
     /// The catalog: from the cache when it is younger than `maxAge` and `forceRefresh` is false;
     /// otherwise fetched with `fetch` and saved. When a refresh fails and a cached copy exists, that
     /// copy is returned with `refreshFailure` set; without one, the failure is thrown.
