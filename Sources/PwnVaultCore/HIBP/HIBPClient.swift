@@ -62,6 +62,13 @@ public struct HIBPClient: Sendable {
         return try Self.decode(response)
     }
 
+    /// One breach by its `Name` (`breach/{name}`, no key); nil when HIBP does not know it.
+    public func breach(named name: String) async throws -> Breach? {
+        let response = try await send(["breach", try Self.accountSegment(name)], query: [], needsKey: false)
+        if response.status == 404 { return nil }
+        return try Self.decode(response)
+    }
+
     /// The key's subscription, including its own rate limit (`subscription/status`).
     public func subscriptionStatus() async throws -> SubscriptionStatus {
         let response = try await send(["subscription", "status"], query: [], needsKey: true)
