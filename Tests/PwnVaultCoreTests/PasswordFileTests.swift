@@ -13,27 +13,16 @@ final class PasswordFileTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(at: dir) }
 
-    /// SplitMix64: the same filler on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private func secret(_ s: String) -> PasswordHash { PasswordHash(password: SecretBytes(copying: Array(s.utf8))) }
     private func hex(_ s: String) -> String { secret(s).withHex { String(decoding: $0, as: UTF8.self) } }
 
-    /// Passwords `pw-0`… with counts i+1, and filler hashes strictly between the smallest and the
-    /// largest of theirs: so the first and the last line of the file belong to passwords.
+    /// Passwords `pw-0`… with counts i+1, and filler hashes (the same on every run: `SplitMix64`)
+    /// strictly between the smallest and the largest of theirs: so the first and the last line of the
+    /// file belong to passwords.
     private func lines(passwords: Int, filler: Int, seed: UInt64 = 42) -> [(hash: String, count: Int)] {
         var rows = (0..<passwords).map { (hash: hex("pw-\($0)"), count: $0 + 1) }
         let low = rows.map(\.hash).min()!, high = rows.map(\.hash).max()!
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(seed: seed)
         var added = 0
         while added < filler {
             let h = (0..<5).map { _ in String(format: "%08X", UInt32(truncatingIfNeeded: rng.next())) }.joined()
@@ -136,7 +125,7 @@ final class PasswordFileTests: XCTestCase {
     func testAShuffledFileIsDetectedAndNeverGivesAWrongCount() throws {
         var rows = lines(passwords: 300, filler: 20_000)
         let first = rows.removeFirst(), last = rows.removeLast()
-        var rng = SeededGenerator(state: 7)
+        var rng = SplitMix64(seed: 7)
         rows.shuffle(using: &rng)
         let file = try PwnedPasswordsFile(path: write([first] + rows + [last]))
         var detected = 0

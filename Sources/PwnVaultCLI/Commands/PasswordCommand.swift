@@ -47,11 +47,27 @@ enum PasswordCommand: Command {
                     : "this password was not found in Pwned Passwords")
             }
         } else {
+            // One hash in secret memory, reused for every line; offline results are written in
+            // batches (one write per 32 KiB), online ones as each answer arrives.
+            let hash = PasswordHash(password: UnsafeRawBufferPointer(start: nil, count: 0))
+            var pending: [String] = []
+            var pendingBytes = 0
+            let flushEach = lookup.isSlow ? 0 : 32 * 1024
+            func flush() {
+                if !pending.isEmpty { context.console.out(pending.joined(separator: "\n")) }
+                pending.removeAll(keepingCapacity: true)
+                pendingBytes = 0
+            }
+            defer { flush() }   // also when a lookup fails midway: the results so far are shown
             try PasswordLineReader(fd: STDIN_FILENO).forEachLine { line, password in
-                let count = try lookup.timesSeen(PasswordHash(password: password))
+                hash.rehash(password)
+                let count = try lookup.timesSeen(hash)
                 rows.append(Row(line: line, found: count > 0, count: count))
                 if !context.json {
-                    context.console.out(count > 0 ? "line \(line): seen \(grouped(count)) times" : "line \(line): not found")
+                    let text = count > 0 ? "line \(line): seen \(grouped(count)) times" : "line \(line): not found"
+                    pending.append(text)
+                    pendingBytes += text.utf8.count + 1
+                    if pendingBytes >= flushEach { flush() }
                 }
             }
             if rows.isEmpty { throw InputError("no passwords on stdin", hint: "give one password per line") }
@@ -91,6 +107,12 @@ enum PasswordCommand: Command {
     enum Lookup {
         case api(PwnedPasswordsClient)
         case file(PwnedPasswordsFile)
+
+        /// Whether each lookup waits on the network (results are then shown one by one).
+        var isSlow: Bool {
+            if case .api = self { return true }
+            return false
+        }
 
         /// "api" or "file", for --json.
         var source: String {

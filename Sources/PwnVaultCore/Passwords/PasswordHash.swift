@@ -16,19 +16,20 @@ public final class PasswordHash: CustomStringConvertible, CustomDebugStringConve
 
     /// Hashes `password` (its bytes as typed, UTF-8, no line ending). The binary digest exists only
     /// in a scratch buffer that is wiped before this returns.
-    public convenience init(password: UnsafeRawBufferPointer) {
-        self.init(hex: Self.hexDigest(of: password))
+    public init(password: UnsafeRawBufferPointer) {
+        hex = SecretBytes(count: Self.hexLength)
+        rehash(password)
     }
 
     /// Hashes the password held in `password`.
     public convenience init(password: SecretBytes) {
-        self.init(hex: password.withUnsafeBytes { Self.hexDigest(of: $0) })
+        self.init(password: UnsafeRawBufferPointer(start: nil, count: 0))
+        password.withUnsafeBytes { rehash($0) }
     }
 
-    private init(hex: SecretBytes) { self.hex = hex }
-
-    private static func hexDigest(of password: UnsafeRawBufferPointer) -> SecretBytes {
-        let hex = SecretBytes(count: hexLength)
+    /// Replaces the hash held with that of `password`, in the same secret memory: checking many
+    /// passwords then costs no secret allocation (each is a few system calls) per password.
+    public func rehash(_ password: UnsafeRawBufferPointer) {
         withUnsafeTemporaryAllocation(byteCount: SHA1.digestBytes, alignment: 8) { digest in
             defer { explicit_bzero(digest.baseAddress!, digest.count) }
             SHA1.hash(password, into: digest)
@@ -42,7 +43,6 @@ public final class PasswordHash: CustomStringConvertible, CustomDebugStringConve
                 }
             }
         }
-        return hex
     }
 
     /// The first five hex characters: what the range API is asked about.

@@ -15,8 +15,9 @@ public final class PwnedPasswordsFile {
     public static let pageSize = 4096
     /// The longest line accepted: 40 hex characters, a colon, up to 18 digits, CRLF, with room to spare.
     static let maxLineLength = 128
-    /// Probes at this depth or shallower are remembered across lookups (at most 2^depth entries).
-    static let cachedDepth = 14
+    /// Probes at this depth or shallower are remembered across lookups: at most 2^17 entries of about
+    /// 120 bytes, filled only as lookups pass through them.
+    static let cachedDepth = 16
 
     /// The path, as given.
     public let path: String
@@ -97,10 +98,10 @@ public final class PwnedPasswordsFile {
                 lowKey = last.key
             default:
                 // Between two lines of this page: the answer is in it.
-                return try scan(from: first.start, through: last.start, target: target)
+                return try scan(from: first.start, through: last.start, target: target, lowKey: first.key, highKey: last.key)
             }
         }
-        return try scan(from: lo, through: hi, target: target)
+        return try scan(from: lo, through: hi, target: target, lowKey: lowKey, highKey: highKey)
     }
 
     /// The first and last whole lines of the page at `at` (a multiple of the page size, > 0).
@@ -129,22 +130,47 @@ public final class PwnedPasswordsFile {
         return probe
     }
 
-    /// Reads the lines starting in [from, through] (from is a line start) and returns the target's count,
-    /// or 0 once a line sorts after it or the lines run out.
-    private func scan(from: Int, through: Int, target: UnsafeRawBufferPointer) throws -> Int {
+    /// Reads the bytes holding the lines that start in [from, through] (from is a line start) in one
+    /// `pread`, narrows them down by bisection inside the buffer, then reads the last few lines in
+    /// order. Returns the target's count, or 0 once a line sorts after it or the lines run out.
+    /// `lowKey` and `highKey` are the keys known to sort before and after the range, for order checks.
+    private func scan(from: Int, through: Int, target: UnsafeRawBufferPointer,
+                      lowKey: PasswordFileKey?, highKey: PasswordFileKey?) throws -> Int {
         let n = try read(at: from, count: min(size - from, through - from + Self.maxLineLength + 2))
         let atEnd = from + n == size
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
-        var offset = 0
-        var previous: PasswordFileKey?
-        while from + offset <= through, let entry = try line(at: offset, in: bytes, base: from, atEnd: atEnd) {
-            if let previous, entry.key.compare(to: previous) < 0 { throw PasswordFileError.notSorted(path: path, offset: entry.start) }
+        var lowKey = lowKey, highKey = highKey
+        func checkOrder(_ entry: Entry) throws {
+            if let lowKey, entry.key.compare(to: lowKey) < 0 { throw PasswordFileError.notSorted(path: path, offset: entry.start) }
+            if let highKey, entry.key.compare(to: highKey) > 0 { throw PasswordFileError.notSorted(path: path, offset: entry.start) }
+        }
+        // The target's line starts in [lo, hi] (offsets in the buffer); lo is a line start.
+        var lo = 0, hi = min(through - from, n)
+        while hi - lo > 2 * Self.maxLineLength {
+            let mid = (lo + hi) / 2
+            guard let newline = bytes[mid..<min(n, mid + Self.maxLineLength + 1)].firstIndex(of: 0x0A) else {
+                throw PasswordFileError.notInFormat(path: path, offset: from + mid)
+            }
+            guard newline + 1 <= hi, let entry = try line(at: newline + 1, in: bytes, base: from, atEnd: atEnd) else {
+                hi = mid   // no line starts in (mid, hi]
+                continue
+            }
+            try checkOrder(entry)
+            switch entry.key.compare(to: target) {
+            case 0: return entry.count
+            case 1: hi = mid; highKey = entry.key
+            default: lo = newline + 1; lowKey = entry.key
+            }
+        }
+        var offset = lo
+        while offset <= hi, let entry = try line(at: offset, in: bytes, base: from, atEnd: atEnd) {
+            try checkOrder(entry)
             switch entry.key.compare(to: target) {
             case 0: return entry.count
             case 1: return 0
             default: break
             }
-            previous = entry.key
+            lowKey = entry.key
             offset += lineLength(at: offset, in: bytes)
         }
         return 0
