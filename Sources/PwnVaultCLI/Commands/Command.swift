@@ -11,6 +11,7 @@ enum Commands {
     static let all: [Command.Type] = [
         InitCommand.self, AddCommand.self, RemoveCommand.self, ListCommand.self,
         CheckCommand.self, ShowCommand.self, RevealCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
+        PasswordCommand.self,
         ConfigCommand.self, PasswdCommand.self, StatusCommand.self, HelpCommand.self,
     ]
 
