@@ -22,7 +22,11 @@ public enum VCardParser {
         var contacts: [VCardContact] = []
         var card: Card?
         try VCardLineReader.forEachLogicalLine(in: bytes) { logical in
-            let property = try VCardProperty(logical)
+            let property: VCardProperty
+            do { property = try VCardProperty(logical) } catch where card == nil {
+                // Outside a card, "this is not where a vCard starts" says more than what is wrong with the line.
+                throw VCardError.outsideCard(line: logical.line)
+            }
             switch property.name {
             case "BEGIN":
                 if let open = card { throw VCardError.nestedBegin(line: property.line, outer: open.line) }
