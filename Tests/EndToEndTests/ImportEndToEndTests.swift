@@ -43,6 +43,11 @@ final class ImportEndToEndTests: XCTestCase {
         for f in fragments { XCTAssertFalse(text.lowercased().contains(f), "'\(f)' leaked into: \(text)", file: file, line: line) }
     }
 
+    /// Every piece appears in what the terminal showed.
+    func assertShows(_ transcript: String, _ pieces: [String], file: StaticString = #filePath, line: UInt = #line) {
+        for piece in pieces { XCTAssertTrue(transcript.contains(piece), "'\(piece)' is not in: \(transcript)", file: file, line: line) }
+    }
+
     func listed(_ s: Sandbox, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
         let r = s.run(["list", "--json"])
         XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
@@ -172,15 +177,15 @@ final class ImportEndToEndTests: XCTestCase {
         let r = s.runOnTerminal(["import", s.writeFile("contacts.vcf", Self.contacts), "--pick", "--no-share"],
                                 steps: [("Add which?", "4\n"), ("Add which?", "1b 2 3\n")])
         XCTAssertEqual(r.status, 0, r.stdout)
-        XCTAssertTrue(r.stdout.contains("3 contacts with addresses in "), r.stdout)
-        XCTAssertTrue(r.stdout.contains("  1  Marie Lefèvre"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("a  m•••e@e•••.fr"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("b  m•••e@e•••.com"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("i•••v@e•••.ru  (already in the vault as #1)"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("there is no contact 4 (the list goes from 1 to 3)"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("added #2  m•••e@e•••.com  email  Marie Lefèvre"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("added #3  r•••6@e•••.com  email  Dad"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("line 21 is already in the vault as #1"), r.stdout)
+        assertShows(r.stdout, ["3 contacts with addresses in ",
+                               "  1  Marie Lefèvre",
+                               "a  m•••e@e•••.fr",
+                               "b  m•••e@e•••.com",
+                               "i•••v@e•••.ru  (already in the vault as #1)",
+                               "there is no contact 4 (the list goes from 1 to 3)",
+                               "added #2  m•••e@e•••.com  email  Marie Lefèvre",
+                               "added #3  r•••6@e•••.com  email  Dad",
+                               "line 21 is already in the vault as #1"])
         assertNoFragments(r.stdout)
         let rows = try listed(s)
         XCTAssertEqual(rows.compactMap { $0["id"] as? Int }, [1, 2, 3])
@@ -209,11 +214,11 @@ final class ImportEndToEndTests: XCTestCase {
                                               "--", "/bin/sh", "-c", "exec \"$0\" import - --pick --share < \"$1\"", Paths.binary, path],
                              input: nil, environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         XCTAssertEqual(r.status, 0, r.all)
-        XCTAssertTrue(r.stdout.contains("(share mode: names only)"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("  3  Иван Иванов"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("e-mail address"), r.stdout)
+        assertShows(r.stdout, ["(share mode: names only)",
+                               "  3  Иван Иванов",
+                               "e-mail address"])
         XCTAssertFalse(r.stdout.contains("•"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("added #4  email  Иван Иванов"), r.stdout)
+        assertShows(r.stdout, ["added #4  email  Иван Иванов"])
         assertNoFragments(r.stdout)
         XCTAssertEqual(try listed(s).count, 4)
     }

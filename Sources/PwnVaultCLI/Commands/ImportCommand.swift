@@ -147,7 +147,9 @@ enum ImportCommand: Command {
 
     /// One line for stderr: what was added and what was left out, in numbers.
     private static func summary(_ report: Report, plan: ContactImportPlan, source: String, phones: Bool) -> String {
-        let contactLines = Set(report.added.compactMap { added in plan.contacts.first { $0.addresses.contains { $0.line == added.line } }?.line })
+        // Each address has a line of its own, so the line finds its contact.
+        let contactOf = Dictionary(plan.contacts.flatMap { c in c.addresses.map { ($0.line, c.line) } }) { first, _ in first }
+        let contactLines = Set(report.added.compactMap { contactOf[$0.line] })
         var parts = ["\(count(report.added.count, "address", "addresses")) added from "
                      + "\(count(contactLines.count, "contact", "contacts")) of \(report.contacts) in \(source)"]
         if report.duplicates.count > 0 { parts.append("\(report.duplicates.count) already in the vault") }
