@@ -9,7 +9,7 @@ protocol Command {
 /// The list of commands, in the order `pwnvault help` shows them.
 enum Commands {
     static let all: [Command.Type] = [
-        InitCommand.self, AddCommand.self, RemoveCommand.self, ListCommand.self,
+        InitCommand.self, AddCommand.self, ImportCommand.self, RemoveCommand.self, ListCommand.self,
         CheckCommand.self, ShowCommand.self, RevealCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
         PasswordCommand.self,
         ConfigCommand.self, PasswdCommand.self, StatusCommand.self, HelpCommand.self,

@@ -1,0 +1,207 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault import`: the e-mail addresses (with `--phones`, also the phone numbers) of the contacts in
+/// a vCard file, each labelled with its contact's name. Reading and checking are in PwnVaultCore
+/// (`VCardParser`, `ContactImportPlan`, `ContactPickSelection`); this file reads the file, asks on the
+/// terminal with `--pick`, adds under the vault's lock, and reports.
+enum ImportCommand: Command {
+    static let spec = CommandSpec(
+        name: "import",
+        summary: "add the e-mail addresses of contacts from a vCard file (.vcf)",
+        usage: ["CONTACTS.vcf [--pick] [--phones]", "- [--pick] [--phones]"],
+        discussion: """
+        Reads contacts as GNOME Contacts, Evolution, Thunderbird, Google Contacts, Apple Contacts, Outlook
+        and phones export them (vCard 2.1, 3.0 and 4.0). Each e-mail address is added with its contact's
+        name (FN, else N, else ORG) as the label, which is what share mode shows. An address already in
+        the vault, or repeated in the file, is reported and not added twice; a contact without an address
+        is skipped and counted. An address that is not valid is skipped and reported by its line number
+        while the others are added. A file that is not a well-formed vCard (or is larger than 16 MiB) is
+        refused with the line of the problem, and nothing is added. Messages name lines, never addresses.
+        With --pick the contacts and their masked addresses are listed on the terminal and you answer
+        with numbers and ranges (1 3-5), one address of a contact (2b), 'all', or Enter for none.
+        """,
+        options: [OptionSpec("pick", help: "choose on the terminal which contacts and addresses to add"),
+                  OptionSpec("phones", help: "also add the contacts' phone numbers (TEL)")],
+        positionals: 1...1,
+        positionalHelp: [("CONTACTS.vcf", "a vCard file exported from an address book"),
+                         ("-", "read the vCard file from stdin")],
+        examples: [("pwnvault import contacts.vcf", "watch every e-mail address in an exported address book"),
+                   ("pwnvault import mum.vcf --pick", "choose which of a contact's addresses to watch"),
+                   ("pwnvault import - --phones < family.vcf", "e-mail addresses and phone numbers, from stdin")])
+
+    /// At most this many lines of each kind of note (invalid, repeated, already in the vault); --json lists all.
+    static let maxNotesPerKind = 10
+
+    struct Added: Encodable { let id: Int; let kind: AccountKind; let label: String?; let line: Int }
+    struct Duplicate: Encodable { let id: Int; let line: Int }
+    struct Report: Encodable {
+        var added: [Added] = []
+        var duplicates: [Duplicate] = []
+        let repeated: [ContactImportPlan.Repeated]
+        let invalid: [ContactImportPlan.Invalid]
+        let contacts: Int
+        let contactsWithoutAddress: Int
+        let phonesIgnored: Int
+        var notPicked = 0
+    }
+
+    /// One address to add, with the label of its contact.
+    private typealias Candidate = (address: ContactImportPlan.Address, label: String?)
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let c = context.console
+        let source = context.arguments.positionals[0]
+        let name = source == "-" ? "stdin" : Sanitizer.singleLine(source)
+        // Refused before anything is read or asked: without a person at a terminal there is nobody to pick.
+        let picker = context.arguments.has("pick") ? try terminalPicker(c) : nil
+
+        let contacts: [VCardContact]
+        do {
+            contacts = try VCardParser.parse(try read(source, name: name))
+        } catch let e as VCardError {
+            throw InputError("\(name): \(e.message); nothing was added", hint: e.hint)
+        }
+        let plan = ContactImportPlan(contacts: contacts, includePhones: context.arguments.has("phones"),
+                                     maxLabelLength: AddCommand.maxLabelLength)
+        var report = Report(repeated: plan.repeated, invalid: plan.invalid, contacts: plan.contactCount,
+                            contactsWithoutAddress: plan.contactsWithoutAddress, phonesIgnored: plan.phonesIgnored)
+        noteEach(plan.invalid.map { "line \($0.line): \($0.reason); skipped" }, c, warning: true)
+        noteEach(plan.repeated.map { "line \($0.line) repeats the address on line \($0.firstLine); not added twice" }, c)
+
+        var candidates: [Candidate] = plan.contacts.flatMap { contact in contact.addresses.map { ($0, contact.label) } }
+        if !candidates.isEmpty {
+            let session = try context.openVault()
+            if let picker {
+                let inVault = Dictionary(session.payload.accounts.map { ($0.dedupKey, $0.id) }) { first, _ in first }
+                let selection = picker.pick(plan, source: name, inVault: inVault, shareMode: c.policy.shareMode)
+                var chosen: [Candidate] = []
+                for (n, contact) in plan.contacts.enumerated() {
+                    for (i, address) in contact.addresses.enumerated() where selection?.contains(contact: n, address: i) == true {
+                        chosen.append((address, contact.label))
+                    }
+                }
+                report.notPicked = candidates.count - chosen.count
+                candidates = chosen
+                if candidates.isEmpty { c.note("nothing was picked; nothing was added") }
+            }
+            if !candidates.isEmpty { try add(candidates, to: session, report: &report, context: context) }
+        }
+
+        if context.json {
+            try c.json(report)
+        } else {
+            c.note(summary(report, plan: plan, source: name, phones: context.arguments.has("phones")))
+        }
+        return .success
+    }
+
+    /// The picker on the controlling terminal, when a person is at one (one of stdin, stdout and stderr
+    /// is a terminal that is not `TERM=dumb`, and `/dev/tty` opens); otherwise --pick is refused.
+    private static func terminalPicker(_ c: Console) throws -> ContactPicker {
+        let t = c.terminal
+        guard t.stdinIsTerminal || t.stdoutIsTerminal || t.stderrIsTerminal, let picker = ContactPicker.onTerminal() else {
+            throw InputError("--pick needs a terminal to show the contacts on and read the answer from",
+                             hint: "run it in a terminal, or leave out --pick to add every address in the file")
+        }
+        return picker
+    }
+
+    /// Adds under the vault's lock, checking again against what is in the vault then, and prints each
+    /// address added (as `add` does: masked on a terminal, `#id` and label elsewhere).
+    private static func add(_ candidates: [Candidate], to session: VaultSession, report: inout Report,
+                            context: Context) throws {
+        let now = context.now()
+        let (added, duplicates): ([Added], [Duplicate]) = try session.update { payload in
+            var existing: [String: Int] = [:]
+            for a in payload.accounts { existing[a.dedupKey] = a.id }
+            var added: [Added] = []
+            var duplicates: [Duplicate] = []
+            for (address, label) in candidates {
+                let p = address.account
+                if let id = existing[p.dedupKey] { duplicates.append(Duplicate(id: id, line: address.line)); continue }
+                let account = Account(id: payload.nextID, entered: p.entered, normalized: p.normalized, kind: p.kind,
+                                      label: label, addedAt: now)
+                payload.nextID += 1
+                payload.accounts.append(account)
+                existing[p.dedupKey] = account.id
+                added.append(Added(id: account.id, kind: account.kind, label: label, line: address.line))
+            }
+            return (added, duplicates)
+        }
+        report.added = added
+        report.duplicates = duplicates
+        let c = context.console
+        noteEach(duplicates.map { "line \($0.line) is already in the vault as #\($0.id); not added again" }, c)
+        guard !context.json else { return }
+        let accounts = Dictionary(uniqueKeysWithValues: session.payload.accounts.map { ($0.id, $0) })
+        for a in added {
+            guard let account = accounts[a.id] else { continue }
+            var line = "added #\(a.id)"
+            if c.showsAccounts { line += "  \(c.show(account))" }
+            line += "  \(a.kind.rawValue)"
+            if let l = c.label(account) { line += "  \(l)" }
+            c.out(line)
+        }
+    }
+
+    /// One line for stderr: what was added and what was left out, in numbers.
+    private static func summary(_ report: Report, plan: ContactImportPlan, source: String, phones: Bool) -> String {
+        // Each address has a line of its own, so the line finds its contact.
+        let contactOf = Dictionary(plan.contacts.flatMap { c in c.addresses.map { ($0.line, c.line) } }) { first, _ in first }
+        let contactLines = Set(report.added.compactMap { contactOf[$0.line] })
+        var parts = ["\(count(report.added.count, "address", "addresses")) added from "
+                     + "\(count(contactLines.count, "contact", "contacts")) of \(report.contacts) in \(source)"]
+        if report.duplicates.count > 0 { parts.append("\(report.duplicates.count) already in the vault") }
+        if report.repeated.count > 0 { parts.append("\(report.repeated.count) repeated in the file") }
+        if report.invalid.count > 0 { parts.append("\(count(report.invalid.count, "invalid address", "invalid addresses")) skipped") }
+        if report.notPicked > 0 { parts.append("\(report.notPicked) not picked") }
+        if report.contactsWithoutAddress > 0 {
+            parts.append("\(count(report.contactsWithoutAddress, "contact", "contacts")) without an address skipped")
+        }
+        if report.phonesIgnored > 0 && !phones {
+            parts.append("\(count(report.phonesIgnored, "phone number", "phone numbers")) left out (--phones adds them)")
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    private static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+
+    /// Notes (or warnings) on stderr, at most `maxNotesPerKind` of them, then how many more there are.
+    private static func noteEach(_ lines: [String], _ c: Console, warning: Bool = false) {
+        for line in lines.prefix(maxNotesPerKind) { warning ? c.warning(line) : c.note(line) }
+        if lines.count > maxNotesPerKind {
+            c.note("… and \(lines.count - maxNotesPerKind) more like this (--json lists them all)")
+        }
+    }
+
+    /// The whole file or stdin, refused beyond `VCardParser.maxBytes` without reading further.
+    private static func read(_ source: String, name: String) throws -> [UInt8] {
+        let handle: FileHandle
+        if source == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
+                throw InputError("cannot read \(name): there is no such file; nothing was added")
+            }
+            guard !isFolder.boolValue else { throw InputError("cannot read \(name): it is a folder; nothing was added") }
+            guard let opened = FileHandle(forReadingAtPath: source) else {
+                throw InputError("cannot read \(name): permission denied; nothing was added")
+            }
+            handle = opened
+        }
+        var bytes: [UInt8] = []
+        do {
+            while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
+                bytes.append(contentsOf: chunk)
+                if bytes.count > VCardParser.maxBytes { throw VCardError.tooLarge(limit: VCardParser.maxBytes) }
+            }
+        } catch let e as VCardError {
+            throw e
+        } catch {
+            throw InputError("cannot read \(name); nothing was added")
+        }
+        return bytes
+    }
+}

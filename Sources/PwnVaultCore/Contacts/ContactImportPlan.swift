@@ -1,0 +1,119 @@
+import Foundation
+
+/// What importing a contacts file would add, before the vault is touched: every address checked with
+/// `AccountParser`, labelled with its contact's name, and each counted once.
+///
+/// The rules:
+/// - An address the parser refuses (or an `EMAIL` that is not an e-mail address, a `TEL` that is not a
+///   phone number) is skipped and reported with its line and the reason, never its text. The file is
+///   still read as a whole: one address typed wrongly into an address book years ago must not block
+///   the others, and with `--pick` it may belong to a contact nobody picks. (A file that is not a
+///   well-formed vCard is refused by `VCardParser` before any of this.)
+/// - The second and later copies of an address in the file are reported as repeats (case-insensitive,
+///   as `add` compares), not added twice; the first copy's contact gives the label.
+/// - A contact with no address (none at all, or only phone numbers without `includePhones`) is counted.
+/// - The label is the contact's name (`FN`, else `N`, else `ORG`), on one line, cleaned by `Sanitizer`,
+///   inner whitespace collapsed, and cut to `maxLabelLength` characters, ending in "…" when cut.
+public struct ContactImportPlan: Sendable {
+    /// One address to add.
+    public struct Address: Equatable, Sendable {
+        /// The line its property starts on.
+        public let line: Int
+        public let account: ParsedAccount
+    }
+
+    /// A contact with at least one address to add.
+    public struct Contact: Equatable, Sendable {
+        /// The line of its `BEGIN:VCARD`.
+        public let line: Int
+        /// The label its addresses get; nil when the contact has no name.
+        public let label: String?
+        public let addresses: [Address]
+    }
+
+    /// An address that was skipped because it is not valid.
+    public struct Invalid: Equatable, Sendable, Encodable {
+        public let line: Int
+        /// What the property said it is: `.email` for `EMAIL`, `.phone` for `TEL`.
+        public let kind: AccountKind
+        /// Why, in the words of `AccountParseError` (never the address).
+        public let reason: String
+    }
+
+    /// An address that appears again later in the file.
+    public struct Repeated: Equatable, Sendable, Encodable {
+        public let line: Int
+        /// The line of its first appearance, the one that is imported.
+        public let firstLine: Int
+    }
+
+    /// The contacts that have something to add, in file order.
+    public private(set) var contacts: [Contact] = []
+    /// How many contacts the file holds.
+    public let contactCount: Int
+    /// Contacts without any address to try (no `EMAIL`, and no `TEL` or `includePhones` off).
+    public private(set) var contactsWithoutAddress = 0
+    /// `TEL` values not looked at because `includePhones` was off.
+    public private(set) var phonesIgnored = 0
+    public private(set) var invalid: [Invalid] = []
+    public private(set) var repeated: [Repeated] = []
+
+    /// Every address to add, in file order.
+    public var addresses: [Address] { contacts.flatMap(\.addresses) }
+
+    public init(contacts vcards: [VCardContact], includePhones: Bool, maxLabelLength: Int) {
+        contactCount = vcards.count
+        var firstLine: [String: Int] = [:]
+        for card in vcards {
+            var sources = card.emails.map { ($0, AccountKind.email) }
+            if includePhones { sources += card.phones.map { ($0, AccountKind.phone) } } else { phonesIgnored += card.phones.count }
+            guard !sources.isEmpty else { contactsWithoutAddress += 1; continue }
+
+            var addresses: [Address] = []
+            for (source, kind) in sources {
+                let parsed: ParsedAccount
+                do {
+                    parsed = try AccountParser.parse(source.value)
+                } catch {
+                    let reason = (error as? UserFacingError)?.message ?? "the address is not valid"
+                    invalid.append(Invalid(line: source.line, kind: kind, reason: reason))
+                    continue
+                }
+                guard parsed.kind == kind else {
+                    invalid.append(Invalid(line: source.line, kind: kind, reason: Self.wrongKindReason(kind)))
+                    continue
+                }
+                if let first = firstLine[parsed.dedupKey] {
+                    repeated.append(Repeated(line: source.line, firstLine: first))
+                    continue
+                }
+                firstLine[parsed.dedupKey] = source.line
+                addresses.append(Address(line: source.line, account: parsed))
+            }
+            if !addresses.isEmpty {
+                self.contacts.append(Contact(line: card.line, label: Self.label(card.name, maxLength: maxLabelLength),
+                                             addresses: addresses))
+            }
+        }
+    }
+
+    /// A contact's name made into a label: one clean line of at most `maxLength` characters, or nil
+    /// when nothing printable is left.
+    public static func label(_ name: String?, maxLength: Int) -> String? {
+        guard let name, maxLength > 0 else { return nil }
+        let words = Sanitizer.singleLine(name).split(whereSeparator: { $0.isWhitespace })
+        let cleaned = words.joined(separator: " ")
+        guard !cleaned.isEmpty else { return nil }
+        guard cleaned.count > maxLength else { return cleaned }
+        let kept = String(cleaned.prefix(maxLength - 1)).trimmingCharacters(in: .whitespaces)
+        return kept + "…"
+    }
+
+    private static func wrongKindReason(_ kind: AccountKind) -> String {
+        switch kind {
+        case .email: return "the e-mail address has no '@'"
+        case .phone: return "the phone number is not written as one (digits, spaces, '+', '-', '.', parentheses)"
+        case .username: return "not a username"
+        }
+    }
+}

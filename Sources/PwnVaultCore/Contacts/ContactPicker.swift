@@ -1,0 +1,86 @@
+import Foundation
+
+/// The `import --pick` conversation: a numbered list of the contacts and their masked addresses, then
+/// a question repeated until the answer is understood (see `ContactPickSelection` for what it may say).
+///
+/// It talks through two closures, so tests can hold the conversation without a terminal; `onTerminal`
+/// gives one that uses the controlling terminal (`/dev/tty`), whatever stdin and stdout are, so that
+/// the list never reaches a pipe and the file itself can come from stdin. Addresses are masked as
+/// everywhere on a terminal; in share mode only their kind is shown, next to the contact's name.
+public struct ContactPicker {
+    public static let question = "Add which? Numbers or ranges (1 3-5), one address (2b), 'all', or Enter for none: "
+
+    private let write: (String) -> Void
+    private let readLine: () -> String?
+
+    /// `readLine` returns one line without its ending, or nil when the input ended.
+    public init(write: @escaping (String) -> Void, readLine: @escaping () -> String?) {
+        self.write = write
+        self.readLine = readLine
+    }
+
+    /// A picker on the controlling terminal; nil when there is none.
+    public static func onTerminal() -> ContactPicker? {
+        guard let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else { return nil }
+        return ContactPicker(write: { try? tty.write(contentsOf: Data($0.utf8)) }, readLine: { readLine(from: tty) })
+    }
+
+    /// Shows the list and asks. Returns the selection, or nil when the input ended (Ctrl-D) before an
+    /// answer was understood. `inVault` maps dedup keys to the ids of accounts already in the vault.
+    public func pick(_ plan: ContactImportPlan, source: String, inVault: [String: Int], shareMode: Bool) -> ContactPickSelection? {
+        write(Self.list(plan, source: source, inVault: inVault, shareMode: shareMode).joined(separator: "\n") + "\n")
+        let counts = plan.contacts.map(\.addresses.count)
+        while true {
+            write(Self.question)
+            guard let answer = readLine() else { write("\n"); return nil }
+            do {
+                return try ContactPickSelection.parse(answer, addressCounts: counts)
+            } catch {
+                write("  \((error as? UserFacingError)?.message ?? "that answer was not understood")\n")
+            }
+        }
+    }
+
+    /// The numbered list, one line per contact and one per address under it; letters only where a
+    /// contact has several addresses.
+    public static func list(_ plan: ContactImportPlan, source: String, inVault: [String: Int], shareMode: Bool) -> [String] {
+        let n = plan.contacts.count
+        var lines = ["\(n) contact\(n == 1 ? "" : "s") with addresses in \(Sanitizer.singleLine(source))"
+                     + (shareMode ? " (share mode: names only):" : ":")]
+        let width = String(n).count
+        for (index, contact) in plan.contacts.enumerated() {
+            let number = String(index + 1)
+            lines.append("  " + String(repeating: " ", count: width - number.count) + number + "  " + (contact.label ?? "(no name)"))
+            for (i, address) in contact.addresses.enumerated() {
+                let letter = contact.addresses.count > 1 ? (ContactPickSelection.letter(i) ?? " ") : " "
+                let account = address.account
+                var line = String(repeating: " ", count: width + 6) + letter + "  "
+                    + (shareMode ? kindName(account.kind) : Masking.mask(account.normalized, kind: account.kind))
+                if let id = inVault[account.dedupKey] { line += "  (already in the vault as #\(id))" }
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+
+    private static func kindName(_ kind: AccountKind) -> String {
+        switch kind {
+        case .email: return "e-mail address"
+        case .phone: return "phone number"
+        case .username: return "username"
+        }
+    }
+
+    /// One line from the terminal, read a byte at a time so that nothing after it is taken; at most
+    /// 4096 bytes are kept. nil when the input ended (Ctrl-D on an empty line) or the terminal went away.
+    private static func readLine(from tty: FileHandle) -> String? {
+        var bytes: [UInt8] = []
+        while true {
+            guard let data = try? tty.read(upToCount: 1), let byte = data.first else {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
+            if byte == 0x0A || byte == 0x0D { return String(decoding: bytes, as: UTF8.self) }
+            if bytes.count < 4096 { bytes.append(byte) }
+        }
+    }
+}
