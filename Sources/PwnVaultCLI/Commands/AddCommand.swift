@@ -41,38 +41,22 @@ enum AddCommand: Command {
         guard !parsed.isEmpty else { throw InputError("no accounts given; nothing was added", hint: "one account per line on stdin, or as arguments") }
 
         let session = try context.openVault()
-        let now = context.now()
-        let report: Report = try session.update { payload in
-            var existing: [String: Int] = [:]
-            for a in payload.accounts { existing[a.dedupKey] = a.id }
-            var added: [Added] = []
-            var duplicates: [Duplicate] = []
-            for (p, position) in parsed {
-                if let id = existing[p.dedupKey] { duplicates.append(Duplicate(id: id, input: position.text)); continue }
-                let account = Account(id: payload.nextID, entered: p.entered, normalized: p.normalized, kind: p.kind,
-                                      label: label, addedAt: now)
-                payload.nextID += 1
-                payload.accounts.append(account)
-                existing[p.dedupKey] = account.id
-                added.append(Added(id: account.id, kind: account.kind, label: label))
+        let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now())
+        var added: [Account] = []
+        var duplicates: [Duplicate] = []
+        for (outcome, (_, position)) in zip(outcomes, parsed) {
+            switch outcome {
+            case let .added(account): added.append(account)
+            case let .alreadyIn(id): duplicates.append(Duplicate(id: id, input: position.text))
             }
-            return Report(added: added, duplicates: duplicates)
         }
         let c = context.console
-        for d in report.duplicates { c.note("\(d.input) is already in the vault as #\(d.id); not added again") }
+        for d in duplicates { c.note("\(d.input) is already in the vault as #\(d.id); not added again") }
         if context.json {
-            try c.json(report)
+            try c.json(Report(added: added.map { Added(id: $0.id, kind: $0.kind, label: label) }, duplicates: duplicates))
         } else {
-            let accounts = Dictionary(uniqueKeysWithValues: session.payload.accounts.map { ($0.id, $0) })
-            for a in report.added {
-                guard let account = accounts[a.id] else { continue }
-                var line = "added #\(a.id)"
-                if c.showsAccounts { line += "  \(c.show(account))" }
-                line += "  \(a.kind.rawValue)"
-                if let l = c.label(account) { line += "  \(l)" }
-                c.out(line)
-            }
-            if report.added.isEmpty { c.note("nothing new to add") }
+            for account in added { c.out(AccountAdder.addedLine(account, console: c)) }
+            if added.isEmpty { c.note("nothing new to add") }
         }
         return .success
     }

@@ -144,16 +144,9 @@ enum CheckCommand: Command {
         let now = context.now()
         let unsaved = entries.compactMap(\.parsed)
         guard !unsaved.isEmpty else { return entries }
-        let added: [String: Account] = try session.update { payload in
-            var byKey: [String: Account] = [:]
-            for a in payload.accounts { byKey[a.dedupKey] = a }
-            for p in unsaved where byKey[p.dedupKey] == nil {
-                let a = Account(id: payload.nextID, entered: p.entered, normalized: p.normalized, kind: p.kind, label: nil, addedAt: now)
-                payload.nextID += 1
-                payload.accounts.append(a)
-                byKey[p.dedupKey] = a
-            }
-            return byKey
+        var added: [String: Account] = [:]
+        for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: session, now: now), unsaved) {
+            if case let .added(a) = outcome { added[p.dedupKey] = a }
         }
         return entries.map { e in
             guard let p = e.parsed, let a = added[p.dedupKey] else { return e }

@@ -111,38 +111,25 @@ enum ImportCommand: Command {
     /// address added (as `add` does: masked on a terminal, `#id` and label elsewhere).
     private static func add(_ candidates: [Candidate], to session: VaultSession, report: inout Report,
                             context: Context) throws {
-        let now = context.now()
-        let (added, duplicates): ([Added], [Duplicate]) = try session.update { payload in
-            var existing: [String: Int] = [:]
-            for a in payload.accounts { existing[a.dedupKey] = a.id }
-            var added: [Added] = []
-            var duplicates: [Duplicate] = []
-            for (address, label) in candidates {
-                let p = address.account
-                if let id = existing[p.dedupKey] { duplicates.append(Duplicate(id: id, line: address.line)); continue }
-                let account = Account(id: payload.nextID, entered: p.entered, normalized: p.normalized, kind: p.kind,
-                                      label: label, addedAt: now)
-                payload.nextID += 1
-                payload.accounts.append(account)
-                existing[p.dedupKey] = account.id
-                added.append(Added(id: account.id, kind: account.kind, label: label, line: address.line))
+        let outcomes = try AccountAdder.add(candidates.map { ($0.address.account, $0.label) }, to: session, now: context.now())
+        var added: [Added] = []
+        var duplicates: [Duplicate] = []
+        var addedAccounts: [Account] = []
+        for (outcome, candidate) in zip(outcomes, candidates) {
+            switch outcome {
+            case let .added(account):
+                addedAccounts.append(account)
+                added.append(Added(id: account.id, kind: account.kind, label: candidate.label, line: candidate.address.line))
+            case let .alreadyIn(id):
+                duplicates.append(Duplicate(id: id, line: candidate.address.line))
             }
-            return (added, duplicates)
         }
         report.added = added
         report.duplicates = duplicates
         let c = context.console
         noteEach(duplicates.map { "line \($0.line) is already in the vault as #\($0.id); not added again" }, c)
         guard !context.json else { return }
-        let accounts = Dictionary(uniqueKeysWithValues: session.payload.accounts.map { ($0.id, $0) })
-        for a in added {
-            guard let account = accounts[a.id] else { continue }
-            var line = "added #\(a.id)"
-            if c.showsAccounts { line += "  \(c.show(account))" }
-            line += "  \(a.kind.rawValue)"
-            if let l = c.label(account) { line += "  \(l)" }
-            c.out(line)
-        }
+        for account in addedAccounts { c.out(AccountAdder.addedLine(account, console: c)) }
     }
 
     /// One line for stderr: what was added and what was left out, in numbers.
