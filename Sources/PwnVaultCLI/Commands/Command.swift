@@ -11,7 +11,7 @@ enum Commands {
     static let all: [Command.Type] = [
         InitCommand.self, AddCommand.self, RemoveCommand.self, ListCommand.self,
         CheckCommand.self, ShowCommand.self, RevealCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
-        ConfigCommand.self, PasswdCommand.self, StatusCommand.self, HelpCommand.self,
+        ConfigCommand.self, PasswdCommand.self, StatusCommand.self, DoctorCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 
     static func named(_ name: String) -> Command.Type? { all.first { $0.spec.name == name } }
