@@ -15,7 +15,15 @@ INSTALL ?= install
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
+# PWNVAULT_BIN=path installs that binary without building (packaging, tests); otherwise it is built.
+PWNVAULT_BIN ?=
+ifeq ($(PWNVAULT_BIN),)
 BIN = $(shell $(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/pwnvault
+INSTALL_NEEDS = build
+else
+BIN = $(PWNVAULT_BIN)
+INSTALL_NEEDS =
+endif
 
 .PHONY: all build test demo man install uninstall
 
@@ -35,7 +43,7 @@ man:
 	$(SWIFT) build
 	scripts/gen-cli-doc.sh
 
-install: build
+install: $(INSTALL_NEEDS)
 	$(INSTALL) -d "$(BINDIR)" "$(MANDIR)" "$(SHAREDIR)/bash-completion/completions" \
 		"$(SHAREDIR)/zsh/site-functions" "$(SHAREDIR)/fish/vendor_completions.d"
 	$(INSTALL) -m 0755 "$(BIN)" "$(BINDIR)/pwnvault"

@@ -63,7 +63,7 @@ final class ManPageTests: XCTestCase {
         XCTAssertEqual(ManPage.text("'#3'"), "\\(aq#3\\(aq")
         XCTAssertEqual(ManPage.text("~/x ^ `y`"), "\\(ti/x \\(ha \\(gay\\(ga")
         XCTAssertEqual(ManPage.text("a\u{1B}[31mb"), "a[31mb", "control characters are dropped")
-        XCTAssertEqual(ManPage.text("a•é…"), "a\\[u2022]\\[u00E9]\\[u2026]")
+        XCTAssertEqual(ManPage.text("a•é…—"), "a\\(bu\\[u00E9]...\\(em")
         XCTAssertEqual(ManPage.text("x\ny"), "x y")
     }
 
@@ -89,6 +89,8 @@ final class ManPageTests: XCTestCase {
         let result = try ProgramRun.run("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z"], input: page + "\n")
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stderr, "", "groff warns about the man page")
+        let ascii = try ProgramRun.run("/usr/bin/groff", ["-man", "-Tascii", "-ww", "-z"], input: page + "\n")
+        XCTAssertEqual(ascii.stderr, "", "groff warns about the man page on an ASCII terminal")
         let rendered = try ProgramRun.run("/usr/bin/groff", ["-man", "-Tutf8", "-P-cbou"], input: page)
         XCTAssertTrue(rendered.stdout.contains("pwnvault add ACCOUNT..."), "usage not rendered")
         XCTAssertTrue(rendered.stdout.contains("PWNVAULT_VAULT"))

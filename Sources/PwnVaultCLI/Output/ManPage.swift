@@ -141,8 +141,9 @@ enum ManPage {
 
     /// Escapes text for roff: the backslash, hyphens (as `\-`, so they copy and search as ASCII
     /// hyphen-minus), quotes, characters groff would render typographically, anything outside ASCII
-    /// (as `\[uXXXX]`, so no input encoding is assumed), and a control character (`.`, `'`) at the
-    /// start of a line, which `\&` neutralises.
+    /// (bullets, dashes and ellipses as glyphs every device has, the rest as `\[uXXXX]`, so no input
+    /// encoding is assumed), and a control character (`.`, `'`) at the start of a line, which `\&`
+    /// neutralises.
     static func text(_ s: String) -> String {
         var out = ""
         for scalar in s.unicodeScalars {
@@ -154,6 +155,11 @@ enum ManPage {
             case "~": out += "\\(ti"
             case "^": out += "\\(ha"
             case "\n", "\t": out += " "
+            // Named glyphs every output device has (man on a non-UTF-8 terminal renders for ASCII).
+            case "\u{2022}": out += "\\(bu"
+            case "\u{2026}": out += "..."
+            case "\u{2014}": out += "\\(em"
+            case "\u{2013}": out += "\\(en"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
                     continue
