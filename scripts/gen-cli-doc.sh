@@ -17,3 +17,6 @@ head=$(awk -v m="$marker" '$0 == m {exit} {print}' Docs/CLI.md)
   done
 } > Docs/CLI.md.new
 mv Docs/CLI.md.new Docs/CLI.md
+
+# The manual page comes from the same specs; keep it in step.
+scripts/gen-man.sh "$bin"

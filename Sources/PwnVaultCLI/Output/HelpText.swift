@@ -40,8 +40,7 @@ enum HelpText {
             lines += spec.positionalHelp.map { "  " + $0.0.padding(toLength: w + 2, withPad: " ", startingAt: 0) + $0.1 }
         }
         if !spec.options.isEmpty { lines += ["", "OPTIONS:"] + optionLines(spec.options) }
-        let globals = spec.usesVault ? GlobalOptions.all : GlobalOptions.all.filter { !["vault", "passphrase-file", "passphrase-fd"].contains($0.name) }
-        lines += ["", "GLOBAL OPTIONS:"] + optionLines(globals)
+        lines += ["", "GLOBAL OPTIONS:"] + optionLines(globalOptions(for: spec))
         if !spec.examples.isEmpty {
             lines += ["", "EXAMPLES:"]
             for (example, what) in spec.examples { lines += ["  \(example)", "      \(what)"] }
@@ -49,8 +48,14 @@ enum HelpText {
         return lines.joined(separator: "\n")
     }
 
-    /// Help topics that are not commands.
-    static let topics: [String: () -> String] = ["environment": environment, "exit-status": exitStatuses]
+    /// The global options listed for `spec` (in its help, the man page and completions): the vault and
+    /// passphrase options only where the command opens the vault.
+    static func globalOptions(for spec: CommandSpec) -> [OptionSpec] {
+        spec.usesVault ? GlobalOptions.all : GlobalOptions.all.filter { !["vault", "passphrase-file", "passphrase-fd"].contains($0.name) }
+    }
+
+    /// Help topics that are not commands. `man` (the manual page in roff, for scripts/gen-man.sh) is not advertised.
+    static let topics: [String: () -> String] = ["environment": environment, "exit-status": exitStatuses, ManPage.topic: ManPage.render]
 
     static func environment() -> String {
         let w = Settings.documentation.map(\.name.count).max() ?? 0
