@@ -26,7 +26,7 @@ let package = Package(
         // Test helpers shared by the test targets (the tmux harness).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PwnVaultCoreTests", dependencies: ["PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCoreTests"),
-        .testTarget(name: "PwnVaultCLITests", dependencies: ["PwnVaultCLI", "PwnVaultCore"], path: "Tests/PwnVaultCLITests"),
+        .testTarget(name: "PwnVaultCLITests", dependencies: ["PwnVaultCLI", "PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCLITests"),
         // Runs the built binary against a real keyring, real terminals and a fake HIBP server on loopback.
         .testTarget(name: "EndToEndTests", dependencies: ["pwnvault", "TestSupport"], path: "Tests/EndToEndTests"),
     ],

@@ -1,20 +1,14 @@
 @testable import PwnVaultCLI
 import Foundation
 import PwnVaultCore
+import TestSupport
 import XCTest
 
 /// The manual page says what the help says, is valid roff, and is the one committed in Docs/.
 final class ManPageTests: XCTestCase {
     let page = ManPage.render()
 
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        fatalError("no package root above \(#filePath)")
-    }()
+    static let root = PackageRoot.url
 
     func testTheCommittedManPageIsTheGeneratedOne() throws {
         let committed = try String(contentsOf: Self.root.appendingPathComponent("Docs/pwnvault.1"), encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// What one run of a program produced.
@@ -24,15 +25,8 @@ enum Paths {
 
     static var binary: String { products.appendingPathComponent("pwnvault").path }
 
-    /// The package root (the folder with Package.swift), from this source file's path.
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        fatalError("cannot find the package root from \(#filePath)")
-    }()
+    /// The package root (the folder with Package.swift).
+    static let root = PackageRoot.url
 
     static func support(_ name: String) -> String { root.appendingPathComponent("Tests/Support/\(name)").path }
 }
