@@ -60,6 +60,8 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testTheTestDomainWorksWithoutAKeyAndOtherAccountsSayHowToGetOne() throws {
         s.environment.removeValue(forKey: "HIBP_API_KEY")
+        // The keyring session is shared by the whole suite: make sure no other test left a key in it.
+        XCTAssertEqual(s.run(["config", "api-key", "--remove"]).status, 0)
         let test = s.run(["check", "account-exists@hibp-integration-tests.com"])
         XCTAssertEqual(test.status, 1, test.all)
         XCTAssertTrue(test.stderr.contains("public test key"), test.stderr)
@@ -340,7 +342,7 @@ final class CheckEndToEndTests: XCTestCase {
     }
 
     func testNothingReachableIsANetworkFailure() throws {
-        let r = s.run(["check", "clean.ivy@example.com"], env: ["PWNVAULT_API_URL": "http://127.0.0.1:1/api/v3"])
+        let r = s.run(["check", "clean.ivy@example.com", "--rpm", "600"], env: ["PWNVAULT_API_URL": "http://127.0.0.1:1/api/v3"])
         XCTAssertEqual(r.status, 6, r.all)
         XCTAssertTrue(r.stdout.contains("could not reach"), r.all)
     }
@@ -350,5 +352,6 @@ final class CheckEndToEndTests: XCTestCase {
         let r = s.runOnTerminal(["config", "api-key"], steps: [("HIBP API key", FakeHIBP.key + "\n")], env: ["TERM": "dumb"])
         XCTAssertEqual(r.status, 0, r.stdout)
         XCTAssertFalse(r.stdout.contains(FakeHIBP.key), r.stdout)
+        XCTAssertEqual(s.run(["config", "api-key", "--remove"]).status, 0, "leave the shared keyring as it was")
     }
 }

@@ -35,6 +35,7 @@ final class FinishEndToEndTests: XCTestCase {
         let server = try FakeHIBP()
         s.initVault()
         XCTAssertEqual(s.run(["config", "api-key"], input: Self.goodKey + "\n").status, 0)
+        defer { s.run(["config", "api-key", "--remove"]) }   // the keyring session is shared by the suite
         // No passphrase source at all: doctor must not need one.
         let r = s.run(["doctor"], env: serverEnvironment(server), passphraseFromFile: false)
         XCTAssertEqual(r.status, 0, r.all)
