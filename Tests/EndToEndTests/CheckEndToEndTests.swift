@@ -143,15 +143,21 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(server.stats()["too_many_requests"] as? Int, 0)
     }
 
+    /// Starts `check --all` at one request a second and sends `signal` once three lookups were made.
+    private func checkAllThenSignal(_ signal: Int32) throws -> Process {
+        let p = try s.start(["check", "--all", "--rpm", "60"])
+        let deadline = Date().addingTimeInterval(20)
+        while accountRequests().count < 3 && Date() < deadline { usleep(50_000) }
+        usleep(250_000)
+        kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+        return p
+    }
+
     func testAnInterruptedRunKeepsWhatFinishedAndTheNextRunContinues() throws {
         s.initVault()
         XCTAssertEqual(s.run(["add"] + (1...6).map { "clean.i\($0)@example.com" }).status, 0)
-        let p = try s.start(["check", "--all", "--rpm", "60"])   // one request a second
-        let deadline = Date().addingTimeInterval(20)
-        while accountRequests().count < 3 && Date() < deadline { usleep(100_000) }
-        usleep(300_000)
-        kill(p.processIdentifier, SIGINT)
-        p.waitUntilExit()
+        let p = try checkAllThenSignal(SIGINT)
         XCTAssertEqual(p.terminationStatus, 130)
         let done = try rows().filter { $0["status"] as? String == "clean" }.count
         XCTAssertGreaterThanOrEqual(done, 2)
@@ -166,12 +172,7 @@ final class CheckEndToEndTests: XCTestCase {
     func testAKilledRunStillLeavesAVaultThatOpensWithItsFinishedResults() throws {
         s.initVault()
         XCTAssertEqual(s.run(["add"] + (1...5).map { "clean.x\($0)@example.com" }).status, 0)
-        let p = try s.start(["check", "--all", "--rpm", "60"])   // one request a second
-        let deadline = Date().addingTimeInterval(20)
-        while accountRequests().count < 3 && Date() < deadline { usleep(50_000) }
-        usleep(200_000)
-        kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        _ = try checkAllThenSignal(SIGKILL)
         XCTAssertGreaterThanOrEqual(try rows().filter { $0["status"] as? String == "clean" }.count, 2)
     }
 
