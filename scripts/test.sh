@@ -15,4 +15,17 @@ echo "== swift build" >&2
 swift build --build-tests 2>&1 | grep -v -- '-pthread' | tail -n 3
 
 echo "== swift test (inside a private keyring session)" >&2
-exec Tests/Support/keyring-session.sh -- swift test --skip-build "$@"
+# The suite is XCTest only; --disable-swift-testing keeps Swift Testing's empty run from having the
+# last word. The closing line sums up what XCTest reported.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+Tests/Support/keyring-session.sh -- swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with" "$log" | tail -n 1)
+if [[ $summary =~ Executed\ ([0-9]+)\ tests?,\ with\ (([0-9]+)\ tests?\ skipped\ and\ )?([0-9]+)\ failures? ]]; then
+  total=${BASH_REMATCH[1]} skipped=${BASH_REMATCH[3]:-0} failed=${BASH_REMATCH[4]}
+  echo "xctest: $((total - skipped - failed)) passed, $failed failed, $skipped skipped"
+fi
+exit "$status"
