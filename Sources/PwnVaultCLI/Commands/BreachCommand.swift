@@ -75,15 +75,4 @@ enum BreachCommand: Command {
         if b.isSubscriptionFree { f.append("subscription-free") }
         return f
     }
-
-    /// 1234567 → "1,234,567".
-    static func thousands(_ n: Int64) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, ch) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return (n < 0 ? "-" : "") + out
-    }
 }

@@ -54,7 +54,7 @@ enum BreachesCommand: Command {
         for b in found {
             table.rows.append([b.breachDate.map { "\($0)" } ?? "-", String(Sanitizer.singleLine(b.title).prefix(40)),
                                b.domain.isEmpty ? "-" : String(Sanitizer.singleLine(b.domain).prefix(32)),
-                               BreachCommand.thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
+                               thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
         }
         let lines = table.render(style: { c.styled($0, .bold) })
         let footer = "\(found.count) of \(catalog.breaches.count) breaches; details: pwnvault breach NAME"

@@ -36,14 +36,14 @@ enum PasswordCommand: Command {
         var rows: [Row] = []
         // A terminal on stdin means a person typing: ask with echo off (also with TERM=dumb, where
         // the capabilities say "no terminal" but reading stdin would echo the password).
-        if context.console.terminal.stdinIsTerminal || isatty(STDIN_FILENO) == 1 {
+        if TerminalCapabilities.stdinIsATTY {
             let password = try PassphrasePrompt.read(prompt: "Password to check (not shown): ")
             guard password.count > 0 else { throw InputError("no password given", hint: "type the password, then Enter") }
             let count = try lookup.timesSeen(PasswordHash(password: password))
             rows.append(Row(line: nil, found: count > 0, count: count))
             if !context.json {
                 context.console.out(count > 0
-                    ? "this password was seen \(grouped(count)) times in data breaches: do not use it"
+                    ? "this password was seen \(thousands(count)) times in data breaches: do not use it"
                     : "this password was not found in Pwned Passwords")
             }
         } else {
@@ -64,7 +64,7 @@ enum PasswordCommand: Command {
                 let count = try lookup.timesSeen(hash)
                 rows.append(Row(line: line, found: count > 0, count: count))
                 if !context.json {
-                    let text = count > 0 ? "line \(line): seen \(grouped(count)) times" : "line \(line): not found"
+                    let text = count > 0 ? "line \(line): seen \(thousands(count)) times" : "line \(line): not found"
                     pending.append(text)
                     pendingBytes += text.utf8.count + 1
                     if pendingBytes >= flushEach { flush() }
@@ -93,15 +93,6 @@ enum PasswordCommand: Command {
     }
 
     /// 52256179 → "52,256,179".
-    static func grouped(_ n: Int) -> String {
-        let digits = Array(String(n))
-        var out = ""
-        for (i, d) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(d)
-        }
-        return out
-    }
 
     /// The two places a password's count can come from.
     enum Lookup {
