@@ -136,5 +136,9 @@ final class RobustnessEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("the keyring's key for this vault does not open it; using the passphrase"), r.stderr)
         XCTAssertTrue(r.stderr.contains("replaced the keyring's wrong key"), r.stderr)
         XCTAssertEqual(s.run(["list"], passphraseFromFile: false).status, 0, "repaired: the keyring opens it again")
+        // and only one item is left for this vault (the wrong one, stored under another schema, is gone)
+        let items = Sandbox.exec("/usr/bin/env", ["secret-tool", "search", "--all", "vault-id", vaultID], input: nil,
+                                 environment: s.environment)
+        XCTAssertEqual(items.all.components(separatedBy: "label = ").count - 1, 1, items.all)
     }
 }

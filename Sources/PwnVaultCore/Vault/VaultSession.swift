@@ -103,6 +103,10 @@ public final class VaultSession {
         // The vault was moved here, or its keyring item was lost or wrong: put the right key in the keyring.
         if keyringUsable && !requirePassphrase {
             do {
+                // A wrong key may sit in an item another program wrote under the same attributes (another
+                // schema, so storing would not replace it and lookups could keep finding it): remove every
+                // matching item first.
+                if keyringHoldsWrongKey { try keyring.clear(item) }
                 try keyring.store(item, secret: key)
                 session.notices.append(keyringHoldsWrongKey
                     ? "replaced the keyring's wrong key for this vault"
