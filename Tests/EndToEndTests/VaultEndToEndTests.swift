@@ -8,8 +8,10 @@ final class VaultEndToEndTests: XCTestCase {
     /// Fragments of the accounts above that must never reach a pipe, a file or JSON.
     let fragments = ["alice", "example", "bob_the", "builder", "7700", "900123", "0123"]
 
+    /// Temporary paths are taken out first: their random names can contain "0123" by chance.
     func assertNoFragments(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
-        for f in fragments { XCTAssertFalse(text.contains(f), "'\(f)' leaked into: \(text)", file: file, line: line) }
+        let withoutPaths = text.replacingOccurrences(of: #"/\S*pwnvault-e2e-[0-9A-F-]+\S*"#, with: "PATH", options: .regularExpression)
+        for f in fragments { XCTAssertFalse(withoutPaths.contains(f), "'\(f)' leaked into: \(text)", file: file, line: line) }
     }
 
     func testInitAddListWithTheKeyringNeedsNoPassphraseAfterInit() throws {
