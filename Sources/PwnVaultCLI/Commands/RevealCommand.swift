@@ -66,10 +66,7 @@ enum RevealCommand: Command {
             return .success
         }
 
-        let input = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard input >= 0 else { throw RevealRefusal.noTerminalInput }
-        defer { close(input) }
-        let screen = PrivateScreen(output: STDOUT_FILENO, input: input)
+        guard let screen = PrivateScreen.onControllingTerminal() else { throw RevealRefusal.noTerminalInput }
         let end = try screen.run(timeout: timeout) { _, _ in
             var out = ["pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s, on q or Esc, or when this window loses focus", ""]
             for a in chosen { out.append(lines(for: a, catalog: catalog).joined(separator: "  ")) }

@@ -28,7 +28,8 @@ public struct PrivateCacheFolder: Sendable {
             var offset = 0
             while offset < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { if n == 0 { errno = EIO }; return false }   // 0 would loop forever
                 offset += n
             }
             return true

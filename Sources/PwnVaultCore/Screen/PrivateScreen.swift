@@ -50,6 +50,22 @@ public final class PrivateScreen {
     private let output: Int32
     private let input: Int32
 
+    /// A private screen drawing on stdout and reading keys from the controlling terminal (`/dev/tty`),
+    /// whatever stdin is; nil when there is no controlling terminal. The screen closes that descriptor
+    /// when it goes away.
+    public static func onControllingTerminal() -> PrivateScreen? {
+        let input = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard input >= 0 else { return nil }
+        let screen = PrivateScreen(output: STDOUT_FILENO, input: input)
+        screen.ownsInput = true
+        return screen
+    }
+
+    /// Whether `input` was opened by the screen itself (and is closed with it).
+    private var ownsInput = false
+
+    deinit { if ownsInput { TerminalIO.close(input) } }
+
     /// A private screen drawing on `output` and reading keys from `input`; both must be the same terminal.
     public init(output: Int32 = STDOUT_FILENO, input: Int32 = STDIN_FILENO) {
         self.output = output
