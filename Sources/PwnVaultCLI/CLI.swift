@@ -13,9 +13,10 @@ public enum CLI {
         var status = run(arguments: Array(argv.dropFirst()), environment: environment,
                          terminal: TerminalCapabilities.detect(environment: environment),
                          keyring: { KeyringFactory.make(settings: $0) },
-                         writeOut: { failure.record(writeAll(fd: 1, $0)) }, writeErr: { writeAll(fd: 2, $0) })
+                         writeOut: { failure.record(StandardStream.write($0, to: 1)) },
+                         writeErr: { StandardStream.write($0, to: 2) })
         if let error = failure.error, status == .success || status == .breachesFound {
-            writeAll(fd: 2, "pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? ""))
+            StandardStream.write("pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? ""), to: 2)
             status = error.exitStatus
         }
         return status.rawValue

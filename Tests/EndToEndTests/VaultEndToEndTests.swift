@@ -283,4 +283,25 @@ final class VaultEndToEndTests: XCTestCase {
         XCTAssertEqual(backup.status, 3, backup.all)
         XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_VAULT": s.vault + ".bak", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 0)
     }
+
+    func testPassphraseFilesAndDescriptorsAndTheirErrors() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault()
+        var env = s.environment
+        env["PWNVAULT"] = Paths.binary
+        env["PASSFILE"] = s.passphraseFile
+        // A shell's process substitution is a link to a pipe (/dev/fd/63): it must work.
+        let substituted = Sandbox.exec("/bin/bash", ["-c", #""$PWNVAULT" list --passphrase-file <(cat "$PASSFILE")"#],
+                                       input: nil, environment: env)
+        XCTAssertEqual(substituted.status, 0, substituted.all)
+        let fd = Sandbox.exec("/bin/bash", ["-c", #""$PWNVAULT" list --passphrase-fd 3 3<"$PASSFILE""#], input: nil, environment: env)
+        XCTAssertEqual(fd.status, 0, fd.all)
+        let missing = s.run(["list", "--passphrase-file", s.dir.appendingPathComponent("nope").path])
+        XCTAssertEqual(missing.status, 3, missing.all)
+        XCTAssertTrue(missing.stderr.contains("cannot read the passphrase file") && missing.stderr.contains("no such file"), missing.stderr)
+        let closed = s.run(["list", "--passphrase-fd", "9"], passphraseFromFile: false)
+        XCTAssertEqual(closed.status, 3, closed.all)
+        XCTAssertTrue(closed.stderr.contains("file descriptor 9: it is not open"), closed.stderr)
+        XCTAssertTrue(closed.stderr.contains("pwnvault: hint:"), closed.stderr)
+    }
 }

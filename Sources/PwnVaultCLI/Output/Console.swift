@@ -75,34 +75,20 @@ final class Console {
     }
 }
 
-/// Writes all of `text` to a file descriptor, retrying on EINTR and partial writes, then wipes the
-/// buffer (it may have held unmasked accounts for `reveal --unredacted`). Returns the `errno` of a
-/// failed write (EPIPE: the reader went away, as with `| head`), nil when all was written.
-@discardableResult
-func writeAll(fd: Int32, _ text: String) -> Int32? {
-    var bytes = Array(text.utf8)
-    defer { Sodium.wipe(&bytes) }
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return n < 0 ? errno : EIO }
-    }
-    return nil
-}
-
-/// The first failed write to stdout (other than EPIPE), so that a truncated result is not reported as success.
+/// The first failed write to stdout (other than a broken pipe), so that a truncated result is not
+/// reported as success.
 final class OutputFailure: @unchecked Sendable {
     private let lock = NSLock()
-    private var code: Int32?
+    private var failure: StandardStream.Failure?
 
-    func record(_ error: Int32?) {
-        guard let error, error != EPIPE else { return }
-        lock.lock(); if code == nil { code = error }; lock.unlock()
+    func record(_ failure: StandardStream.Failure?) {
+        guard let failure, !failure.isBrokenPipe else { return }
+        lock.lock(); if self.failure == nil { self.failure = failure }; lock.unlock()
     }
 
     var error: UserFacingError? {
         lock.lock(); defer { lock.unlock() }
-        return code.map { OutputWriteError(reason: String(cString: strerror($0)).lowercased()) }
+        return failure.map { OutputWriteError(reason: $0.reason) }
     }
 }
 

@@ -31,7 +31,9 @@ public enum APIKey {
     public static func resolve(environmentValue: String?, keyring: Keyring,
                                accounts: [String]) throws -> (key: SecretBytes, source: APIKeySource) {
         if let value = environmentValue, !value.isEmpty {
-            let key = SecretBytes(copying: Array(value.utf8))
+            var bytes = Array(value.utf8)
+            defer { Sodium.wipe(&bytes) }
+            let key = SecretBytes(copying: bytes)
             guard isWellFormed(key) else { throw APIKeyError.malformed(source: .environment) }
             return (key, .environment)
         }

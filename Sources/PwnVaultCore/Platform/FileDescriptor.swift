@@ -8,6 +8,9 @@ final class FileDescriptor {
 
     init(raw: Int32) { self.raw = raw }
 
+    /// Whether `fd` is an open descriptor of this process (`--passphrase-fd N` given a closed one).
+    static func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 }
+
     deinit { if raw >= 0 { _ = Glibc.close(raw) } }
 
     /// Closes now and reports the error (`close` can be the first to report a failed write-back on some

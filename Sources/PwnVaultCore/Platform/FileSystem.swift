@@ -31,6 +31,9 @@ enum FileSystem {
         case lockFile
         /// A folder, to fsync it.
         case folder
+        /// A passphrase file, read-only and blocking, links followed: it may be `/dev/fd/63` from a
+        /// shell's `<(pass show vault)`, which is a link to a pipe.
+        case readPassphrase
 
         var flags: Int32 {
             switch self {
@@ -38,6 +41,7 @@ enum FileSystem {
             case .createExclusively: return O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY
             case .lockFile: return O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK
             case .folder: return O_RDONLY | O_DIRECTORY
+            case .readPassphrase: return O_RDONLY | O_NOCTTY
             }
         }
     }

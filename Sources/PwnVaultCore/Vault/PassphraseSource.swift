@@ -1,5 +1,3 @@
-import Glibc
-
 /// Where a passphrase comes from. Never argv: a file, a file descriptor, or the terminal.
 public enum PassphraseSource: Equatable, Sendable {
     /// The first line of an open file descriptor (`--passphrase-fd N`).
@@ -16,13 +14,14 @@ public enum PassphraseSource: Equatable, Sendable {
         case .terminal:
             secret = try PassphrasePrompt.read(prompt: prompt)
         case let .fileDescriptor(fd):
-            guard fcntl(fd, F_GETFD) != -1 else { throw PassphraseError.badDescriptor(fd) }
+            guard FileDescriptor.isOpen(fd) else { throw PassphraseError.badDescriptor(fd) }
             secret = try PassphrasePrompt.readLine(fd: fd)
         case let .file(path):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw PassphraseError.unreadableFile(path: path, reason: String(cString: strerror(errno))) }
-            defer { close(fd) }
-            secret = try PassphrasePrompt.readLine(fd: fd)
+            let file: FileDescriptor
+            do { file = try FileSystem.open(path, for: .readPassphrase) } catch let e as SystemError {
+                throw PassphraseError.unreadableFile(path: path, reason: e.reason)
+            }
+            secret = try PassphrasePrompt.readLine(fd: file.raw)
         }
         guard secret.count > 0 else { throw PassphraseError.empty(source: self) }
         return secret
