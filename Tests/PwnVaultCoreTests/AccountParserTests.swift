@@ -28,7 +28,7 @@ final class AccountParserTests: XCTestCase {
         XCTAssertEqual(p?.kind, .email)
         XCTAssertEqual(p?.entered, "Alice.Smith+News@Example.COM")
         XCTAssertEqual(p?.normalized, "Alice.Smith+News@example.com")
-        XCTAssertEqual(p?.dedupKey, "alice.smith+news@example.com")
+        XCTAssertEqual(p?.dedupKey.value, "alice.smith+news@example.com")
     }
 
     func testEmailWithUnicodeDomainAndLocalPart() {
@@ -86,7 +86,7 @@ final class AccountParserTests: XCTestCase {
         XCTAssertEqual(parsed("(0)30 1234567")?.normalized, "0301234567")
         XCTAssertEqual(parsed("1234567")?.kind, .phone)
         XCTAssertEqual(parsed("123456789012345")?.kind, .phone)
-        XCTAssertEqual(parsed("+33 6 12 34 56 78")?.dedupKey, "+33612345678")
+        XCTAssertEqual(parsed("+33 6 12 34 56 78")?.dedupKey.value, "+33612345678")
     }
 
     func testPhoneDigitCountsAndShapes() {
@@ -113,7 +113,7 @@ final class AccountParserTests: XCTestCase {
         let p = parsed("Dark_Knight-1.9")
         XCTAssertEqual(p?.kind, .username)
         XCTAssertEqual(p?.normalized, "Dark_Knight-1.9")
-        XCTAssertEqual(p?.dedupKey, "dark_knight-1.9")
+        XCTAssertEqual(p?.dedupKey.value, "dark_knight-1.9")
         XCTAssertEqual(parsed("x")?.kind, .username)
         XCTAssertEqual(parsed("Zoë")?.kind, .username)
         XCTAssertEqual(parsed("Zoe\u{308}")?.normalized, "Zo\u{EB}")

@@ -20,7 +20,7 @@ final class VCardImportPlanTests: XCTestCase {
         XCTAssertEqual(p.phonesIgnored, 5)
         XCTAssertEqual(p.addresses.count, 16)
         XCTAssertTrue(p.addresses.allSatisfy { $0.account.kind == .email })
-        XCTAssertEqual(p.contacts.map(\.label), ["Marie-Hélène Lefèvre", "Paul Martin", "Dad", "Riverside Surgery",
+        XCTAssertEqual(p.contacts.map(\.label?.text), ["Marie-Hélène Lefèvre", "Paul Martin", "Dad", "Riverside Surgery",
                                                  "Dr. Johnny Q. Appleseed Jr.", "Green Grocer, Ltd", "田中 健二",
                                                  "Chiamaka Okafor", "Иван Иванов", "René François"])
     }
@@ -66,7 +66,7 @@ final class VCardImportPlanTests: XCTestCase {
         END:VCARD
         """)
         XCTAssertEqual(p.repeated, [.init(line: 4, firstLine: 3), .init(line: 8, firstLine: 3)])
-        XCTAssertEqual(p.contacts.map(\.label), ["Mum", "Jane Doe (work)"])
+        XCTAssertEqual(p.contacts.map(\.label?.text), ["Mum", "Jane Doe (work)"])
         XCTAssertEqual(p.contacts.map { $0.addresses.map(\.account.entered) }, [["Jane.Doe@Example.com"], ["jd@example.org"]])
     }
 
@@ -113,7 +113,7 @@ final class VCardImportPlanTests: XCTestCase {
         EMAIL:d@example.com
         END:VCARD
         """)
-        XCTAssertEqual(p.contacts.map(\.label), ["Full Name", "Given Family", "Org Only", nil])
+        XCTAssertEqual(p.contacts.map(\.label?.text), ["Full Name", "Given Family", "Org Only", nil])
     }
 
     func testLabelsAreCleanedOfTerminalControlAndLineBreaksAndCollapsed() {
@@ -135,6 +135,6 @@ final class VCardImportPlanTests: XCTestCase {
 
     func testTheLabelLimitAppliesToNamesFromTheFile() throws {
         let p = try plan("BEGIN:VCARD\nFN:\(String(repeating: "Ab", count: 50))\nEMAIL:ab@example.com\nEND:VCARD\n", maxLabel: 10)
-        XCTAssertEqual(p.contacts.first?.label, "AbAbAbAbA…")
+        XCTAssertEqual(p.contacts.first?.label?.text, "AbAbAbAbA…")
     }
 }

@@ -76,7 +76,7 @@ final class VCardPickTests: XCTestCase {
         var screen = ""
         var queue = answers
         let picker = ContactPicker(write: { screen += $0 }, readLine: { queue.isEmpty ? nil : queue.removeFirst() })
-        return (picker.pick(plan, source: "family.vcf", inVault: inVault, shareMode: shareMode), screen)
+        return (picker.pick(plan, source: "family.vcf", inVault: Dictionary(uniqueKeysWithValues: inVault.map { (AccountKey($0.key), $0.value) }), shareMode: shareMode), screen)
     }
 
     func testTheListIsMaskedNumberedAndLetteredAndAsksAgainUntilUnderstood() throws {

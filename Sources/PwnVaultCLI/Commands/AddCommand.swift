@@ -4,7 +4,7 @@ import PwnVaultCore
 /// `pwnvault add`: accounts to watch, from arguments or one per line on stdin. All or nothing:
 /// one invalid account and none is added.
 enum AddCommand: Command {
-    static let maxLabelLength = 64
+    static let maxLabelLength = AccountLabel.maxLength
 
     static let spec = CommandSpec(
         name: "add",
@@ -15,9 +15,11 @@ enum AddCommand: Command {
         number (7 to 15 digits, optional +) or a username. An account already in the vault is reported,
         not added twice. If any account is invalid, nothing is added. With '-', accounts are read one
         per line from stdin (blank lines and lines starting with '#' are skipped) so they never appear
-        in the shell's history or the process list.
+        in the shell's history or the process list. The label is what share mode, pipes and --json
+        show instead of the account, so a label holding an e-mail address, a phone number or an
+        account of the vault is refused.
         """,
-        options: [OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\")")],
+        options: [OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number")],
         positionals: 1...Int.max,
         positionalHelp: [("ACCOUNT", "an e-mail address, username or phone number"),
                          ("-", "read accounts from stdin, one per line")],
@@ -30,7 +32,8 @@ enum AddCommand: Command {
     struct Report: Encodable { let added: [Added]; let duplicates: [Duplicate] }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let label = try validatedLabel(context.arguments.value("label"))
+        let rawLabel = context.arguments.value("label")
+        _ = try validatedLabel(rawLabel)
         let inputs = try readInputs(context)
         var parsed: [(ParsedAccount, InputPosition)] = []
         for (raw, position) in inputs {
@@ -40,7 +43,9 @@ enum AddCommand: Command {
         }
         guard !parsed.isEmpty else { throw InputError("no accounts given; nothing was added", hint: "one account per line on stdin, or as arguments") }
 
+        // The label is screened again against the accounts being added and those in the vault.
         let session = try context.openVault()
+        let label = try validatedLabel(rawLabel, accounts: session.payload.accounts, adding: parsed.map(\.0))
         let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now())
         var added: [Account] = []
         var duplicates: [Duplicate] = []
@@ -53,7 +58,7 @@ enum AddCommand: Command {
         let c = context.console
         for d in duplicates { c.note("\(d.input) is already in the vault as #\(d.id); not added again") }
         if context.json {
-            try c.json(Report(added: added.map { Added(id: $0.id, kind: $0.kind, label: label) }, duplicates: duplicates))
+            try c.json(Report(added: added.map { Added(id: $0.id, kind: $0.kind, label: c.label($0)) }, duplicates: duplicates))
         } else {
             for account in added { c.out(AccountAdder.addedLine(account, console: c)) }
             if added.isEmpty { c.note("nothing new to add") }
@@ -61,15 +66,20 @@ enum AddCommand: Command {
         return .success
     }
 
-    static func validatedLabel(_ raw: String?) throws -> String? {
+    /// The --label screened by `AccountLabel`: plain text, not too long, carrying no account.
+    static func validatedLabel(_ raw: String?, accounts: [Account] = [], adding: [ParsedAccount] = []) throws -> AccountLabel? {
         guard let raw else { return nil }
-        let label = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        if label.isEmpty { return nil }
-        guard Sanitizer.singleLine(label) == label else {
-            throw InputError("the label contains control characters", hint: "use plain text, e.g. --label \"Mum's e-mail\"")
+        do {
+            return try AccountLabel.screened(raw, accounts: accounts, adding: adding)
+        } catch {
+            let hint: String
+            switch error {
+            case .carriesAccount: hint = "the label is shown where the account must not be (share mode, pipes, --json): use a name, e.g. --label \"Mum's e-mail\""
+            case .controlCharacters: hint = "use plain text, e.g. --label \"Mum's e-mail\""
+            case .tooLong: hint = "use a short name, e.g. --label \"Mum's e-mail\""
+            }
+            throw InputError("the label cannot be used: \(error.reason); nothing was added", hint: hint)
         }
-        guard label.count <= maxLabelLength else { throw InputError("the label is longer than \(maxLabelLength) characters") }
-        return label
     }
 
     static func readInputs(_ context: Context) throws -> [(String, InputPosition)] {

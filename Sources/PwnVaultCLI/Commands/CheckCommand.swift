@@ -39,7 +39,11 @@ enum CheckCommand: Command {
         let input: String?
         let label: String?
         let status: CheckStatus
+        /// The breaches the gate lets this output name (never a sensitive one).
         let breaches: [String]
+        let breachCount: Int
+        let sensitiveBreaches: Int
+        let unnamedBreaches: Int
         let pasteCount: Int?
         let error: String?
         let saved: Bool
@@ -58,8 +62,11 @@ enum CheckCommand: Command {
         let account: Account?
         let parsed: ParsedAccount?
         let position: InputPosition?
-        var normalized: String { account?.normalized ?? parsed!.normalized }
         var kind: AccountKind { account?.kind ?? parsed!.kind }
+        var isOnTestDomain: Bool { account?.isOnTestDomain ?? parsed!.isOnTestDomain }
+        func target(_ index: Int) -> AccountCheckRun.Target {
+            account.map { .init(index: index, account: $0) } ?? .init(index: index, parsed: parsed!)
+        }
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -97,7 +104,7 @@ enum CheckCommand: Command {
 
         let services = HIBPServices(context)
         let catalog = services.catalogIfAvailable(refresh: args.has("refresh"))
-        let (client, key) = try services.keyedClient(for: entries.map(\.normalized))
+        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
         // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day).
         var askedForRate = false
         if rpm == nil && entries.count > 1 {
@@ -144,7 +151,7 @@ enum CheckCommand: Command {
         let now = context.now()
         let unsaved = entries.compactMap(\.parsed)
         guard !unsaved.isEmpty else { return entries }
-        var added: [String: Account] = [:]
+        var added: [AccountKey: Account] = [:]
         for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: session, now: now), unsaved) {
             if case let .added(a) = outcome { added[p.dedupKey] = a }
         }
@@ -177,7 +184,7 @@ enum CheckCommand: Command {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
-        let targets = entries.enumerated().map { AccountCheckRun.Target(index: $0, account: $1.normalized, kind: $1.kind) }
+        let targets = entries.enumerated().map { $1.target($0) }
         let checkRun = AccountCheckRun(client: client, scheduler: CheckScheduler(requestsPerMinute: rpm),
                                        pastes: context.arguments.has("pastes"), now: context.now)
         let collector = Collector()
@@ -197,9 +204,11 @@ enum CheckCommand: Command {
                         saved = true
                     } catch { saveFailure.set(error) }
                 }
+                let disclosed = c.disclosure.breaches(result, catalog: catalog)
                 let row = Row(id: entry.account?.id, input: entry.position?.text, label: entry.account.flatMap { c.label($0) },
-                              status: result.status, breaches: result.breaches, pasteCount: result.pasteCount,
-                              error: result.errorMessage, saved: saved)
+                              status: result.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
+                              sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
+                              pasteCount: result.pasteCount, error: result.errorMessage, saved: saved)
                 collector.add(row)
                 if !context.json { progress.print(line(for: entry, result: result, catalog: catalog, console: c)) }
                 progress.advance(breached: result.status == .breached)
@@ -277,19 +286,18 @@ enum CheckCommand: Command {
     static func line(for entry: Entry, result: CheckResult, catalog: BreachCatalog?, console c: Console) -> String {
         var who: String
         if let a = entry.account {
-            who = "#\(a.id)"
-            if c.showsAccounts { who += "  \(c.show(a))" }
-            if let l = c.label(a) { who += "  \(l)" }
+            who = c.heading(a)
         } else if let p = entry.parsed {
-            who = AccountDisplay.display(p, position: entry.position?.text ?? "account", policy: c.policy)
+            who = c.disclosure.account(p, position: entry.position?.text ?? "account")
         } else {
             who = "account"
         }
         switch result.status {
         case .breached:
-            let titles = result.breaches.map { name in catalog?.breach(named: name).map { Sanitizer.singleLine($0.title) } ?? Sanitizer.singleLine(name) }
-            let n = titles.count
-            return who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + titles.joined(separator: ", ")
+            let disclosed = c.disclosure.breaches(result, catalog: catalog)
+            let n = disclosed.total
+            let named = disclosed.shown.map { Sanitizer.singleLine($0.hasDetails ? $0.title : $0.name) } + disclosed.countedNotes
+            return who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + named.joined(separator: ", ")
                 + (result.pasteCount.map { $0 > 0 ? "; \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")
         case .clean:
             return who + "  " + c.styled("no breach found", .green)

@@ -35,8 +35,11 @@ enum ImportCommand: Command {
 
     struct Added: Encodable { let id: Int; let kind: AccountKind; let label: String?; let line: Int }
     struct Duplicate: Encodable { let id: Int; let line: Int }
+    /// A contact whose name was not used as the label because it carries an account.
+    struct LabelPassedOver: Encodable { let line: Int; let skipped: String; let reason: String; let used: String? }
     struct Report: Encodable {
         var added: [Added] = []
+        var labelsPassedOver: [LabelPassedOver] = []
         var duplicates: [Duplicate] = []
         let repeated: [ContactImportPlan.Repeated]
         let invalid: [ContactImportPlan.Invalid]
@@ -47,7 +50,7 @@ enum ImportCommand: Command {
     }
 
     /// One address to add, with the label of its contact.
-    private typealias Candidate = (address: ContactImportPlan.Address, label: String?)
+    private typealias Candidate = (address: ContactImportPlan.Address, label: AccountLabel?)
 
     static func run(_ context: Context) throws -> ExitStatus {
         let c = context.console
@@ -68,6 +71,10 @@ enum ImportCommand: Command {
                             contactsWithoutAddress: plan.contactsWithoutAddress, phonesIgnored: plan.phonesIgnored)
         noteEach(plan.invalid.map { "line \($0.line): \($0.reason); skipped" }, c, warning: true)
         noteEach(plan.repeated.map { "line \($0.line) repeats the address on line \($0.firstLine); not added twice" }, c)
+        report.labelsPassedOver = plan.contacts.compactMap { contact in
+            contact.labelNote.map { LabelPassedOver(line: contact.line, skipped: $0.skipped, reason: $0.reason, used: $0.used) }
+        }
+        noteEach(plan.contacts.compactMap { contact in contact.labelNote.map { "line \(contact.line): \($0.text)" } }, c)
 
         var candidates: [Candidate] = plan.contacts.flatMap { contact in contact.addresses.map { ($0, contact.label) } }
         if !candidates.isEmpty {
@@ -119,7 +126,7 @@ enum ImportCommand: Command {
             switch outcome {
             case let .added(account):
                 addedAccounts.append(account)
-                added.append(Added(id: account.id, kind: account.kind, label: candidate.label, line: candidate.address.line))
+                added.append(Added(id: account.id, kind: account.kind, label: context.console.label(account), line: candidate.address.line))
             case let .alreadyIn(id):
                 duplicates.append(Duplicate(id: id, line: candidate.address.line))
             }

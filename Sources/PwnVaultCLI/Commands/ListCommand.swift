@@ -21,7 +21,11 @@ enum ListCommand: Command {
         let label: String?
         let status: CheckStatus
         let checkedAt: Date?
+        /// The breaches the gate lets this output name (never a sensitive one).
         let breaches: [String]
+        let breachCount: Int
+        let sensitiveBreaches: Int
+        let unnamedBreaches: Int
         let pasteCount: Int?
         let addedAt: Date
     }
@@ -31,9 +35,13 @@ enum ListCommand: Command {
         let accounts = session.payload.accounts
         let c = context.console
         if context.json {
+            let catalog = accounts.contains { $0.result.breachCount > 0 } ? HIBPServices(context).cachedCatalog() : nil
             try c.json(accounts.map { a in
-                Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
-                    breaches: a.result.breaches, pasteCount: a.result.pasteCount, addedAt: a.addedAt)
+                let disclosed = c.disclosure.breaches(a.result, catalog: catalog)
+                return Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
+                           breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
+                           sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
+                           pasteCount: a.result.pasteCount, addedAt: a.addedAt)
             })
             return .success
         }
@@ -48,7 +56,7 @@ enum ListCommand: Command {
             let status = statusText(a.result)
             statuses.append(status)
             var row = ["#\(a.id)"]
-            if showAccount { row.append(c.show(a)) }
+            if showAccount { row.append(c.disclosure.account(a)) }
             row += [c.label(a) ?? "-", status, a.result.checkedAt.map(Self.format) ?? "-"]
             table.rows.append(row)
         }
@@ -68,7 +76,7 @@ enum ListCommand: Command {
         switch r.status {
         case .neverChecked: return "never checked"
         case .clean: return "clean"
-        case .breached: return "breached (\(r.breaches.count))"
+        case .breached: return "breached (\(r.breachCount))"
         case .error: return "error"
         }
     }

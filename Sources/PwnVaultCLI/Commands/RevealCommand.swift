@@ -53,15 +53,17 @@ enum RevealCommand: Command {
         let chosen = context.arguments.positionals.isEmpty
             ? session.payload.accounts
             : try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload)
-        let catalog = chosen.contains { !$0.result.breaches.isEmpty } ? HIBPServices(context).catalogIfAvailable() : nil
+        guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
+        let catalog = chosen.contains { $0.result.breachCount > 0 } ? HIBPServices(context).catalogIfAvailable() : nil
 
         if !onTerminal {
             try StandardOutputFile.restrictIfRegularFile()
             if context.json {
-                try c.json(chosen.map { Row(id: $0.id, account: Sanitizer.singleLine($0.entered), kind: $0.kind,
-                                            label: c.label($0), status: $0.result.status, breaches: $0.result.breaches) })
+                try c.json(chosen.map { Row(id: $0.id, account: Disclosure.revealed($0, grant: grant), kind: $0.kind,
+                                            label: Disclosure.revealedLabel($0, grant: grant), status: $0.result.status,
+                                            breaches: Disclosure.revealedBreaches($0.result, catalog: catalog, grant: grant).map(\.name)) })
             } else {
-                for a in chosen { c.out(lines(for: a, catalog: catalog).joined(separator: "\t")) }
+                for a in chosen { c.out(lines(for: a, catalog: catalog, grant: grant).joined(separator: "\t")) }
             }
             return .success
         }
@@ -69,7 +71,7 @@ enum RevealCommand: Command {
         guard let screen = PrivateScreen.onControllingTerminal() else { throw RevealRefusal.noTerminalInput }
         let end = try screen.run(timeout: timeout) { _, _ in
             var out = ["pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s, on q or Esc, or when this window loses focus", ""]
-            for a in chosen { out.append(lines(for: a, catalog: catalog).joined(separator: "  ")) }
+            for a in chosen { out.append(lines(for: a, catalog: catalog, grant: grant).joined(separator: "  ")) }
             return out
         }
         switch end {
@@ -81,14 +83,14 @@ enum RevealCommand: Command {
     }
 
     /// One account, unmasked: id, account, label, status and breach names (sensitive ones marked).
-    static func lines(for a: Account, catalog: BreachCatalog?) -> [String] {
-        var parts = ["#\(a.id)", Sanitizer.singleLine(a.entered)]
-        if let l = AccountDisplay.labelText(a) { parts.append("(\(l))") }
+    static func lines(for a: Account, catalog: BreachCatalog?, grant: RevealGrant) -> [String] {
+        var parts = ["#\(a.id)", Disclosure.revealed(a, grant: grant)]
+        if let l = Disclosure.revealedLabel(a, grant: grant) { parts.append("(\(l))") }
         parts.append(ListCommand.statusText(a.result))
-        if !a.result.breaches.isEmpty {
-            parts.append(a.result.breaches.map { name in
-                let b = catalog?.breach(named: name)
-                return Sanitizer.singleLine(b?.title ?? name) + (b?.isSensitive == true ? " (sensitive)" : "")
+        let breaches = Disclosure.revealedBreaches(a.result, catalog: catalog, grant: grant)
+        if !breaches.isEmpty {
+            parts.append(breaches.map { b in
+                Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (b.isSensitive ? " (sensitive)" : "")
             }.joined(separator: ", "))
         }
         return parts

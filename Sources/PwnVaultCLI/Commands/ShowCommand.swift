@@ -34,7 +34,10 @@ enum ShowCommand: Command {
         let checkedAt: Date?
         let breachCount: Int
         let breaches: [BreachRow]
-        let hiddenSensitive: Int
+        /// Sensitive breaches: counted, never named.
+        let sensitiveBreaches: Int
+        /// Breaches whose catalog entry could not be had: counted, not named.
+        let unnamedBreaches: Int
         let pasteCount: Int?
         let error: String?
     }
@@ -45,27 +48,23 @@ enum ShowCommand: Command {
             throw UsageError.missingArgument(command: "show")
         }
         let result = account.result
-        let catalog = result.breaches.isEmpty ? nil : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has("refresh"))
-        let breaches = result.breaches.map { catalog?.breach(named: $0) ?? Breach.placeholder(named: $0) }
-            .sorted { ($0.breachDate.map { "\($0)" } ?? "") > ($1.breachDate.map { "\($0)" } ?? "") }
-        let visible = breaches.filter { !$0.isSensitive }
-        let hidden = breaches.count - visible.count
+        let catalog = result.breachCount == 0 ? nil : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has("refresh"))
         let c = context.console
+        let disclosed = c.disclosure.breaches(result, catalog: catalog)
+        let visible = disclosed.shown
 
         if context.json {
             try c.json(Report(id: account.id, label: c.label(account), status: result.status, checkedAt: result.checkedAt,
-                              breachCount: breaches.count,
+                              breachCount: disclosed.total,
                               breaches: visible.map { BreachRow(name: $0.name, title: $0.hasDetails ? Sanitizer.singleLine($0.title) : nil,
                                                                 breachDate: $0.breachDate.map { "\($0)" },
                                                                 dataClasses: $0.dataClasses.map(Sanitizer.singleLine), sensitive: false) },
-                              hiddenSensitive: hidden, pasteCount: result.pasteCount, error: result.errorMessage))
+                              sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
+                              pasteCount: result.pasteCount, error: result.errorMessage))
             return .success
         }
 
-        var header = "#\(account.id)"
-        if c.showsAccounts { header += "  \(c.show(account))" }
-        if let l = c.label(account) { header += "  \(l)" }
-        c.out(header)
+        c.out(c.heading(account))
         switch result.status {
         case .neverChecked:
             c.out("never checked; run 'pwnvault check #\(account.id)'")
@@ -75,7 +74,7 @@ enum ShowCommand: Command {
         case .clean:
             c.out(c.styled(c.colors ? " NO BREACH FOUND " : "no breach found", .green))
         case .breached:
-            let n = breaches.count
+            let n = disclosed.total
             c.out(c.styled(c.colors ? " PWNED IN \(n) BREACH\(n == 1 ? "" : "ES") " : "pwned in \(n) breach\(n == 1 ? "" : "es")", .red))
         }
         if let at = result.checkedAt { c.out(c.styled("checked \(ListCommand.format(at))", .dim)) }
@@ -91,7 +90,7 @@ enum ShowCommand: Command {
                 }
             }
         }
-        if hidden > 0 { c.out("\(hidden) sensitive breach\(hidden == 1 ? "" : "es") (hidden)") }
+        for note in disclosed.countedNotes { c.out(note) }
         let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)
         if years.count > 1 {
             c.out("")

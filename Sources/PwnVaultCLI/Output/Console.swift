@@ -5,7 +5,9 @@ import PwnVaultCore
 /// Commands say *what* to show; the terminal capabilities and display policy decide *how much* of it.
 final class Console {
     let terminal: TerminalCapabilities
-    let policy: DisplayPolicy
+    /// The one disclosure gate: every account, label and breach list printed goes through it.
+    let disclosure: Disclosure
+    var policy: DisplayPolicy { disclosure.policy }
     let colors: Bool
     private let writeOut: (String) -> Void
     private let writeErr: (String) -> Void
@@ -13,7 +15,7 @@ final class Console {
     init(terminal: TerminalCapabilities, policy: DisplayPolicy, colorsAllowed: Bool,
          writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void) {
         self.terminal = terminal
-        self.policy = policy
+        self.disclosure = Disclosure(policy: policy)
         self.colors = colorsAllowed && terminal.colorsOnStdout
         self.writeOut = writeOut
         self.writeErr = writeErr
@@ -32,13 +34,13 @@ final class Console {
     func errRaw(_ text: String) { writeErr(text) }
 
     /// Whether account characters (masked) may appear at all: on a terminal, outside share mode.
-    var showsAccounts: Bool { policy.terminal && !policy.shareMode }
+    var showsAccounts: Bool { policy.showsMaskedAccounts }
 
-    /// How an account appears in human output: masked on a terminal, `#id` elsewhere.
-    func show(_ account: Account) -> String { AccountDisplay.display(account, policy: policy) }
+    /// `#3  a•••e@e•••.com  Label`, as the gate allows for this output.
+    func heading(_ account: Account) -> String { disclosure.heading(account) }
 
-    /// The label, cleaned of control characters, or nil.
-    func label(_ account: Account) -> String? { AccountDisplay.labelText(account) }
+    /// The label as the gate allows (account-like parts masked), or nil.
+    func label(_ account: Account) -> String? { disclosure.label(account) }
 
     // MARK: color
 

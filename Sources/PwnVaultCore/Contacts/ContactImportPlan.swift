@@ -14,6 +14,8 @@ import Foundation
 /// - A contact with no address (none at all, or only phone numbers without `includePhones`) is counted.
 /// - The label is the contact's name (`FN`, else `N`, else `ORG`), on one line, cleaned by `Sanitizer`,
 ///   inner whitespace collapsed, and cut to `maxLabelLength` characters, ending in "…" when cut.
+///   A name that carries an account (many exports write `FN:carol@example.com` for a contact without
+///   a name) is passed over for the next source, or for no label: `labelNote` says which and why.
 public struct ContactImportPlan: Sendable {
     /// One address to add.
     public struct Address: Equatable, Sendable {
@@ -26,9 +28,25 @@ public struct ContactImportPlan: Sendable {
     public struct Contact: Equatable, Sendable {
         /// The line of its `BEGIN:VCARD`.
         public let line: Int
-        /// The label its addresses get; nil when the contact has no name.
-        public let label: String?
+        /// The label its addresses get; nil when the contact has no usable name.
+        public let label: AccountLabel?
+        /// Set when a name source was passed over because it carries an account.
+        public let labelNote: LabelNote?
         public let addresses: [Address]
+    }
+
+    /// Why a contact's first name source was not used as its label, and what was used instead.
+    public struct LabelNote: Equatable, Sendable {
+        /// The vCard property passed over (`FN`, `N`, `ORG`).
+        public let skipped: String
+        public let reason: String
+        /// The property used instead, or nil when the contact is added without a label.
+        public let used: String?
+
+        public var text: String {
+            "the contact's \(skipped) \(reason.replacingOccurrences(of: "it ", with: "")); "
+                + (used.map { "labelled by its \($0) instead" } ?? "added without a label")
+        }
     }
 
     /// An address that was skipped because it is not valid.
@@ -63,7 +81,7 @@ public struct ContactImportPlan: Sendable {
 
     public init(contacts vcards: [VCardContact], includePhones: Bool, maxLabelLength: Int) {
         contactCount = vcards.count
-        var firstLine: [String: Int] = [:]
+        var firstLine: [AccountKey: Int] = [:]
         for card in vcards {
             var sources = card.emails.map { ($0, AccountKind.email) }
             if includePhones { sources += card.phones.map { ($0, AccountKind.phone) } } else { phonesIgnored += card.phones.count }
@@ -91,8 +109,8 @@ public struct ContactImportPlan: Sendable {
                 addresses.append(Address(line: source.line, account: parsed))
             }
             if !addresses.isEmpty {
-                self.contacts.append(Contact(line: card.line, label: Self.label(card.name, maxLength: maxLabelLength),
-                                             addresses: addresses))
+                let (label, note) = Self.label(of: card, maxLength: maxLabelLength)
+                self.contacts.append(Contact(line: card.line, label: label, labelNote: note, addresses: addresses))
             }
         }
     }
@@ -107,6 +125,23 @@ public struct ContactImportPlan: Sendable {
         guard cleaned.count > maxLength else { return cleaned }
         let kept = String(cleaned.prefix(maxLength - 1)).trimmingCharacters(in: .whitespaces)
         return kept + "…"
+    }
+
+    /// The first of FN, N and ORG that makes a label carrying no account, and a note when one was
+    /// passed over for carrying one.
+    static func label(of card: VCardContact, maxLength: Int) -> (AccountLabel?, LabelNote?) {
+        var skipped: (property: String, reason: String)?
+        for (property, value) in [("FN", card.formattedName), ("N", card.structuredName), ("ORG", card.organization)] {
+            guard let text = label(value, maxLength: maxLength) else { continue }
+            do {
+                if let screened = try AccountLabel.screened(text) {
+                    return (screened, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, used: property) })
+                }
+            } catch {
+                if skipped == nil { skipped = (property, error.reason) }
+            }
+        }
+        return (nil, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, used: nil) })
     }
 
     private static func wrongKindReason(_ kind: AccountKind) -> String {

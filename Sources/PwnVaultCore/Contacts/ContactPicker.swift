@@ -27,7 +27,7 @@ public struct ContactPicker {
 
     /// Shows the list and asks. Returns the selection, or nil when the input ended (Ctrl-D) before an
     /// answer was understood. `inVault` maps dedup keys to the ids of accounts already in the vault.
-    public func pick(_ plan: ContactImportPlan, source: String, inVault: [String: Int], shareMode: Bool) -> ContactPickSelection? {
+    public func pick(_ plan: ContactImportPlan, source: String, inVault: [AccountKey: Int], shareMode: Bool) -> ContactPickSelection? {
         write(Self.list(plan, source: source, inVault: inVault, shareMode: shareMode).joined(separator: "\n") + "\n")
         let counts = plan.contacts.map(\.addresses.count)
         while true {
@@ -43,32 +43,25 @@ public struct ContactPicker {
 
     /// The numbered list, one line per contact and one per address under it; letters only where a
     /// contact has several addresses.
-    public static func list(_ plan: ContactImportPlan, source: String, inVault: [String: Int], shareMode: Bool) -> [String] {
+    public static func list(_ plan: ContactImportPlan, source: String, inVault: [AccountKey: Int], shareMode: Bool) -> [String] {
         let n = plan.contacts.count
         var lines = ["\(n) contact\(n == 1 ? "" : "s") with addresses in \(Sanitizer.singleLine(source))"
                      + (shareMode ? " (share mode: names only):" : ":")]
         let width = String(n).count
+        let disclosure = Disclosure(policy: DisplayPolicy(terminal: true, shareMode: shareMode))
         for (index, contact) in plan.contacts.enumerated() {
             let number = String(index + 1)
-            lines.append("  " + String(repeating: " ", count: width - number.count) + number + "  " + (contact.label ?? "(no name)"))
+            lines.append("  " + String(repeating: " ", count: width - number.count) + number + "  " + (contact.label?.text ?? "(no name)"))
             for (i, address) in contact.addresses.enumerated() {
                 let letter = contact.addresses.count > 1 ? (ContactPickSelection.letter(i) ?? " ") : " "
                 let account = address.account
                 var line = String(repeating: " ", count: width + 6) + letter + "  "
-                    + (shareMode ? kindName(account.kind) : Masking.mask(account.normalized, kind: account.kind))
+                    + disclosure.pickerAccount(account)
                 if let id = inVault[account.dedupKey] { line += "  (already in the vault as #\(id))" }
                 lines.append(line)
             }
         }
         return lines
-    }
-
-    private static func kindName(_ kind: AccountKind) -> String {
-        switch kind {
-        case .email: return "e-mail address"
-        case .phone: return "phone number"
-        case .username: return "username"
-        }
     }
 
     /// One line from the terminal, read a byte at a time so that nothing after it is taken; at most

@@ -22,14 +22,14 @@ public enum APIKey {
     }
 
     /// Whether every account is on the test domain, so the public test key may be used.
-    public static func allOnTestDomain(_ normalizedAccounts: [String]) -> Bool {
+    static func allOnTestDomain(_ normalizedAccounts: [String]) -> Bool {
         !normalizedAccounts.isEmpty && normalizedAccounts.allSatisfy { $0.lowercased().hasSuffix("@" + testDomain) }
     }
 
     /// The key for a run: `HIBP_API_KEY`, else the keyring's, else the public test key when every
     /// account is on the test domain. Throws `APIKeyError` when none applies.
     public static func resolve(environmentValue: String?, keyring: Keyring,
-                               accounts: [String]) throws -> (key: SecretBytes, source: APIKeySource) {
+                               allOnTestDomain: Bool) throws -> (key: SecretBytes, source: APIKeySource) {
         if let value = environmentValue, !value.isEmpty {
             var bytes = Array(value.utf8)
             defer { Sodium.wipe(&bytes) }
@@ -46,7 +46,7 @@ public enum APIKey {
         } catch let e as KeyringError {
             keyringProblem = e
         }
-        if allOnTestDomain(accounts) {
+        if allOnTestDomain {
             return (SecretBytes(copying: Array(publicTestKey.utf8)), .publicTestKey)
         }
         throw APIKeyError.none(keyringProblem: keyringProblem)

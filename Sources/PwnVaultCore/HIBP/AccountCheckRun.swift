@@ -7,12 +7,16 @@ public struct AccountCheckRun: Sendable {
     /// One account to check, by its position in the caller's list.
     public struct Target: Sendable {
         public let index: Int
-        /// The normalised account, as HIBP is asked for it.
-        public let account: String
+        /// The normalised account, as HIBP is asked for it (internal: never shown).
+        let account: String
         public let kind: AccountKind
-        public init(index: Int, account: String, kind: AccountKind) {
+        init(index: Int, account: String, kind: AccountKind) {
             self.index = index; self.account = account; self.kind = kind
         }
+        /// A vault account to check.
+        public init(index: Int, account: Account) { self.init(index: index, account: account.normalized, kind: account.kind) }
+        /// An account from the command line that is not in the vault.
+        public init(index: Int, parsed: ParsedAccount) { self.init(index: index, account: parsed.normalized, kind: parsed.kind) }
     }
 
     private enum Request: Sendable {

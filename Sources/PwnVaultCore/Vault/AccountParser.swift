@@ -5,19 +5,29 @@ import Foundation
 
 /// An account the user entered, checked and normalised by `AccountParser`.
 public struct ParsedAccount: Equatable, Sendable {
-    /// What the user typed, with surrounding whitespace trimmed.
-    public let entered: String
+    /// What the user typed, with surrounding whitespace trimmed. Internal, like `Account.entered`:
+    /// only `Disclosure` shows it.
+    let entered: String
     /// The form used for API queries: e-mail `local@lower-cased.domain`, phone `+digits` or `digits`,
     /// username as entered. Always in Unicode NFC.
-    public let normalized: String
+    let normalized: String
     public let kind: AccountKind
     /// What two entries are "the same account" by: the normalised form, fully lower-cased
     /// (HIBP searches case-insensitively).
-    public let dedupKey: String
+    public let dedupKey: AccountKey
 
-    public init(entered: String, normalized: String, kind: AccountKind, dedupKey: String) {
-        self.entered = entered; self.normalized = normalized; self.kind = kind; self.dedupKey = dedupKey
+    init(entered: String, normalized: String, kind: AccountKind, dedupKey: String) {
+        self.entered = entered; self.normalized = normalized; self.kind = kind; self.dedupKey = AccountKey(dedupKey)
     }
+
+    /// Whether HIBP's public test key may look this account up (`hibp-integration-tests.com`).
+    public var isOnTestDomain: Bool { APIKey.allOnTestDomain([normalized]) }
+}
+
+extension ParsedAccount: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "ParsedAccount(\(kind.rawValue), redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["kind": kind]) }
 }
 
 /// Why an entered account was refused. The message says why and never repeats the rejected text,

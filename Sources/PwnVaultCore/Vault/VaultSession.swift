@@ -19,6 +19,9 @@ public final class VaultSession {
     public private(set) var header: VaultHeader
     public private(set) var payload: VaultPayload
     public let method: UnlockMethod
+    /// Present when this run proved knowledge of the passphrase (`open(requirePassphrase: true)`):
+    /// what `Disclosure` asks for before it shows an account unmasked or names a sensitive breach.
+    public private(set) var revealGrant: RevealGrant?
     /// Things worth one line on stderr (the key was stored in the keyring, a wrong keyring item repaired).
     public private(set) var notices: [String] = []
     let key: SecretBytes
@@ -100,6 +103,7 @@ public final class VaultSession {
         let payload = try openPayload(bytes, key: key, location: location, store: store)
         let session = VaultSession(location: location, store: store, header: header, payload: payload, key: key,
                                    method: .passphrase(reason: reason), keyring: keyring, fileBytes: bytes)
+        if requirePassphrase { session.revealGrant = RevealGrant() }
         // The vault was moved here, or its keyring item was lost or wrong: put the right key in the keyring.
         if keyringUsable && !requirePassphrase {
             do {

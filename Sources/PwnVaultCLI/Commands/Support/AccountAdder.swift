@@ -12,16 +12,15 @@ enum AccountAdder {
 
     /// Adds each candidate that is not in the vault yet (nor earlier in the list); returns one outcome
     /// per candidate, in order.
-    static func add(_ candidates: [(account: ParsedAccount, label: String?)], to session: VaultSession,
+    static func add(_ candidates: [(account: ParsedAccount, label: AccountLabel?)], to session: VaultSession,
                     now: Date) throws -> [Outcome] {
         try session.update { payload in
-            var existing: [String: Int] = [:]
+            var existing: [AccountKey: Int] = [:]
             for a in payload.accounts { existing[a.dedupKey] = a.id }
             return candidates.map { candidate in
                 let p = candidate.account
                 if let id = existing[p.dedupKey] { return .alreadyIn(id: id) }
-                let account = Account(id: payload.nextID, entered: p.entered, normalized: p.normalized, kind: p.kind,
-                                      label: candidate.label, addedAt: now)
+                let account = Account(id: payload.nextID, parsed: p, label: candidate.label, addedAt: now)
                 payload.nextID += 1
                 payload.accounts.append(account)
                 existing[p.dedupKey] = account.id
@@ -33,7 +32,7 @@ enum AccountAdder {
     /// `added #3  a•••e@e•••.com  email  Label` (the account masked on a terminal, left out elsewhere).
     static func addedLine(_ account: Account, console c: Console) -> String {
         var line = "added #\(account.id)"
-        if c.showsAccounts { line += "  \(c.show(account))" }
+        if c.showsAccounts { line += "  \(c.disclosure.account(account))" }
         line += "  \(account.kind.rawValue)"
         if let l = c.label(account) { line += "  \(l)" }
         return line

@@ -11,10 +11,10 @@ enum AccountResolver {
 
     /// Resolves each argument; `#ID` must exist, an account may be outside the vault only if `allowOutside`.
     static func resolve(_ arguments: [String], in payload: VaultPayload, allowOutside: Bool = false) throws -> [Target] {
-        var byKey: [String: Account] = [:]
+        var byKey: [AccountKey: Account] = [:]
         for a in payload.accounts { byKey[a.dedupKey] = a }
         var seen = Set<Int>()
-        var seenOutside = Set<String>()
+        var seenOutside = Set<AccountKey>()
         var targets: [Target] = []
         for (index, raw) in arguments.enumerated() {
             let position = InputPosition.argument(index + 1)

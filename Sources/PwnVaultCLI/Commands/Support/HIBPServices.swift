@@ -25,9 +25,9 @@ struct HIBPServices {
 
     /// A client with the run's key (and the key, for the rate-limit cache); says where the key came
     /// from when it is not the usual one.
-    func keyedClient(for accounts: [String]) throws -> (client: HIBPClient, key: SecretBytes) {
+    func keyedClient(allOnTestDomain: Bool) throws -> (client: HIBPClient, key: SecretBytes) {
         let env = context.environment[Settings.apiKeyVariable]
-        let (key, source) = try APIKey.resolve(environmentValue: env, keyring: context.keyring, accounts: accounts)
+        let (key, source) = try APIKey.resolve(environmentValue: env, keyring: context.keyring, allOnTestDomain: allOnTestDomain)
         if source == .publicTestKey {
             context.console.note("using HIBP's public test key (it works for \(APIKey.testDomain) accounts only)")
         }
@@ -51,6 +51,12 @@ struct HIBPServices {
         }
         if let failure = load.saveFailure { context.console.warning(failure.message) }
         return load.catalog
+    }
+
+    /// The cached catalog, however old, without touching the network; nil when there is none.
+    /// For commands that never go online (list): it only decides which breaches may be named.
+    func cachedCatalog() -> BreachCatalog? {
+        (try? cacheDirectory()).flatMap { BreachCatalogCache(directory: $0).load() }
     }
 
     /// The catalog if it can be had, else nil with a note (show and check still work without titles).

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A label that may stand in for an account: one line of plain text, at most `maxLength` characters,
+/// carrying no account (no e-mail address, no phone number, none of the vault's accounts).
+public struct AccountLabel: Sendable, Equatable {
+    public static let maxLength = 64
+
+    let text: String
+
+    /// Why a label cannot be used. Never repeats the label.
+    public enum Problem: Error, Equatable, Sendable {
+        case controlCharacters
+        case tooLong(max: Int)
+        case carriesAccount(LabelScreen.Finding)
+
+        public var reason: String {
+            switch self {
+            case .controlCharacters: return "it contains control characters"
+            case let .tooLong(max): return "it is longer than \(max) characters"
+            case let .carriesAccount(finding): return finding.reason
+            }
+        }
+    }
+
+    /// The label trimmed, or nil when nothing is left; throws when it cannot be used.
+    /// `accounts`: the vault's accounts; `adding`: those the label is for, when they are not in it yet.
+    public static func screened(_ raw: String, accounts: [Account] = [], adding: [ParsedAccount] = []) throws(Problem) -> AccountLabel? {
+        let label = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if label.isEmpty { return nil }
+        guard Sanitizer.singleLine(label) == label else { throw .controlCharacters }
+        guard label.count <= maxLength else { throw .tooLong(max: maxLength) }
+        if let finding = LabelScreen.finding(in: label, accounts: accounts, adding: adding) { throw .carriesAccount(finding) }
+        return AccountLabel(text: label)
+    }
+}
