@@ -28,7 +28,8 @@ let package = Package(
         .testTarget(name: "PwnVaultCoreTests", dependencies: ["PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCoreTests"),
         .testTarget(name: "PwnVaultCLITests", dependencies: ["PwnVaultCLI", "PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCLITests"),
         // Runs the built binary against a real keyring, real terminals and a fake HIBP server on loopback.
-        .testTarget(name: "EndToEndTests", dependencies: ["pwnvault", "TestSupport"], path: "Tests/EndToEndTests"),
+        // (PwnVaultCore only to seed vaults as older versions wrote them, e.g. a label that holds an address.)
+        .testTarget(name: "EndToEndTests", dependencies: ["pwnvault", "PwnVaultCore", "TestSupport"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v5]
 )

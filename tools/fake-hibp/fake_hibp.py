@@ -282,10 +282,13 @@ class PasswordCorpus:
 class AccountRecord:
     """What the server holds about one account: breach Names (hidden ones included), pastes, fault."""
 
-    def __init__(self, breaches, pastes, fault=None):
+    def __init__(self, breaches, pastes, fault=None, owner_verified=False):
         self.breaches = breaches
         self.pastes = pastes
         self.fault = fault
+        # HIBP shows sensitive breaches to an address's verified owner (domain search, notifications);
+        # a fixture can stand for such an owner's view.
+        self.owner_verified = owner_verified
 
 
 class AccountBook:
@@ -301,7 +304,10 @@ class AccountBook:
             pastes = spec.get("pastes", 0)
             if not isinstance(pastes, int) or not 0 <= pastes <= 1000:
                 raise DataError("fixture pastes for %r must be an integer 0...1000" % account)
-            self.fixtures[normalise_account(account)] = (names, pastes)
+            owner = spec.get("ownerVerified", False)
+            if not isinstance(owner, bool):
+                raise DataError("fixture ownerVerified for %r must be true or false" % account)
+            self.fixtures[normalise_account(account)] = (names, pastes, owner)
         for local, (names, _) in TEST_ACCOUNTS.items():
             for name in names:
                 catalog.canonical(name)
@@ -312,7 +318,8 @@ class AccountBook:
         if domain == TEST_DOMAIN and local in TEST_ACCOUNTS:
             names, paste_count = TEST_ACCOUNTS[local]
         elif account in self.fixtures:
-            names, paste_count = self.fixtures[account]
+            names, paste_count, owner = self.fixtures[account]
+            return AccountRecord(list(names), self._pastes(account, paste_count, escape=False), fault, owner)
         else:
             names, paste_count = self._deterministic(account, local)
         pastes = self._pastes(account, paste_count, escape=fault == "fault-escape")
@@ -685,7 +692,8 @@ class FakeHIBP:
 
     def breached_account(self, record, query):
         entries = [self.catalog.get(n) for n in record.breaches]
-        entries = [e for e in entries if self.catalog.is_listable(e)]
+        entries = [e for e in entries if self.catalog.is_listable(e)
+                   or (record.owner_verified and e.get("IsSensitive", False) and not e.get("IsRetired", False))]
         if not parse_bool(query.get("includeunverified"), True):
             entries = [e for e in entries if e.get("IsVerified", False)]
         domain = query.get("domain", "").strip().lower()

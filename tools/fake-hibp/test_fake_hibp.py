@@ -379,7 +379,9 @@ class AccountTests(ServerTestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump({"accounts": {" Alice@Example.com": {"breaches": ["adobe", "Brightmere", "VelvetRendezvous"],
                                                             "pastes": 2},
-                                    "pwned-but-not@example.com": {"breaches": []}},
+                                    "pwned-but-not@example.com": {"breaches": []},
+                                    "owner@example.com": {"breaches": ["Adobe", "VelvetRendezvous", "OldHarbourForum"],
+                                                          "ownerVerified": True}},
                        "passwords": {"fixture-password-42": 77}}, f)
         server = FakeServer("--quiet", "--rpm", "0", "--fixtures", f.name)
         try:
@@ -389,6 +391,9 @@ class AccountTests(ServerTestCase):
             self.assertEqual(len(request(server.port, "/api/v3/pasteaccount/ALICE@example.com", headers).json()), 2)
             self.assertEqual(request(server.port, "/api/v3/breachedaccount/pwned-but-not@example.com",
                                      headers).status, 404)
+            # A verified owner sees the sensitive breach too, never the retired one.
+            r = request(server.port, "/api/v3/breachedaccount/owner@example.com", headers)
+            self.assertEqual(r.json(), [{"Name": "Adobe"}, {"Name": "VelvetRendezvous"}])
             digest = fake_hibp.sha1_hex("fixture-password-42")
             body = request(server.port, "/range/" + digest[:5], {"User-Agent": UA}).body.decode()
             self.assertIn(digest[5:] + ":77", body.split("\r\n"))
