@@ -29,7 +29,11 @@ public struct Disclosure: Sendable {
     public func account(_ account: Account) -> String {
         let id = "#\(account.id)"
         guard policy.terminal else { return id }
-        if policy.shareMode { return label(account) ?? id }
+        if policy.shareMode {
+            // A label with nothing left but bullets says less than the id.
+            guard let l = label(account), l.contains(where: { $0.isLetter || $0.isNumber }) else { return id }
+            return l
+        }
         return Masking.mask(account.normalized, kind: account.kind)
     }
 
