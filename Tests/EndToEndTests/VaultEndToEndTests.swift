@@ -171,12 +171,52 @@ final class VaultEndToEndTests: XCTestCase {
         s.initVault()
         XCTAssertEqual(s.run(["add", "olga@example.com"]).status, 0)
         let newFile = s.writeFile("new", "a brand new passphrase\n")
-        let r = s.run(["passwd", "--new-passphrase-file", newFile, "--kdf", "interactive"])
+        let r = s.run(["passwd", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile, "--kdf", "interactive"])
         XCTAssertEqual(r.status, 0, r.all)
         XCTAssertEqual(s.run(["list"]).status, 3, "the old passphrase must no longer open it")
         let list = s.run(["list", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
         XCTAssertEqual(list.status, 0, list.stderr)
         XCTAssertTrue(list.stdout.contains("\"id\" : 1"), list.stdout)
+    }
+
+    /// An unlocked keyring (or PWNVAULT_PASSPHRASE_FILE) must not be enough to replace the passphrase
+    /// that reveal asks for: without the current passphrase nothing changes, not even the backup.
+    func testPasswdWithoutTheCurrentPassphraseFailsAndChangesNothing() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "yusuf@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "zoe@example.com"]).status, 0)   // makes vault.bak
+        let vault = try Data(contentsOf: URL(fileURLWithPath: s.vault))
+        let backup = try Data(contentsOf: URL(fileURLWithPath: s.vault + ".bak"))
+        let newFile = s.writeFile("new", "a passphrase the attacker chose\n")
+        let wrong = s.writeFile("wrong", "not the passphrase\n")
+
+        // The keyring holds the key and PWNVAULT_PASSPHRASE_FILE is set: neither proves knowledge.
+        let keyringOnly = s.run(["passwd", "--new-passphrase-file", newFile])
+        XCTAssertEqual(keyringOnly.status, 3, keyringOnly.all)
+        XCTAssertTrue(keyringOnly.stderr.contains("pwnvault: error: passwd needs the passphrase"), keyringOnly.stderr)
+        XCTAssertTrue(keyringOnly.stderr.contains("--passphrase-file PATH or --passphrase-fd N"), keyringOnly.stderr)
+        XCTAssertFalse(keyringOnly.stderr.contains("PWNVAULT_PASSPHRASE_FILE"), "hints name only what passwd honours: \(keyringOnly.stderr)")
+        // A wrong current passphrase, given explicitly.
+        let wrongOne = s.run(["passwd", "--passphrase-file", wrong, "--new-passphrase-file", newFile])
+        XCTAssertEqual(wrongOne.status, 3, wrongOne.all)
+        XCTAssertTrue(wrongOne.stderr.contains("wrong passphrase; the passphrase was not changed"), wrongOne.stderr)
+        XCTAssertTrue(wrongOne.stderr.contains("keyring still opens the vault"), wrongOne.stderr)
+        // A person at the terminal who does not know it.
+        let typed = s.runOnTerminal(["passwd", "--new-passphrase-file", newFile],
+                                    steps: [("Passphrase for", "a guess that is wrong\n")])
+        XCTAssertEqual(typed.status, 3, typed.stdout)
+
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), vault, "the vault is byte for byte unchanged")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault + ".bak")), backup, "so is vault.bak")
+        XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 3,
+                       "the attacker's passphrase opens nothing")
+
+        // The owner, typing the current passphrase at the terminal, can change it.
+        let owner = s.runOnTerminal(["passwd", "--new-passphrase-file", newFile],
+                                    steps: [("Passphrase for", Sandbox.passphrase + "\n")])
+        XCTAssertEqual(owner.status, 0, owner.stdout)
+        XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 0)
     }
 
     func testVaultFilesArePrivateWhateverTheUmaskAndUnsafeOnesAreRefused() throws {
@@ -275,7 +315,7 @@ final class VaultEndToEndTests: XCTestCase {
         s.initVault(kdf: "interactive")
         XCTAssertEqual(s.run(["add", "xavier@example.com"]).status, 0)
         let newFile = s.writeFile("new2", "another new passphrase\n")
-        XCTAssertEqual(s.run(["passwd", "--new-passphrase-file", newFile]).status, 0)
+        XCTAssertEqual(s.run(["passwd", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile]).status, 0)
         let status = s.run(["status", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
         XCTAssertTrue(status.stdout.contains("\"preset\" : \"interactive\""), "the cost is kept: \(status.stdout)")
         // the backup opens with the new passphrase only
