@@ -219,6 +219,47 @@ final class VaultEndToEndTests: XCTestCase {
         XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 0)
     }
 
+    /// `rm vault` leaves vault.bak: every command says so and how to restore it, and init refuses to
+    /// start a vault whose first save would replace that backup.
+    func testAMissingVaultPointsToItsBackupAndInitNeverReplacesIt() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "a@x.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "b@x.com"]).status, 0)
+        try FileManager.default.removeItem(atPath: s.vault)
+        let backupPath = s.vault + ".bak"
+        let backup = try Data(contentsOf: URL(fileURLWithPath: backupPath))
+
+        let list = s.run(["list"])
+        XCTAssertEqual(list.status, 4, list.all)
+        let shown = "~/.local/share/pwnvault/vault"   // HOME is the sandbox's home
+        XCTAssertTrue(list.stderr.contains("pwnvault: error: no vault at \(shown), but its backup \(shown).bak is there"), list.stderr)
+        XCTAssertFalse(list.stderr.contains("pwnvault init"), "following that hint would lose the backup: \(list.stderr)")
+        let doctor = s.run(["doctor"])
+        XCTAssertTrue(doctor.all.contains("vault.bak"), doctor.all)
+
+        let again = s.run(["init", "--kdf", "interactive"])
+        XCTAssertEqual(again.status, 4, again.all)
+        XCTAssertTrue(again.stderr.contains("refusing to create a vault"), again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: s.vault), "nothing was created")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: backupPath)), backup, "vault.bak is byte for byte unchanged")
+
+        // Follow the hint exactly as printed: it restores the accounts.
+        let hint = try XCTUnwrap(list.stderr.split(separator: "\n").first { $0.hasPrefix("pwnvault: hint: restore it with: ") })
+        let command = String(hint.dropFirst("pwnvault: hint: restore it with: ".count).prefix { $0 != "(" })
+        XCTAssertEqual(command.trimmingCharacters(in: .whitespaces), "mv \(shown).bak \(shown)")
+        let restored = Sandbox.exec("/bin/sh", ["-c", command], input: nil, environment: s.environment)
+        XCTAssertEqual(restored.status, 0, restored.all)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["id"] as? Int }, [1], "the backup holds the vault as it was before its last change")
+        XCTAssertEqual(s.run(["add", "b@x.com"]).status, 0, "and the vault works again")
+
+        // Moved out of the way on purpose, init starts afresh.
+        try FileManager.default.removeItem(atPath: s.vault)
+        try FileManager.default.moveItem(atPath: backupPath, toPath: s.dir.appendingPathComponent("old-vault").path)
+        XCTAssertEqual(s.run(["init", "--kdf", "interactive"]).status, 0)
+    }
+
     func testVaultFilesArePrivateWhateverTheUmaskAndUnsafeOnesAreRefused() throws {
         let s = try Sandbox()
         let r = Sandbox.exec("/bin/sh", ["-c", "umask 000; exec \"$0\" init --kdf interactive", Paths.binary], input: nil,
