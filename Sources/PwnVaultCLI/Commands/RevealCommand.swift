@@ -83,7 +83,7 @@ enum RevealCommand: Command {
         let timeout = chosenTimeout ?? (hides ? PrivateScreen.defaultTimeout : PrivateScreen.unfocusableTimeout)
         let end = try screen.run(timeout: timeout) { _, _ in
             let what = "pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s or on q or Esc"
-            var out = [hides ? what + "; hidden while this window does not have focus" : what, ""]
+            var out = [hides ? what + "; hidden without focus" : what, ""]
             for a in chosen { out.append(lines(for: a, catalog: catalog).joined(separator: "  ")) }
             return out
         }

@@ -9,9 +9,10 @@ import Glibc
 /// - the alternate screen (`ESC[?1049h`) holds the lines, the cursor is hidden, focus reporting
 ///   (`ESC[?1004h`) is on, and input is read key by key without echo (ISIG stays on);
 /// - focus out (`ESC[O`) blanks the screen at once to `hiddenLine`; focus in (`ESC[I`) or a key press
-///   other than the quitting keys draws it again. A terminal that starts "unfocused" (tmux with no
-///   client attached answers `ESC[?1004h` with `ESC[O`) is therefore blank until focused or a key is
-///   pressed: never broken, never showing anything to nobody;
+///   other than the quitting keys draws it again. After `listen()` (see PrivateScreenPrompt.swift)
+///   focus is followed from the passphrase prompt on, and a focus-out after its Enter makes the first
+///   frame `hiddenLine`. A terminal that starts "unfocused" (tmux with no client attached answers
+///   `ESC[?1004h` with `ESC[O`) is blank until focused or a key is pressed: never broken;
 /// - `q`, `Q` and Esc end it (`.userQuit`); Ctrl-C ends it as `.interrupted(SIGINT)`, whether it
 ///   comes as the signal or, with ISIG off, as the byte;
 /// - SIGINT, SIGTERM, SIGHUP and SIGQUIT end it as `.interrupted(signal)`, after the same cleanup;
