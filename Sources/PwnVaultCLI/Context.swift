@@ -36,15 +36,25 @@ struct Context {
     }
 
     /// Opens the vault, asking for the passphrase only when the keyring cannot give the key.
-    /// `requirePassphrase` (reveal): the keyring is skipped and `PWNVAULT_PASSPHRASE_FILE` is not
-    /// used, so only a person typing, or an explicit option on this command line, unlocks it.
-    func openVault(requirePassphrase: Bool = false) throws -> VaultSession {
+    /// `requirePassphrase` (reveal, passwd): the keyring is skipped and `PWNVAULT_PASSPHRASE_FILE` is
+    /// not used, so only a person typing, or an explicit option on this command line, unlocks it.
+    /// `terminalPrompt` replaces the ordinary no-echo prompt when the passphrase is typed (reveal's
+    /// private screen reads it while it follows focus).
+    func openVault(requirePassphrase: Bool = false,
+                   terminalPrompt: ((_ prompt: String) throws -> SecretBytes)? = nil) throws -> VaultSession {
         let location = try vaultLocation()
         let source = try passphraseSource(useEnvironment: !requirePassphrase)
-        let session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase) { reason in
-            // One line saying why the keyring was not used, unless the user turned it off on purpose.
-            if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }
-            return try source.read(prompt: "Passphrase for \(location.displayPath): ")
+        let session: VaultSession
+        do {
+            session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase) { reason in
+                // One line saying why the keyring was not used, unless the user turned it off on purpose.
+                if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }
+                let prompt = "Passphrase for \(location.displayPath): "
+                if source == .terminal, let terminalPrompt { return try terminalPrompt(prompt) }
+                return try source.read(prompt: prompt)
+            }
+        } catch TerminalError.noTerminal where requirePassphrase {
+            throw ProofOfKnowledgeError.noTerminal(command: commandName)
         }
         for notice in session.notices { console.note(notice) }
         return session

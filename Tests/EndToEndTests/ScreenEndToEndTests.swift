@@ -159,6 +159,8 @@ final class ScreenEndToEndTests: XCTestCase {
         let unattended = s.run(["reveal", "--unredacted"])
         XCTAssertEqual(unattended.status, 3, unattended.all)
         XCTAssertFalse(unattended.all.contains(secretMark))
+        XCTAssertTrue(unattended.stderr.contains("--passphrase-file PATH or --passphrase-fd N"), unattended.stderr)
+        XCTAssertFalse(unattended.stderr.contains("PWNVAULT_PASSPHRASE_FILE"), "hints name only what reveal honours: \(unattended.stderr)")
         let out = s.dir.appendingPathComponent("export.txt").path
         let r = Sandbox.exec("/bin/sh", ["-c", "umask 022; exec \"$0\" reveal --unredacted --passphrase-file \"$2\" > \"$1\"",
                                          Paths.binary, out, s.passphraseFile],
@@ -194,6 +196,117 @@ final class ScreenEndToEndTests: XCTestCase {
         tmux.waitForPrompt(4)
         assertModesRestored()
         XCTAssertFalse(tmux.history.contains("^[[O") || tmux.history.contains("^[[I"), "focus reports leaked to the shell")
+    }
+
+    // MARK: focus followed from the passphrase on
+
+    /// A second vault with the moderate KDF (about 0.35 s to derive the key): time for focus to move
+    /// between the passphrase's Enter and the first frame, as it can for a person.
+    private func slowVault() -> String {
+        let path = s.dir.appendingPathComponent("slow-vault").path
+        XCTAssertEqual(s.run(["init", "--kdf", "moderate", "--vault", path]).status, 0)
+        XCTAssertEqual(s.run(["add", secretAccount, "--vault", path]).status, 0)
+        return path
+    }
+
+    /// Where the masked or unmasked account first appears in `bytes`, if anywhere.
+    private func firstAccountText(_ bytes: String) -> String.Index? {
+        [secretMark, "z•••"].compactMap { bytes.range(of: $0)?.lowerBound }.min()
+    }
+
+    func testInTmuxAFocusOutRightAfterEnterMeansTheFirstFrameIsTheNeutralLine() throws {
+        let vault = slowVault()
+        // Every byte the pane shows, in order (the pipe turns share mode on, hence --no-share).
+        let recording = s.dir.appendingPathComponent("pane-output").path
+        tmux.call(["pipe", tmux.socket, recording])
+        tmux.run("\"$TEST_BIN\" reveal --no-share --timeout 60 --vault \"$TEST_DIR/slow-vault\"")
+        tmux.wait(for: "Passphrase for")
+        tmux.type(Sandbox.passphrase)
+        // Enter, then at once focus moves away: both reach the pane before the key is derived.
+        tmux.tmux("send-keys", "-t", "main:0.0", "Enter", ";", "send-keys", "-t", "main:0.0", "-l", "\u{1B}[O")
+        tmux.wait(for: "hidden: focus lost")
+        XCTAssertFalse(tmux.screen.contains(secretMark), tmux.screen)
+        tmux.type("\\e[I")   // focus comes back: now it is shown
+        tmux.wait(for: secretAccount)
+        XCTAssertTrue(tmux.screen.contains("hidden without focus"), "tmux reports focus: \(tmux.screen)")
+        tmux.type("q")
+        tmux.waitForPrompt(2)
+        assertNothingUnmaskedLeft()
+        _ = vault
+
+        var output = ""
+        for _ in 0..<100 {   // pipe-pane writes through a shell: wait for the account to reach the file
+            output = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
+            if output.contains(secretAccount) { break }
+            usleep(50_000)
+        }
+        let hidden = try XCTUnwrap(output.range(of: "hidden: focus lost")?.lowerBound, output)
+        let shown = try XCTUnwrap(firstAccountText(output), output)
+        XCTAssertLessThan(hidden, shown, "no account text before the focus-in: \(output)")
+    }
+
+    func testOnAPseudoTerminalAFocusOutRightAfterEnterMeansTheFirstFrameIsTheNeutralLine() throws {
+        let vault = slowVault()
+        // ptyrun plays the terminal: it answers the focus question (mode 1004 set, then the device
+        // attributes), gets focus reports in the middle of the passphrase (they must not become part of
+        // it), and sends a focus-out right behind the Enter.
+        let r = s.runOnTerminal(["reveal", "--timeout", "60", "--vault", vault],
+                                steps: [("\\x1b[?1004$p", "\\x1b[?1004;1$y\\x1b[?1;2c"),
+                                        ("Passphrase for", "correct horse\\x1b[O battery\\x1b[I staple\\n\\x1b[O"),
+                                        ("hidden: focus lost", "\\x1b[I"),
+                                        (secretAccount, "q")],
+                                passphraseFromFile: false)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertFalse(r.stdout.contains("correct horse"), "the passphrase is not echoed")
+        let hidden = try XCTUnwrap(r.stdout.range(of: "hidden: focus lost")?.lowerBound, r.stdout)
+        let shown = try XCTUnwrap(firstAccountText(r.stdout), r.stdout)
+        XCTAssertLessThan(hidden, shown, "the first frame is the neutral line: \(r.stdout)")
+        XCTAssertTrue(r.stdout.contains("hidden without focus"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("cannot hide"), "focus is reported here: no warning: \(r.stdout)")
+        XCTAssertTrue(r.stdout.hasSuffix("\u{1B}[?1004l\u{1B}[?25h\u{1B}[?1049l\u{1B}[c") || r.stdout.contains("\u{1B}[?1004l"),
+                      "focus reporting is off again")
+    }
+
+    func testATerminalThatDoesNotSayItReportsFocusGetsOneLineAndTheShortTimeout() throws {
+        // A bare pseudo-terminal answers nothing: the screen cannot promise to hide on focus loss.
+        let r = s.runOnTerminal(["reveal"], steps: [("Passphrase for", Sandbox.passphrase + "\\n"), (secretAccount, "q")],
+                                passphraseFromFile: false)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        let warnings = r.stdout.components(separatedBy: "\n").filter { $0.contains("cannot hide when this window loses focus") }
+        XCTAssertEqual(warnings.count, 1, r.stdout)
+        XCTAssertTrue(warnings.first?.contains("closes after 10 s. Fix: ") ?? false, r.stdout)
+        XCTAssertTrue(r.stdout.contains("closes in 10 s or on q or Esc"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("hidden without focus"), "no promise that cannot be kept: \(r.stdout)")
+    }
+
+    func testTmuxWithFocusEventsOffIsNamedWithItsFixAndNothingIsPromised() throws {
+        tmux.tmux("set", "-g", "focus-events", "off")
+        tmux.run("\"$TEST_BIN\" reveal 2>&1")
+        tmux.wait(for: "Passphrase for")
+        let before = tmux.screen.replacingOccurrences(of: "\n", with: "")   // the line wraps at 100 columns
+        XCTAssertTrue(before.contains("pwnvault: tmux does not pass focus changes on (focus-events is off)"), before)
+        XCTAssertTrue(before.contains("add 'set -g focus-events on' to ~/.tmux.conf"), before)
+        tmux.type(Sandbox.passphrase)
+        tmux.key("Enter")
+        tmux.wait(for: secretAccount)
+        let screen = tmux.screen
+        XCTAssertTrue(screen.contains("closes in 10 s or on q or Esc"), screen)
+        XCTAssertFalse(screen.contains("focus"), "the header promises nothing about focus: \(screen)")
+        tmux.type("q")
+        tmux.waitForPrompt(2)
+        XCTAssertEqual(tmux.history.replacingOccurrences(of: "\n", with: "").components(separatedBy: "cannot hide when this window loses focus").count - 1, 1,
+                       "said in one line, once: \(tmux.history)")
+    }
+
+    func testDumbTerminalIsNamedAsWhatStoppedReveal() throws {
+        let r = s.runOnTerminal(["reveal"], env: ["TERM": "dumb"], passphraseFromFile: false)
+        XCTAssertEqual(r.status, 2, r.stdout)
+        XCTAssertTrue(r.stdout.contains("pwnvault: error: refusing to reveal accounts: TERM=dumb"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("pipe"), "TERM=dumb is not a pipe: \(r.stdout)")
+        XCTAssertFalse(r.stdout.contains("Passphrase for"), "refused before asking")
+        let forced = s.runOnTerminal(["reveal", "--unredacted"], env: ["TERM": "dumb"], passphraseFromFile: false)
+        XCTAssertEqual(forced.status, 2, "a dumb terminal's scrollback is no file: \(forced.stdout)")
+        XCTAssertFalse(forced.stdout.contains(secretMark))
     }
 
     private func focusIn() {

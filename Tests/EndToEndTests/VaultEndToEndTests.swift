@@ -171,12 +171,93 @@ final class VaultEndToEndTests: XCTestCase {
         s.initVault()
         XCTAssertEqual(s.run(["add", "olga@example.com"]).status, 0)
         let newFile = s.writeFile("new", "a brand new passphrase\n")
-        let r = s.run(["passwd", "--new-passphrase-file", newFile, "--kdf", "interactive"])
+        let r = s.run(["passwd", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile, "--kdf", "interactive"])
         XCTAssertEqual(r.status, 0, r.all)
         XCTAssertEqual(s.run(["list"]).status, 3, "the old passphrase must no longer open it")
         let list = s.run(["list", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
         XCTAssertEqual(list.status, 0, list.stderr)
         XCTAssertTrue(list.stdout.contains("\"id\" : 1"), list.stdout)
+    }
+
+    /// An unlocked keyring (or PWNVAULT_PASSPHRASE_FILE) must not be enough to replace the passphrase
+    /// that reveal asks for: without the current passphrase nothing changes, not even the backup.
+    func testPasswdWithoutTheCurrentPassphraseFailsAndChangesNothing() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "yusuf@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "zoe@example.com"]).status, 0)   // makes vault.bak
+        let vault = try Data(contentsOf: URL(fileURLWithPath: s.vault))
+        let backup = try Data(contentsOf: URL(fileURLWithPath: s.vault + ".bak"))
+        let newFile = s.writeFile("new", "a passphrase the attacker chose\n")
+        let wrong = s.writeFile("wrong", "not the passphrase\n")
+
+        // The keyring holds the key and PWNVAULT_PASSPHRASE_FILE is set: neither proves knowledge.
+        let keyringOnly = s.run(["passwd", "--new-passphrase-file", newFile])
+        XCTAssertEqual(keyringOnly.status, 3, keyringOnly.all)
+        XCTAssertTrue(keyringOnly.stderr.contains("pwnvault: error: passwd needs the passphrase"), keyringOnly.stderr)
+        XCTAssertTrue(keyringOnly.stderr.contains("--passphrase-file PATH or --passphrase-fd N"), keyringOnly.stderr)
+        XCTAssertFalse(keyringOnly.stderr.contains("PWNVAULT_PASSPHRASE_FILE"), "hints name only what passwd honours: \(keyringOnly.stderr)")
+        // A wrong current passphrase, given explicitly.
+        let wrongOne = s.run(["passwd", "--passphrase-file", wrong, "--new-passphrase-file", newFile])
+        XCTAssertEqual(wrongOne.status, 3, wrongOne.all)
+        XCTAssertTrue(wrongOne.stderr.contains("wrong passphrase; the passphrase was not changed"), wrongOne.stderr)
+        XCTAssertTrue(wrongOne.stderr.contains("keyring still opens the vault"), wrongOne.stderr)
+        // A person at the terminal who does not know it.
+        let typed = s.runOnTerminal(["passwd", "--new-passphrase-file", newFile],
+                                    steps: [("Passphrase for", "a guess that is wrong\n")])
+        XCTAssertEqual(typed.status, 3, typed.stdout)
+
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), vault, "the vault is byte for byte unchanged")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault + ".bak")), backup, "so is vault.bak")
+        XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 3,
+                       "the attacker's passphrase opens nothing")
+
+        // The owner, typing the current passphrase at the terminal, can change it.
+        let owner = s.runOnTerminal(["passwd", "--new-passphrase-file", newFile],
+                                    steps: [("Passphrase for", Sandbox.passphrase + "\n")])
+        XCTAssertEqual(owner.status, 0, owner.stdout)
+        XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 0)
+    }
+
+    /// `rm vault` leaves vault.bak: every command says so and how to restore it, and init refuses to
+    /// start a vault whose first save would replace that backup.
+    func testAMissingVaultPointsToItsBackupAndInitNeverReplacesIt() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "a@x.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "b@x.com"]).status, 0)
+        try FileManager.default.removeItem(atPath: s.vault)
+        let backupPath = s.vault + ".bak"
+        let backup = try Data(contentsOf: URL(fileURLWithPath: backupPath))
+
+        let list = s.run(["list"])
+        XCTAssertEqual(list.status, 4, list.all)
+        let shown = "~/.local/share/pwnvault/vault"   // HOME is the sandbox's home
+        XCTAssertTrue(list.stderr.contains("pwnvault: error: no vault at \(shown), but its backup \(shown).bak is there"), list.stderr)
+        XCTAssertFalse(list.stderr.contains("pwnvault init"), "following that hint would lose the backup: \(list.stderr)")
+        let doctor = s.run(["doctor"])
+        XCTAssertTrue(doctor.all.contains("vault.bak"), doctor.all)
+
+        let again = s.run(["init", "--kdf", "interactive"])
+        XCTAssertEqual(again.status, 4, again.all)
+        XCTAssertTrue(again.stderr.contains("refusing to create a vault"), again.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: s.vault), "nothing was created")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: backupPath)), backup, "vault.bak is byte for byte unchanged")
+
+        // Follow the hint exactly as printed: it restores the accounts.
+        let hint = try XCTUnwrap(list.stderr.split(separator: "\n").first { $0.hasPrefix("pwnvault: hint: restore it with: ") })
+        let command = String(hint.dropFirst("pwnvault: hint: restore it with: ".count).prefix { $0 != "(" })
+        XCTAssertEqual(command.trimmingCharacters(in: .whitespaces), "mv \(shown).bak \(shown)")
+        let restored = Sandbox.exec("/bin/sh", ["-c", command], input: nil, environment: s.environment)
+        XCTAssertEqual(restored.status, 0, restored.all)
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["id"] as? Int }, [1], "the backup holds the vault as it was before its last change")
+        XCTAssertEqual(s.run(["add", "b@x.com"]).status, 0, "and the vault works again")
+
+        // Moved out of the way on purpose, init starts afresh.
+        try FileManager.default.removeItem(atPath: s.vault)
+        try FileManager.default.moveItem(atPath: backupPath, toPath: s.dir.appendingPathComponent("old-vault").path)
+        XCTAssertEqual(s.run(["init", "--kdf", "interactive"]).status, 0)
     }
 
     func testVaultFilesArePrivateWhateverTheUmaskAndUnsafeOnesAreRefused() throws {
@@ -275,7 +356,7 @@ final class VaultEndToEndTests: XCTestCase {
         s.initVault(kdf: "interactive")
         XCTAssertEqual(s.run(["add", "xavier@example.com"]).status, 0)
         let newFile = s.writeFile("new2", "another new passphrase\n")
-        XCTAssertEqual(s.run(["passwd", "--new-passphrase-file", newFile]).status, 0)
+        XCTAssertEqual(s.run(["passwd", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile]).status, 0)
         let status = s.run(["status", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
         XCTAssertTrue(status.stdout.contains("\"preset\" : \"interactive\""), "the cost is kept: \(status.stdout)")
         // the backup opens with the new passphrase only

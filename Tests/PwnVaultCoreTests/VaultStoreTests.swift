@@ -134,6 +134,19 @@ final class VaultStoreTests: XCTestCase {
         XCTAssertEqual(temporaryNames(in: store.location.folder), [])
     }
 
+    func testAMissingVaultWithABackupSaysSoAndCreateNeverReplacesTheBackup() throws {
+        let store = try makeStore()
+        try store.create(generation(1))
+        try store.withExclusiveLock { try store.replace(generation(2)) }   // vault.bak: generation 1
+        XCTAssertEqual(unlink(store.path), 0)
+        assertThrows(.notFoundButBackup(path: "~/data/pwnvault/vault", backup: "~/data/pwnvault/vault.bak")) { _ = try store.read() }
+        assertThrows(.backupInTheWay(path: "~/data/pwnvault/vault", backup: "~/data/pwnvault/vault.bak")) { try store.create(generation(3)) }
+        XCTAssertFalse(store.exists)
+        XCTAssertEqual(try store.readBackup(), generation(1))
+        XCTAssertEqual(VaultStoreError.notFoundButBackup(path: "~/v", backup: "~/v.bak").hint,
+                       "restore it with: mv ~/v.bak ~/v (it holds the vault as it was before its last change)")
+    }
+
     func testCreateRefusesAnythingAtThePathEvenADanglingLink() throws {
         let store = try makeStore("vault")
         XCTAssertEqual(symlink(root + "/nowhere", store.path), 0)
@@ -579,6 +592,7 @@ final class VaultStoreTests: XCTestCase {
             .readFailed(path: "~/v", reason: "input/output error"), .writeFailed(path: "~/v", reason: "no space left on device"),
             .syncFailed(path: "~/v", reason: "input/output error"), .lockTimeout(path: "~/v", seconds: 30),
             .lockFailed(path: "~/v", reason: "no locks available"),
+            .notFoundButBackup(path: "~/v", backup: "~/v.bak"), .backupInTheWay(path: "~/v", backup: "~/v.bak"),
         ]
         for error in errors {
             let first = error.message.first!

@@ -12,7 +12,8 @@ enum InitCommand: Command {
         Asks twice for a new passphrase (on the terminal, without echo), creates a random vault key,
         stores it in the desktop keyring (Secret Service) and a passphrase-wrapped copy in the vault.
         The passphrase opens the vault where no keyring is usable, moves it to another machine, and
-        unlocks 'reveal'. An existing vault is never overwritten.
+        unlocks 'reveal'. An existing vault is never overwritten, and neither is the backup of an earlier
+        one (vault.bak): restore it or move it away first.
         """,
         options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost: interactive, moderate (default) or sensitive")],
         examples: [("pwnvault init", "create the default vault, asking for a passphrase"),
@@ -22,7 +23,12 @@ enum InitCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let kdf = try kdfParameters(context)
         let location = try context.vaultLocation()
-        if VaultStore(location: location).exists { throw VaultStoreError.alreadyExists(path: location.displayPath) }
+        // Both refusals come before the passphrase is asked: nothing to type for nothing.
+        let store = VaultStore(location: location)
+        if store.exists { throw VaultStoreError.alreadyExists(path: location.displayPath) }
+        if store.backupExists {
+            throw VaultStoreError.backupInTheWay(path: location.displayPath, backup: location.display(store.backupPath))
+        }
         let source = try context.passphraseSource()
         let passphrase = try readNewPassphrase(from: source, prompt: "New passphrase for \(location.displayPath): ")
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)

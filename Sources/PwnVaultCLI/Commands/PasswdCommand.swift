@@ -4,12 +4,14 @@ import PwnVaultCore
 enum PasswdCommand: Command {
     static let spec = CommandSpec(
         name: "passwd",
-        summary: "change the vault's passphrase (the vault key and the keyring item stay)",
+        summary: "change the vault's passphrase, after the current one (the vault key and the keyring item stay)",
         usage: ["[--kdf PRESET] [--new-passphrase-file PATH | --new-passphrase-fd N]"],
         discussion: """
-        Opens the vault (through the keyring, or with the current passphrase), then asks twice for the
+        Asks for the current passphrase (always, even when the keyring holds the key), then asks twice for the
         new one and re-wraps the vault key under it. The accounts are not re-encrypted and the keyring
-        item is unchanged. If the keyring opens the vault, a forgotten passphrase can be replaced this way.
+        item is unchanged. Only the current passphrase can replace it: at an unlocked session the keyring
+        opens the vault, but it does not stand in for the passphrase. The current passphrase is typed or
+        given with --passphrase-file or --passphrase-fd; PWNVAULT_PASSPHRASE_FILE is not used here.
         """,
         options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)"),
                   OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH"),
@@ -20,7 +22,14 @@ enum PasswdCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let newSource = try context.passphraseSource(fdOption: "new-passphrase-fd", fileOption: "new-passphrase-file",
                                                      useEnvironment: false)
-        let session = try context.openVault()
+        // The current passphrase proves knowledge: an unlocked keyring must not be enough to replace
+        // the passphrase that reveal asks for.
+        let session: VaultSession
+        do {
+            session = try context.openVault(requirePassphrase: true)
+        } catch VaultFormatError.wrongPassphrase {
+            throw ProofOfKnowledgeError.wrongCurrentPassphrase
+        }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
         let kdf = context.arguments.has("kdf") ? try InitCommand.kdfParameters(context) : session.header.kdf
         let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ")

@@ -10,12 +10,16 @@ enum RevealCommand: Command {
         discussion: """
         Always asks for the passphrase, even when the keyring holds the key: typing it is the deliberate
         act that unmasks. The accounts, their labels and results (sensitive breaches named) appear on the
-        terminal's alternate screen, so nothing enters the scrollback. The screen blanks when the terminal
-        loses focus and comes back on focus or a key; it closes after the timeout, on q, Esc or Ctrl-C,
-        and clears itself before a Ctrl-Z stops the process. Refused in share mode. Into a pipe or a
-        file it is refused unless --unredacted is given (a file is then made 0600).
+        terminal's alternate screen, so nothing enters the scrollback. Focus is followed from the passphrase
+        prompt on: the screen is blank while the window does not have focus (also when focus moved away
+        after Enter) and comes back on focus or a key; it closes after the timeout, on q, Esc or Ctrl-C,
+        and clears itself before a Ctrl-Z stops the process. Where focus changes cannot reach pwnvault
+        (tmux with focus-events off, GNU screen, a terminal that does not report them) one line says so
+        and the timeout is 10 s. Refused in share mode and with TERM=dumb. Into a pipe or a file it is
+        refused unless --unredacted is given (a file is then made 0600). The passphrase is typed, or
+        given with --passphrase-file or --passphrase-fd; PWNVAULT_PASSPHRASE_FILE is not used here.
         """,
-        options: [OptionSpec("timeout", value: "SECONDS", help: "close the private screen after SECONDS (default 30)"),
+        options: [OptionSpec("timeout", value: "SECONDS", help: "close the private screen after SECONDS (default 30; 10 where focus is not reported)"),
                   OptionSpec("unredacted", help: "write the unmasked accounts to stdout even when it is not a terminal")],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "the accounts to reveal (default: all)")],
@@ -38,39 +42,49 @@ enum RevealCommand: Command {
         if let reason = context.shareReason {
             throw RevealRefusal.shareMode(reason: reason)
         }
+        // TERM=dumb on a real terminal: neither a pipe nor a file, and no private screen either (its
+        // scrollback would keep whatever was written). Said as it is, never taken for a pipe.
+        if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw RevealRefusal.dumbTerminal }
         let onTerminal = c.terminal.stdoutIsTerminal
         if onTerminal && context.json { throw RevealRefusal.jsonOnTerminal }
         if !onTerminal && !unredacted { throw RevealRefusal.notATerminal }
-        var timeout = PrivateScreen.defaultTimeout
+        var chosenTimeout: TimeInterval?
         if let text = context.arguments.value("timeout") {
             guard let t = Int(text), (1...3600).contains(t) else {
                 throw UsageError.invalidValue(command: "reveal", option: "--timeout", reason: "a whole number of seconds from 1 to 3600")
             }
-            timeout = TimeInterval(t)
+            chosenTimeout = TimeInterval(t)
         }
+        guard onTerminal else { return try export(context) }
 
-        let session = try context.openVault(requirePassphrase: true)
-        let chosen = context.arguments.positionals.isEmpty
-            ? session.payload.accounts
-            : try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload)
+        // Focus is followed from before the passphrase is typed (see PrivateScreen.listen): a window
+        // that loses focus while the key is derived never shows the accounts.
+        let obstacle = FocusObstacle.detect(environment: context.environment)
+        if let obstacle { c.note(focusWarning(obstacle.reason, fix: obstacle.fix, timeout: chosenTimeout)) }
+        guard let screen = PrivateScreen.onControllingTerminal() else { throw RevealRefusal.noTerminalInput }
+        defer { screen.close() }
+        try screen.listen()
+        let session: VaultSession
+        do {
+            session = try context.openVault(requirePassphrase: true) { try screen.readPassphrase(prompt: $0) }
+        } catch ScreenError.interrupted {
+            return .interrupted
+        }
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
+        let chosen = try accounts(context, session: session)
         let catalog = chosen.contains { $0.result.breachCount > 0 } ? HIBPServices(context).catalogIfAvailable() : nil
 
-        if !onTerminal {
-            try StandardOutputFile.restrictIfRegularFile()
-            if context.json {
-                try c.json(chosen.map { Row(id: $0.id, account: Disclosure.revealed($0, grant: grant), kind: $0.kind,
-                                            label: Disclosure.revealedLabel($0, grant: grant), status: $0.result.status,
-                                            breaches: Disclosure.revealedBreaches($0.result, catalog: catalog, grant: grant).map(\.name)) })
-            } else {
-                for a in chosen { c.out(lines(for: a, catalog: catalog, grant: grant).joined(separator: "\t")) }
-            }
-            return .success
+        let reporting = screen.settle()
+        let hides = obstacle == nil && reporting == .reported
+        if obstacle == nil && !hides {
+            c.note(focusWarning(reporting == .notReported ? "this terminal does not report focus changes"
+                                                           : "this terminal has not said that it reports focus changes",
+                                fix: "use a terminal that does (xterm, kitty, alacritty, GNOME Terminal)", timeout: chosenTimeout))
         }
-
-        guard let screen = PrivateScreen.onControllingTerminal() else { throw RevealRefusal.noTerminalInput }
+        let timeout = chosenTimeout ?? (hides ? PrivateScreen.defaultTimeout : PrivateScreen.unfocusableTimeout)
         let end = try screen.run(timeout: timeout) { _, _ in
-            var out = ["pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s, on q or Esc, or when this window loses focus", ""]
+            let what = "pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s or on q or Esc"
+            var out = [hides ? what + "; hidden without focus" : what, ""]
             for a in chosen { out.append(lines(for: a, catalog: catalog, grant: grant).joined(separator: "  ")) }
             return out
         }
@@ -78,6 +92,38 @@ enum RevealCommand: Command {
         case .timeout: c.note("hidden again (timeout)")
         case .userQuit: break
         case .interrupted: return .interrupted
+        }
+        return .success
+    }
+
+    /// The one line said where the private screen cannot hide on focus loss: why, what it does instead,
+    /// and the fix.
+    static func focusWarning(_ reason: String, fix: String, timeout: TimeInterval?) -> String {
+        let closes = Int(timeout ?? PrivateScreen.unfocusableTimeout)
+        return "\(reason), so the private screen cannot hide when this window loses focus; it closes after \(closes) s. Fix: \(fix)"
+    }
+
+    /// The accounts asked for (all by default).
+    static func accounts(_ context: Context, session: VaultSession) throws -> [Account] {
+        context.arguments.positionals.isEmpty
+            ? session.payload.accounts
+            : try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload)
+    }
+
+    /// `--unredacted` into a pipe or a file (made 0600 first): tab-separated lines or JSON.
+    static func export(_ context: Context) throws -> ExitStatus {
+        let c = context.console
+        let session = try context.openVault(requirePassphrase: true)
+        guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
+        let chosen = try accounts(context, session: session)
+        let catalog = chosen.contains { $0.result.breachCount > 0 } ? HIBPServices(context).catalogIfAvailable() : nil
+        try StandardOutputFile.restrictIfRegularFile()
+        if context.json {
+            try c.json(chosen.map { Row(id: $0.id, account: Disclosure.revealed($0, grant: grant), kind: $0.kind,
+                                        label: Disclosure.revealedLabel($0, grant: grant), status: $0.result.status,
+                                        breaches: Disclosure.revealedBreaches($0.result, catalog: catalog, grant: grant).map(\.name)) })
+        } else {
+            for a in chosen { c.out(lines(for: a, catalog: catalog, grant: grant).joined(separator: "\t")) }
         }
         return .success
     }
@@ -101,6 +147,7 @@ enum RevealCommand: Command {
 enum RevealRefusal: UserFacingError {
     case shareMode(reason: String)
     case notATerminal
+    case dumbTerminal
     case jsonOnTerminal
     case noTerminalInput
 
@@ -108,6 +155,7 @@ enum RevealRefusal: UserFacingError {
         switch self {
         case let .shareMode(reason): return "refusing to reveal accounts in share mode (\(reason))"
         case .notATerminal: return "refusing to reveal accounts into a pipe or a file"
+        case .dumbTerminal: return "refusing to reveal accounts: TERM=dumb says this terminal cannot show a private screen"
         case .jsonOnTerminal: return "refusing to print unmasked accounts as json on the terminal (it would stay in the scrollback)"
         case .noTerminalInput: return "reveal needs a terminal to read keys from"
         }
@@ -117,6 +165,7 @@ enum RevealRefusal: UserFacingError {
         switch self {
         case .shareMode: return "stop sharing or recording the screen first; --no-share turns detection off for one run"
         case .notATerminal: return "run it in a terminal, or add --unredacted to write them anyway (the passphrase is still asked; a file is made 0600)"
+        case .dumbTerminal: return "run it with your terminal's type, e.g. TERM=xterm-256color pwnvault reveal; to export them, redirect: pwnvault reveal --unredacted > FILE"
         case .jsonOnTerminal: return "redirect it: pwnvault reveal --json --unredacted > accounts.json"
         case .noTerminalInput: return "run it from an interactive terminal"
         }

@@ -10,6 +10,12 @@ public enum KeyEvent: Equatable, Sendable {
     case interrupt
     /// Any other single byte: a letter, a digit, a control key, one byte of a UTF-8 character.
     case byte(UInt8)
-    /// Any other escape sequence: arrows, function keys, Alt+key, answers to terminal queries.
+    /// The terminal's answer to "is this mode set?" (DECRPM, `ESC [ ? mode ; setting $ y`): setting 0
+    /// means the mode is not recognised, 1 set, 2 reset, 3 permanently set, 4 permanently reset.
+    case modeReport(mode: Int, setting: Int)
+    /// The answer to the Primary Device Attributes query (`ESC [ ? … c`): everything the terminal was
+    /// sent before that query has been processed.
+    case deviceAttributes
+    /// Any other escape sequence: arrows, function keys, Alt+key, other answers to terminal queries.
     case sequence
 }

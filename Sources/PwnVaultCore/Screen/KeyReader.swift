@@ -6,7 +6,8 @@
 /// once, so its bytes arrive together; a person cannot type Esc and `[` that fast.
 ///
 /// Recognised: CSI (`ESC [` parameters, intermediates, final byte), SS3 (`ESC O` and one byte), and
-/// Alt+key (`ESC` and any other byte). A sequence that breaks off is reported as `.sequence` and the
+/// Alt+key (`ESC` and any other byte). Among CSI sequences, focus reports, mode reports (DECRPM) and
+/// device-attribute answers have events of their own. A sequence that breaks off is reported as `.sequence` and the
 /// byte that broke it is read afresh. Sequences longer than `maximumSequenceLength` are cut off.
 public struct KeyReader: Sendable {
     /// How long to wait after an ESC before taking it for the Esc key: 100 ms (vim's `ttimeoutlen`).
@@ -38,6 +39,15 @@ public struct KeyReader: Sendable {
         case 1: return [.escape]
         default: return [.sequence]
         }
+    }
+
+    /// `? mode ; setting $` (the body of a DECRPM answer) as a `.modeReport`; nil for anything else.
+    static func modeReport(_ body: ArraySlice<UInt8>) -> KeyEvent? {
+        guard body.first == UInt8(ascii: "?"), body.last == UInt8(ascii: "$") else { return nil }
+        let numbers = String(decoding: body.dropFirst().dropLast(), as: UTF8.self).split(separator: ";", omittingEmptySubsequences: false)
+        guard numbers.count == 2, numbers.allSatisfy({ $0.count <= 6 }),
+              let mode = Int(numbers[0]), let setting = Int(numbers[1]) else { return nil }
+        return .modeReport(mode: mode, setting: setting)
     }
 
     private mutating func take(_ byte: UInt8, into events: inout [KeyEvent]) {
@@ -76,10 +86,12 @@ public struct KeyReader: Sendable {
                 events.append(.sequence)
             }
         case 0x40...0x7E:
-            let isBare = pending.count == 2
+            let body = pending.dropFirst(2)   // parameters and intermediates, after ESC [
             pending = []
-            if isBare && byte == UInt8(ascii: "I") { events.append(.focusIn) }
-            else if isBare && byte == UInt8(ascii: "O") { events.append(.focusOut) }
+            if body.isEmpty && byte == UInt8(ascii: "I") { events.append(.focusIn) }
+            else if body.isEmpty && byte == UInt8(ascii: "O") { events.append(.focusOut) }
+            else if byte == UInt8(ascii: "y"), let report = KeyReader.modeReport(body) { events.append(report) }
+            else if byte == UInt8(ascii: "c") && body.first == UInt8(ascii: "?") { events.append(.deviceAttributes) }
             else { events.append(.sequence) }
         default:
             pending = []

@@ -9,9 +9,10 @@ import Glibc
 /// - the alternate screen (`ESC[?1049h`) holds the lines, the cursor is hidden, focus reporting
 ///   (`ESC[?1004h`) is on, and input is read key by key without echo (ISIG stays on);
 /// - focus out (`ESC[O`) blanks the screen at once to `hiddenLine`; focus in (`ESC[I`) or a key press
-///   other than the quitting keys draws it again. A terminal that starts "unfocused" (tmux with no
-///   client attached answers `ESC[?1004h` with `ESC[O`) is therefore blank until focused or a key is
-///   pressed: never broken, never showing anything to nobody;
+///   other than the quitting keys draws it again. After `listen()` (see PrivateScreenPrompt.swift)
+///   focus is followed from the passphrase prompt on, and a focus-out after its Enter makes the first
+///   frame `hiddenLine`. A terminal that starts "unfocused" (tmux with no client attached answers
+///   `ESC[?1004h` with `ESC[O`) is blank until focused or a key is pressed: never broken;
 /// - `q`, `Q` and Esc end it (`.userQuit`); Ctrl-C ends it as `.interrupted(SIGINT)`, whether it
 ///   comes as the signal or, with ISIG off, as the byte;
 /// - SIGINT, SIGTERM, SIGHUP and SIGQUIT end it as `.interrupted(signal)`, after the same cleanup;
@@ -42,13 +43,22 @@ public final class PrivateScreen {
 
     /// The timeout `pwnvault reveal` uses unless told otherwise: 30 seconds.
     public static let defaultTimeout: TimeInterval = 30
+    /// The timeout where focus changes do not reach the screen, so it cannot hide on focus loss: 10 s.
+    public static let unfocusableTimeout: TimeInterval = 10
     /// The one line shown while the screen is blanked. Says nothing about what is hidden.
     public static let hiddenLine = "hidden: focus lost. Focus this window or press a key to show it, q to close."
     /// The signals watched while the screen runs.
     static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH]
 
-    private let output: Int32
-    private let input: Int32
+    let output: Int32
+    let input: Int32
+    /// Set by `listen()`: the terminal (with the settings found then) and the signals, kept until `run`
+    /// ends or `close()`.
+    var listening: (terminal: PrivateScreenTerminal, signals: SignalPipe)?
+    /// What the terminal said about focus since `listen()`.
+    var focus = FocusTracker()
+    /// Escape sequences that began while listening and have not ended yet.
+    var keys = KeyReader()
 
     /// A private screen drawing on stdout and reading keys from the controlling terminal (`/dev/tty`),
     /// whatever stdin is; nil when there is no controlling terminal. The screen closes that descriptor
@@ -64,7 +74,10 @@ public final class PrivateScreen {
     /// Whether `input` was opened by the screen itself (and is closed with it).
     private var ownsInput = false
 
-    deinit { if ownsInput { TerminalIO.close(input) } }
+    deinit {
+        close()
+        if ownsInput { TerminalIO.close(input) }
+    }
 
     /// A private screen drawing on `output` and reading keys from `input`; both must be the same terminal.
     public init(output: Int32 = STDOUT_FILENO, input: Int32 = STDIN_FILENO) {
@@ -72,27 +85,53 @@ public final class PrivateScreen {
         self.input = input
     }
 
+    /// Whether the terminal has shown that it reports focus changes (a focus report came, or it said
+    /// mode 1004 is set), that it does not, or neither, so far. See `listen()` and `settle()`.
+    public var focusReporting: FocusReporting { focus.reporting }
+
     /// Shows `render(columns, rows)`'s lines until the timeout, a quitting key or a signal, and returns
     /// why it ended. `render` is called again on every redraw (focus in, a resize, `fg`); its lines
     /// should already be what may be shown, and are made safe for the terminal again here (one line
     /// each, escape sequences removed, cut to the width; no colors).
     ///
+    /// After `listen()`: what came meanwhile is taken first (a signal ends it before anything is drawn;
+    /// a focus-out after the passphrase's Enter makes the first frame the neutral line).
+    ///
     /// Throws `ScreenError.notATerminal` when `input` or `output` is not a terminal, before touching it.
     public func run(timeout: TimeInterval = PrivateScreen.defaultTimeout,
                     render: (_ columns: Int, _ rows: Int) -> [String]) throws -> EndReason {
-        guard TerminalIO.isTerminal(output), let saved = TerminalIO.attributes(input) else {
-            throw ScreenError.notATerminal
+        let terminal: PrivateScreenTerminal
+        let signals: SignalPipe
+        if let listening {
+            (terminal, signals) = listening
+            self.listening = nil
+        } else {
+            guard TerminalIO.isTerminal(output), let saved = TerminalIO.attributes(input) else {
+                throw ScreenError.notATerminal
+            }
+            guard let pipe = SignalPipe(signals: PrivateScreen.watchedSignals) else { throw ScreenError.noSignalPipe }
+            terminal = PrivateScreenTerminal(output: output, input: input, saved: saved)
+            signals = pipe
         }
-        guard let signals = SignalPipe(signals: PrivateScreen.watchedSignals) else { throw ScreenError.noSignalPipe }
         let deadline = TerminalIO.secondsSinceBoot() + max(0, timeout)
-        let terminal = PrivateScreenTerminal(output: output, input: input, saved: saved)
         return withoutActuallyEscaping(render) { render in
-            var session = Session(terminal: terminal, signals: signals, render: render, deadline: deadline)
+            var session = Session(terminal: terminal, signals: signals, render: render, deadline: deadline,
+                                  keys: keys, blanked: !focus.focused)
             let reason = session.run()
             session.terminal.leave()
             signals.restore()
             return reason
         }
+    }
+
+    /// Stops listening without showing anything (the passphrase was wrong, the vault would not open):
+    /// focus reporting off, the settings found at `listen()` back. Idempotent; `run` needs none.
+    public func close() {
+        guard let (listened, signals) = listening else { return }
+        listening = nil
+        var terminal = listened
+        terminal.leave()
+        signals.restore()
     }
 }
 
@@ -108,13 +147,16 @@ private struct Session {
     /// When the waiting ESC arrived, while one waits.
     var escapeSince: Double?
 
-    init(terminal: PrivateScreenTerminal, signals: SignalPipe, render: @escaping (Int, Int) -> [String], deadline: Double) {
+    init(terminal: PrivateScreenTerminal, signals: SignalPipe, render: @escaping (Int, Int) -> [String], deadline: Double,
+         keys: KeyReader, blanked: Bool) {
         self.terminal = terminal; self.signals = signals; self.render = render; self.deadline = deadline
+        self.keys = keys; self.blanked = blanked
     }
 
     private var now: Double { TerminalIO.secondsSinceBoot() }
 
     mutating func run() -> PrivateScreen.EndReason {
+        if let end = takeWhatCameMeanwhile() { return end }
         if terminal.enter() { draw() }
         while true {
             let left = deadline - now
@@ -148,6 +190,23 @@ private struct Session {
                 if let end = handle(keys: keys.flush()) { return end }
             }
         }
+    }
+
+    /// Signals, focus reports and keys that arrived while the passphrase was checked, before anything
+    /// is drawn: Ctrl-C then ends the run at once, and a focus-out keeps the first frame blank.
+    private mutating func takeWhatCameMeanwhile() -> PrivateScreen.EndReason? {
+        guard terminal.isListening else { return nil }
+        if TerminalIO.poll([signals.readEnd], milliseconds: 0)[0] {
+            for signo in signals.takeSignals() {
+                if let end = handle(signal: signo) { return end }
+            }
+        }
+        while terminal.isListening, TerminalIO.poll([terminal.input], milliseconds: 0)[0] {
+            guard case let .bytes(bytes) = TerminalIO.read(terminal.input) else { break }
+            if let end = handle(keys: keys.feed(bytes)) { return end }
+        }
+        if keys.isWaitingAfterEscape { escapeSince = now }
+        return nil
     }
 
     private mutating func handle(signal signo: Int32) -> PrivateScreen.EndReason? {
@@ -192,7 +251,7 @@ private struct Session {
                 if blanked { blanked = false; draw() }
             case .byte:
                 if blanked { blanked = false; draw() }   // a key reached this terminal: someone is here
-            case .sequence:
+            case .sequence, .modeReport, .deviceAttributes:
                 break   // arrows, answers to queries: not proof of anything
             }
         }

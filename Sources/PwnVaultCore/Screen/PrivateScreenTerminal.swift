@@ -3,8 +3,19 @@ import Glibc
 /// The terminal side of `PrivateScreen`: the exact bytes that enter and leave it, drawing, and putting
 /// the terminal back. Knows nothing of signals, keys or timeouts.
 struct PrivateScreenTerminal {
-    /// Alternate screen on (nothing drawn there reaches the scrollback), cursor hidden, focus reporting on.
-    static let enterSequence = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1004h".utf8)
+    /// Alternate screen on (nothing drawn there reaches the scrollback), cursor hidden.
+    static let alternateScreenSequence = Array("\u{1B}[?1049h\u{1B}[?25l".utf8)
+    /// Focus reporting on.
+    static let focusReportingOn = Array("\u{1B}[?1004h".utf8)
+    /// Asked once, right after focus reporting is turned on before the passphrase: is mode 1004 set
+    /// (DECRQM; xterm, kitty, alacritty and VTE answer, tmux 3.3 does not), then the device attributes,
+    /// which every terminal answers after everything before it: no mode report before that answer
+    /// means none is coming.
+    static let focusQuestion = Array("\u{1B}[?1004$p\u{1B}[c".utf8)
+    /// Focus reporting off, when only listening (the alternate screen was never entered).
+    static let focusReportingOff = Array("\u{1B}[?1004l".utf8)
+    /// The alternate screen and focus reporting together, when the screen opens without listening first.
+    static let enterSequence = alternateScreenSequence + focusReportingOn
     /// Home and erase the visible screen (of the alternate screen, while it is on).
     static let clearSequence = Array("\u{1B}[H\u{1B}[2J".utf8)
     /// Clear the alternate screen first, so no terminal that keeps it keeps anything; then focus
@@ -21,18 +32,40 @@ struct PrivateScreenTerminal {
     let input: Int32
     /// The settings found at the start, put back on every exit path.
     let saved: termios
+    /// The alternate screen is on.
     private(set) var isEntered = false
+    /// Key-at-a-time input without echo and focus reporting on (before and while entered).
+    private(set) var isListening = false
 
     init(output: Int32, input: Int32, saved: termios) {
         self.output = output; self.input = input; self.saved = saved
     }
 
-    /// Key-at-a-time input, alternate screen, focus reporting. Refuses (false) while another process
-    /// group has the terminal: touching it from the background would stop us with SIGTTOU.
+    /// Key-at-a-time input without echo (ISIG kept) and focus reporting on, on the main screen: for the
+    /// passphrase prompt and the key derivation before the private screen opens, so that focus changes
+    /// in that time are known. `ask` adds `focusQuestion`. Refuses (false) in the background.
+    mutating func listen(ask: Bool) -> Bool {
+        guard TerminalIO.isInForeground(input) else { return false }
+        if !isListening {
+            TerminalIO.setAttributes(input, TerminalIO.keyAtATime(from: saved), discardingInput: false)
+            TerminalIO.writeAll(output, PrivateScreenTerminal.focusReportingOn + (ask ? PrivateScreenTerminal.focusQuestion : []))
+            isListening = true
+        }
+        return true
+    }
+
+    /// Key-at-a-time input, alternate screen, focus reporting (kept on when already listening: turning
+    /// it on again would make tmux report its focus anew). Refuses (false) while another process group
+    /// has the terminal: touching it from the background would stop us with SIGTTOU.
     mutating func enter() -> Bool {
         guard TerminalIO.isInForeground(input) else { return false }
-        TerminalIO.setAttributes(input, TerminalIO.keyAtATime(from: saved), discardingInput: false)
-        TerminalIO.writeAll(output, PrivateScreenTerminal.enterSequence)
+        if isListening {
+            TerminalIO.writeAll(output, PrivateScreenTerminal.alternateScreenSequence)
+        } else {
+            TerminalIO.setAttributes(input, TerminalIO.keyAtATime(from: saved), discardingInput: false)
+            TerminalIO.writeAll(output, PrivateScreenTerminal.enterSequence)
+            isListening = true
+        }
         isEntered = true
         return true
     }
@@ -62,16 +95,19 @@ struct PrivateScreenTerminal {
     /// `ESC [ row ; 1 H`: the cursor to the start of `row` (counted from 1).
     static func moveToRow(_ row: Int) -> [UInt8] { Array("\u{1B}[\(row);1H".utf8) }
 
-    /// Clears and leaves the private screen, turns focus reporting off and puts the settings back.
+    /// Clears and leaves the private screen (when entered), turns focus reporting off and puts the
+    /// settings back.
     ///
     /// A focus report the terminal sent before it read "focus reporting off" would otherwise reach the
     /// shell as `^[[O`. So: ask for the device attributes after the leave sequence, read and discard
     /// input until the answer comes (the terminal has then processed everything before it), and restore
     /// with TCSAFLUSH, which also discards keys typed meanwhile.
     mutating func leave() {
-        guard isEntered else { return }
+        guard isEntered || isListening else { return }
+        let sequence = isEntered ? PrivateScreenTerminal.leaveSequence : PrivateScreenTerminal.focusReportingOff
         isEntered = false
-        let written = TerminalIO.writeAll(output, PrivateScreenTerminal.leaveSequence + PrivateScreenTerminal.deviceAttributesQuery)
+        isListening = false
+        let written = TerminalIO.writeAll(output, sequence + PrivateScreenTerminal.deviceAttributesQuery)
         if written { discardInputUntilDeviceAttributes() }
         TerminalIO.setAttributes(input, saved, discardingInput: true)
     }

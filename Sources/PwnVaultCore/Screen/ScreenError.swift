@@ -4,20 +4,26 @@ public enum ScreenError: UserFacingError, Equatable, Sendable {
     case notATerminal
     /// No self-pipe could be made for the signals (the process is out of file descriptors).
     case noSignalPipe
+    /// Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) before the private screen opened; the terminal is as it was.
+    case interrupted(signal: Int32)
 
     public var message: String {
         switch self {
         case .notATerminal: return "cannot show the private screen: the input or the output is not a terminal"
         case .noSignalPipe: return "cannot watch for signals (no file descriptor left for a pipe)"
+        case .interrupted: return "interrupted; nothing was shown"
         }
     }
 
     public var hint: String? {
         switch self {
         case .notATerminal: return "run it in a terminal, with neither input nor output redirected"
-        case .noSignalPipe: return nil
+        case .noSignalPipe, .interrupted: return nil
         }
     }
 
-    public var exitStatus: ExitStatus { .usage }
+    public var exitStatus: ExitStatus {
+        if case .interrupted = self { return .interrupted }
+        return .usage
+    }
 }

@@ -21,6 +21,12 @@ public struct TerminalCapabilities: Equatable, Sendable {
     /// Whether stdin is a terminal device at all (TERM ignored): where to read a secret with echo off.
     public static var stdinIsATTY: Bool { isatty(STDIN_FILENO) == 1 }
 
+    /// Whether stdout is a real terminal that `TERM=dumb` declares unable to do more than print: not a
+    /// pipe or a file, and no place for a private screen either.
+    public static func stdoutIsDumbTerminal(environment: [String: String]) -> Bool {
+        environment["TERM"] == "dumb" && isatty(STDOUT_FILENO) == 1
+    }
+
     public static let none = TerminalCapabilities(stdoutIsTerminal: false, stderrIsTerminal: false,
                                                   stdinIsTerminal: false, colorsOnStdout: false, colorsOnStderr: false)
 

@@ -44,6 +44,9 @@ public final class VaultSession {
                               kdf: KDFParameters) throws -> (session: VaultSession, keyringProblem: KeyringError?) {
         let store = VaultStore(location: location)
         if store.exists { throw VaultStoreError.alreadyExists(path: location.displayPath) }
+        if store.backupExists {
+            throw VaultStoreError.backupInTheWay(path: location.displayPath, backup: location.display(store.backupPath))
+        }
         let made = try VaultFile.create(passphrase: passphrase, kdf: kdf, payload: VaultPayload())
         try store.create(made.bytes)
         var problem: KeyringError?

@@ -46,11 +46,26 @@ public struct VaultStore: Sendable {
 
     // MARK: Reading
 
+    /// Whether anything exists at the backup path (even something `readBackup` would refuse).
+    public var backupExists: Bool {
+        do {
+            return try FileSystem.status(backupPath, followingLinks: false) != nil
+        } catch {
+            return true   // present but unreachable: better to stop than to lose it
+        }
+    }
+
     /// The vault's bytes. Checks, before reading a byte, that the folder and the file belong to the
     /// user and that nobody else can write the folder or access the file.
-    /// Throws `VaultStoreError` (`.notFound` when there is no vault).
+    /// Throws `VaultStoreError` (`.notFound` when there is no vault, `.notFoundButBackup` when only
+    /// its backup is there).
     public func read() throws -> [UInt8] {
-        guard let bytes = try readChecked(path) else { throw VaultStoreError.notFound(path: location.displayPath) }
+        guard let bytes = try readChecked(path) else {
+            if backupExists {
+                throw VaultStoreError.notFoundButBackup(path: location.displayPath, backup: location.display(backupPath))
+            }
+            throw VaultStoreError.notFound(path: location.displayPath)
+        }
         return bytes
     }
 
@@ -84,12 +99,15 @@ public struct VaultStore: Sendable {
 
     // MARK: Writing
 
-    /// Writes a new vault; refuses (`.alreadyExists`) if anything is at the path. Creates the folder
+    /// Writes a new vault; refuses (`.alreadyExists`) if anything is at the path, and
+    /// (`.backupInTheWay`) if a backup is: the new vault's first save would replace it, and with it
+    /// the only copy of an earlier vault's accounts. Creates the folder
     /// and any missing parents with mode 0700. The file appears complete or not at all: it is
     /// written to a temporary file first and then linked into place, which fails if the path exists.
     public func create(_ bytes: [UInt8]) throws {
         let shown = location.displayPath
         if exists { throw VaultStoreError.alreadyExists(path: shown) }
+        if backupExists { throw VaultStoreError.backupInTheWay(path: shown, backup: location.display(backupPath)) }
         _ = try checkFolder(create: true)
         do {
             let temporary = try writeTemporary(bytes)

@@ -7,6 +7,11 @@ public enum VaultStoreError: UserFacingError, Equatable {
     case invalidPath(path: String, reason: String)
     /// No vault at `path`.
     case notFound(path: String)
+    /// No vault at `path`, but its backup (`<name>.bak`) is beside it: the accounts may be there.
+    case notFoundButBackup(path: String, backup: String)
+    /// `create` found no vault at `path` but a backup of an earlier one at `backup`, which the new
+    /// vault's first save would replace.
+    case backupInTheWay(path: String, backup: String)
     /// `create` found something at `path` already.
     case alreadyExists(path: String)
     /// The vault file (or its backup) can be read or written by group or others.
@@ -40,8 +45,12 @@ public enum VaultStoreError: UserFacingError, Equatable {
             return "cannot use '\(SettingsError.shown(path))' as the vault path: \(reason)"
         case let .notFound(path):
             return "no vault at \(path)"
+        case let .notFoundButBackup(path, backup):
+            return "no vault at \(path), but its backup \(backup) is there"
         case let .alreadyExists(path):
             return "a vault already exists at \(path)"
+        case let .backupInTheWay(path, backup):
+            return "refusing to create a vault at \(path): the backup of an earlier vault, \(backup), would be lost"
         case let .unsafePermissions(path, mode):
             return "refusing to use \(path): other users can access it (mode \(Self.octal(mode)))"
         case let .unsafeFolderPermissions(path, mode):
@@ -75,8 +84,12 @@ public enum VaultStoreError: UserFacingError, Equatable {
             return "pass the path of the vault file itself, e.g. --vault ~/vaults/work"
         case .notFound:
             return "create one with: pwnvault init"
+        case let .notFoundButBackup(path, backup):
+            return "restore it with: mv \(Self.shellQuoted(backup)) \(Self.shellQuoted(path)) (it holds the vault as it was before its last change)"
         case .alreadyExists:
             return "pwnvault never overwrites a vault; move it away first, or choose another path with --vault"
+        case let .backupInTheWay(path, backup):
+            return "restore it with: mv \(Self.shellQuoted(backup)) \(Self.shellQuoted(path)); or move it elsewhere first to start afresh"
         case let .unsafePermissions(path, _):
             return "if nobody else changed it, make it private with: chmod 600 \(Self.shellQuoted(path))"
         case let .unsafeFolderPermissions(path, _):

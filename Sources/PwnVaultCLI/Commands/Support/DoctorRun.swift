@@ -69,6 +69,10 @@ struct DoctorRun {
         }
         let store = VaultStore(location: location)
         guard store.exists else {
+            if store.backupExists {
+                return [.problem("vault", VaultStoreError.notFoundButBackup(path: location.displayPath,
+                                                                            backup: location.display(store.backupPath)))]
+            }
             return [.problem("vault", "no vault at \(location.displayPath) (" + (location.source == .commandLine || location.source == .environment ? "from \(location.source.rawValue))" : "the default place)"),
                              fix: "create one with 'pwnvault init', or point --vault or \(Settings.vaultVariable) at yours",
                              status: .vault)]

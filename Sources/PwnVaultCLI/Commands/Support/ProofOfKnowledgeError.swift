@@ -1,0 +1,31 @@
+import PwnVaultCore
+
+/// Why a command that must be given the passphrase itself (`reveal`, `passwd`) could not have it.
+/// These commands skip the keyring and `PWNVAULT_PASSPHRASE_FILE` on purpose, so the hints name only
+/// what they honour: a person typing, or an option on their own command line.
+enum ProofOfKnowledgeError: UserFacingError {
+    /// No terminal to ask on, and no `--passphrase-file` / `--passphrase-fd`.
+    case noTerminal(command: String)
+    /// `passwd`: the current passphrase was wrong.
+    case wrongCurrentPassphrase
+
+    var message: String {
+        switch self {
+        case let .noTerminal(command):
+            return "\(command) needs the passphrase typed at a terminal or named on its command line, and there is no terminal"
+        case .wrongCurrentPassphrase:
+            return "wrong passphrase; the passphrase was not changed"
+        }
+    }
+
+    var hint: String? {
+        switch self {
+        case .noTerminal:
+            return "run it in a terminal, or pass --passphrase-file PATH or --passphrase-fd N (the first line is used)"
+        case .wrongCurrentPassphrase:
+            return "only the current passphrase can replace it, even where the keyring opens the vault; if it is forgotten, the keyring still opens the vault for list, check, add and remove, and a new vault (pwnvault init --vault PATH) can take the accounts with a new passphrase"
+        }
+    }
+
+    var exitStatus: ExitStatus { .authentication }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A reason, known from the environment alone, why focus changes cannot reach pwnvault here: a
+/// multiplexer between the terminal and us that does not pass them on.
+public struct FocusObstacle: Equatable, Sendable {
+    /// What stops them ("tmux does not pass focus changes on (focus-events is off)").
+    public let reason: String
+    /// How to fix it, or where to go instead.
+    public let fix: String
+
+    /// Asks what sits between the terminal and us: tmux (`TMUX` set) is asked for its `focus-events`
+    /// option (off by default); GNU screen (`STY` set) never passes focus changes on. Nil when nothing
+    /// is known to stop them (a helper that fails or takes too long counts as nothing known).
+    public static func detect(environment: [String: String],
+                              runCommand: ([String], [String: String]) -> String? = { SystemCommand.run($0, environment: $1) }) -> FocusObstacle? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if value("TMUX") != nil,
+           let answer = runCommand(["tmux", "show-options", "-gv", "focus-events"], environment)?
+               .trimmingCharacters(in: .whitespacesAndNewlines),
+           answer == "off" {
+            return FocusObstacle(reason: "tmux does not pass focus changes on (focus-events is off)",
+                                 fix: "add 'set -g focus-events on' to ~/.tmux.conf")
+        }
+        if value("STY") != nil {
+            return FocusObstacle(reason: "GNU screen does not pass focus changes on",
+                                 fix: "run reveal in a terminal window of its own, outside screen")
+        }
+        return nil
+    }
+}
