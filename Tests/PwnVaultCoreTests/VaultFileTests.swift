@@ -273,14 +273,18 @@ final class VaultFileTests: XCTestCase {
         assertThrows(.damaged(reason: "the payload padding is not zero")) { try VaultFile.open(bytes, key: self.vectorKey) }
     }
 
-    func testUnknownJSONFieldsInAnAuthenticFileAreIgnored() throws {
+    func testUnknownJSONFieldsInAnAuthenticFileAreKeptForTheNextSave() throws {
         let json = Vector.json
             .replacingOccurrences(of: "{\"accounts\":", with: "{\"future\":{\"x\":[1,2]},\"accounts\":")
             .replacingOccurrences(of: "\"id\":1,", with: "\"id\":1,\"colour\":\"blue\",")
             .replacingOccurrences(of: "\"status\":\"breached\"", with: "\"status\":\"breached\",\"severity\":9")
         XCTAssertNotEqual(json, Vector.json)
         let bytes = try authenticFile(plaintext: PayloadCodecTests.plaintext(json: json))
-        XCTAssertEqual(try VaultFile.open(bytes, key: vectorKey).payload, Vector.payload)
+        let payload = try VaultFile.open(bytes, key: vectorKey).payload
+        XCTAssertEqual(payload.withoutUnknownMembers, Vector.payload)
+        XCTAssertEqual(payload.unknownMembers.members.map(\.name), ["future"])
+        XCTAssertEqual(payload.accounts[0].unknownMembers.members.map(\.name), ["colour"])
+        XCTAssertEqual(payload.accounts[0].result.unknownMembers.members.map(\.name), ["severity"])
     }
 
     func testAnAuthenticFileWithANewerSchemaIsUnsupported() throws {

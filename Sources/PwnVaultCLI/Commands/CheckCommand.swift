@@ -33,7 +33,9 @@ enum CheckCommand: Command {
                    ("pwnvault check '#3' --pastes", "check account #3 and its pastes now"),
                    ("pwnvault check --all --json > results.json", "results for a script: ids and breach names, never accounts")])
 
-    /// One account's outcome, as printed with --json.
+    /// One account's outcome, as printed with --json. For a vault account whose check failed,
+    /// `status`, `breaches`, `pasteCount` and `checkedAt` are the saved last good answer, kept, and
+    /// `error` / `lastFailure` say why this attempt failed.
     struct Row: Encodable {
         let id: Int?
         let input: String?
@@ -43,6 +45,16 @@ enum CheckCommand: Command {
         let pasteCount: Int?
         let error: String?
         let saved: Bool
+        let checkedAt: Date?
+        let lastFailure: FailureRow?
+        /// Whether this run's attempt failed (internal: the summary counts it).
+        var attemptFailed: Bool { error != nil }
+        var attemptBreached: Bool { error == nil && status == .breached }
+        var attemptClean: Bool { error == nil && status == .clean }
+
+        enum CodingKeys: String, CodingKey {
+            case id, input, label, status, breaches, pasteCount, error, saved, checkedAt, lastFailure
+        }
     }
 
     struct Summary: Encodable {
@@ -122,6 +134,7 @@ enum CheckCommand: Command {
             let now = context.now()
             return session.payload.accounts.filter { a in
                 if force { return true }
+                if a.result.lastFailure != nil { return true }   // the latest attempt failed: try again
                 switch a.result.status {
                 case .neverChecked, .error: return true
                 case .clean, .breached:
@@ -186,23 +199,29 @@ enum CheckCommand: Command {
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let outcome: Result<CheckRunSummary, Error> = runGuarded(progress: progress) {
             try await Task.sleep(for: pause)
-            return try await checkRun.run(targets) { target, result in
+            return try await checkRun.run(targets) { target, attempt in
                 let entry = entries[target.index]
+                // A failed attempt keeps the saved answer and is recorded next to it; an answer replaces it.
+                var known = (entry.account?.result ?? .neverChecked).recording(attempt)
                 var saved = false
                 if let session, let id = entry.account?.id {
                     do {
                         try session.update { payload in
-                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) { payload.accounts[i].result = result }
+                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) {
+                                payload.accounts[i].result = payload.accounts[i].result.recording(attempt)
+                                known = payload.accounts[i].result
+                            }
                         }
                         saved = true
                     } catch { saveFailure.set(error) }
                 }
                 let row = Row(id: entry.account?.id, input: entry.position?.text, label: entry.account.flatMap { c.label($0) },
-                              status: result.status, breaches: result.breaches, pasteCount: result.pasteCount,
-                              error: result.errorMessage, saved: saved)
+                              status: known.status, breaches: known.breaches, pasteCount: known.pasteCount,
+                              error: attempt.errorMessage, saved: saved, checkedAt: known.checkedAt,
+                              lastFailure: FailureRow(known.lastFailure))
                 collector.add(row)
-                if !context.json { progress.print(line(for: entry, result: result, catalog: catalog, console: c)) }
-                progress.advance(breached: result.status == .breached)
+                if !context.json { progress.print(line(for: entry, result: known, catalog: catalog, console: c)) }
+                progress.advance(breached: row.attemptBreached)
             }
         }
         progress.clear()
@@ -210,10 +229,10 @@ enum CheckCommand: Command {
 
         var summary = Summary()
         let rows = collector.rows
-        summary.checked = rows.count
-        summary.breached = rows.filter { $0.status == .breached }.count
-        summary.clean = rows.filter { $0.status == .clean }.count
-        summary.failed = rows.filter { $0.status == .error }.count
+        summary.breached = rows.filter(\.attemptBreached).count
+        summary.clean = rows.filter(\.attemptClean).count
+        summary.failed = rows.filter(\.attemptFailed).count
+        summary.checked = summary.breached + summary.clean
         var stop: UserFacingError?
         switch outcome {
         case .success: break
@@ -267,7 +286,7 @@ enum CheckCommand: Command {
     /// With --all the scope is the whole vault's latest results, so a daily `check --all` keeps
     /// reporting breached accounts until they are removed.
     static func exitStatus(forStoredIn session: VaultSession?, all: Bool, summary: Summary) -> ExitStatus {
-        if summary.failed > 0 && summary.failed == summary.checked { return .network }
+        if summary.failed > 0 && summary.checked == 0 { return .network }
         if summary.failed > 0 { return .partial }
         if summary.breached > 0 { return .breachesFound }
         if all, let session, session.payload.accounts.contains(where: { $0.result.status == .breached }) { return .breachesFound }
@@ -284,6 +303,12 @@ enum CheckCommand: Command {
             who = AccountDisplay.display(p, position: entry.position?.text ?? "account", policy: c.policy)
         } else {
             who = "account"
+        }
+        if result.hasAnswer, let failure = result.lastFailure {
+            // The saved answer is kept: say so, by count only (it is not news).
+            return who + "  " + c.styled("not checked: \(failure.message)", .yellow) + "; kept the result of "
+                + (result.checkedAt.map(ListCommand.format) ?? "an earlier check") + ": " + ListCommand.statusText(
+                    CheckResult(status: result.status, breaches: result.breaches))
         }
         switch result.status {
         case .breached:

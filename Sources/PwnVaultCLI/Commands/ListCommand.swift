@@ -24,6 +24,8 @@ enum ListCommand: Command {
         let breaches: [String]
         let pasteCount: Int?
         let addedAt: Date
+        /// The latest attempt, when it failed; `status`, `checkedAt` and `breaches` are the last good answer.
+        let lastFailure: FailureRow?
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -33,7 +35,8 @@ enum ListCommand: Command {
         if context.json {
             try c.json(accounts.map { a in
                 Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
-                    breaches: a.result.breaches, pasteCount: a.result.pasteCount, addedAt: a.addedAt)
+                    breaches: a.result.breaches, pasteCount: a.result.pasteCount, addedAt: a.addedAt,
+                    lastFailure: FailureRow(a.result.lastFailure))
             })
             return .success
         }
@@ -64,11 +67,13 @@ enum ListCommand: Command {
         return .success
     }
 
+    /// The saved answer, and whether the latest attempt failed: `breached (5) · last check failed`.
     static func statusText(_ r: CheckResult) -> String {
+        let failed = r.lastFailure == nil ? "" : " · last check failed"
         switch r.status {
         case .neverChecked: return "never checked"
-        case .clean: return "clean"
-        case .breached: return "breached (\(r.breaches.count))"
+        case .clean: return "clean" + failed
+        case .breached: return "breached (\(r.breaches.count))" + failed
         case .error: return "error"
         }
     }
