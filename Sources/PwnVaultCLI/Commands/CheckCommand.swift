@@ -17,14 +17,22 @@ enum CheckCommand: Command {
         older than a day (--force re-checks everything). An account that is not in the vault is checked
         and shown but not stored, unless --save adds it. Requests are paced at just under the API key's
         rate limit (read from HIBP, or --rpm). Progress shows on stderr when it is a terminal.
+        A failed check never erases a saved result: the account keeps its last good answer, with the
+        failure noted next to it ('breached (2) · last check failed'), and --all tries it again.
+        When HIBP cannot be reached at all (connection refused, DNS, TLS), the run stops at the first
+        such error with one message and changes nothing. A wait HIBP asks for (429) that is longer
+        than 5 s is announced; one longer than --max-wait (default 60 s, or PWNVAULT_MAX_WAIT) ends
+        the run instead, keeping what was checked.
         Exit status: 0 no checked account is in a breach, 1 at least one is, 6 none could be checked,
-        7 the key was refused or is missing, 8 some could not be checked (this wins over 1).
+        HIBP cannot be reached or asked for too long a wait, 7 the key was refused or is missing,
+        8 some could not be checked (this wins over 1).
         """,
         options: [OptionSpec("all", help: "check every account in the vault that is due"),
                   OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
                   OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
                   OptionSpec("save", help: "add accounts that are not in the vault, and save their results"),
                   OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
+                  OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)"),
                   OptionSpec("refresh", help: "refresh the cached breach catalog first")],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
@@ -89,6 +97,13 @@ enum CheckCommand: Command {
             }
             rpm = n
         }
+        var maxWait = context.settings.maxWaitSeconds
+        if let text = args.value("max-wait") {
+            guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
+                throw UsageError.invalidValue(command: "check", option: "--max-wait", reason: "a whole number of seconds from 1 to 86400")
+            }
+            maxWait = n
+        }
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
@@ -108,7 +123,18 @@ enum CheckCommand: Command {
         }
 
         let services = HIBPServices(context)
-        let catalog = services.catalogIfAvailable(refresh: args.has("refresh"))
+        let catalog: BreachCatalog?
+        do {
+            catalog = try services.catalog(refresh: args.has("refresh"))
+        } catch let error as HIBPError where error.isUnreachable {
+            // Checks cannot get through either: stop here, with one message.
+            return stopped(by: error, total: entries.count, context: context)
+        } catch let error as UserFacingError {
+            context.console.note("breach details unavailable: \(error.message)")
+            catalog = nil
+        } catch {
+            catalog = nil
+        }
         let (client, key) = try services.keyedClient(for: entries.map(\.normalized))
         // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day).
         var askedForRate = false
@@ -116,13 +142,31 @@ enum CheckCommand: Command {
             let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
             rpm = cache?.rpm(for: key, now: context.now())
             if rpm == nil {
-                rpm = try discoverRate(client, context: context)
+                do {
+                    rpm = try discoverRate(client, context: context)
+                } catch let error as HIBPError where error.isUnreachable {
+                    return stopped(by: error, total: entries.count, context: context)
+                }
                 askedForRate = true
                 if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
             }
         }
-        return try runChecks(entries, client: client, rpm: rpm, afterARequest: askedForRate, session: session,
-                             catalog: catalog, context: context, all: all)
+        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, afterARequest: askedForRate,
+                             session: session, catalog: catalog, context: context, all: all)
+    }
+
+    /// The run stopped before any account was checked: the summary on stdout (like a run that
+    /// stopped midway), the error once on stderr.
+    static func stopped(by error: HIBPError, total: Int, context: Context) -> ExitStatus {
+        var summary = Summary()
+        summary.stoppedBy = error.message
+        if context.json {
+            try? context.console.json(Report(results: [], summary: summary))
+        } else {
+            context.console.out(summaryLine(summary, total: total, stop: error))
+        }
+        context.console.error(error)
+        return error.exitStatus
     }
 
     // MARK: targets
@@ -185,13 +229,18 @@ enum CheckCommand: Command {
 
     /// `afterARequest`: a keyed request (subscription/status) was just sent, so the first check waits
     /// one interval: the key's limit counts every request.
-    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, afterARequest: Bool, session: VaultSession?,
-                          catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
+    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int, afterARequest: Bool,
+                          session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         let targets = entries.enumerated().map { AccountCheckRun.Target(index: $0, account: $1.normalized, kind: $1.kind) }
-        let checkRun = AccountCheckRun(client: client, scheduler: CheckScheduler(requestsPerMinute: rpm),
+        let policy = RetryPolicy(maxWait: .seconds(maxWait))
+        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: policy, onLongWait: { wait in
+            progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
+                          + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
+        })
+        let checkRun = AccountCheckRun(client: client, scheduler: scheduler,
                                        pastes: context.arguments.has("pastes"), now: context.now)
         let collector = Collector()
         let saveFailure = Collector.Box<Error>()
@@ -247,8 +296,8 @@ enum CheckCommand: Command {
 
         if context.json {
             try c.json(Report(results: rows.sorted { ($0.id ?? 0) < ($1.id ?? 0) }, summary: summary))
-        } else if entries.count > 1 || summary.interrupted {
-            c.out(summaryLine(summary, total: entries.count))
+        } else if entries.count > 1 || summary.interrupted || stop != nil {
+            c.out(summaryLine(summary, total: entries.count, stop: stop as? HIBPError))
         }
         if let error = saveFailure.value { throw error }
         if let stop {
@@ -326,7 +375,18 @@ enum CheckCommand: Command {
         }
     }
 
-    static func summaryLine(_ s: Summary, total: Int) -> String {
+    /// `checked 3 of 5: 1 breached, 2 clean, 2 failed`; a run that stopped says why:
+    /// `0 of 12 checked; HIBP unreachable: the connection was refused`.
+    static func summaryLine(_ s: Summary, total: Int, stop: HIBPError? = nil) -> String {
+        if let stop {
+            var text = "\(s.checked) of \(total) checked"
+            if s.failed > 0 { text += ", \(s.failed) failed" }
+            switch stop {
+            case let .unreachable(reason): return text + "; HIBP unreachable: \(reason)"
+            case let .waitTooLong(seconds, limit): return text + "; stopped: HIBP asked to wait \(seconds) s (the limit is \(limit) s)"
+            default: return text + "; stopped: \(stop.message)"
+            }
+        }
         var text = "checked \(s.checked) of \(total): \(s.breached) breached, \(s.clean) clean"
         if s.failed > 0 { text += ", \(s.failed) failed" }
         return text
