@@ -139,7 +139,7 @@ final class HIBPClientTests: XCTestCase {
             (403, [:], "", .forbidden(cfRay: nil)),
             (429, ["Retry-After": "2"], #"{"statusCode":429,"message":"Rate limit is exceeded. Try again in 2 seconds."}"#, .rateLimited(retryAfter: 2)),
             (429, [:], "", .rateLimited(retryAfter: nil)),
-            (429, ["retry-after": "99999"], "", .rateLimited(retryAfter: 86_400)),
+            (429, ["retry-after": "99999"], "", .rateLimited(retryAfter: 99999)),
             (503, [:], "<html>Service Unavailable</html>", .unavailable),
             (502, [:], "", .unexpectedStatus(502)),
             (200, [:], "<html>not json</html>", .malformedBody),
