@@ -8,8 +8,10 @@ enum PasswdCommand: Command {
         usage: ["[--kdf PRESET] [--new-passphrase-file PATH | --new-passphrase-fd N]"],
         discussion: """
         Opens the vault (through the keyring, or with the current passphrase), then asks twice for the
-        new one and re-wraps the vault key under it. The accounts are not re-encrypted and the keyring
-        item is unchanged. If the keyring opens the vault, a forgotten passphrase can be replaced this way.
+        new one and re-wraps the vault key under it. The vault key stays, so the keyring item is
+        unchanged; the file is saved like any change (a fresh payload nonce, and the previous file kept
+        as vault.bak, which still opens with the old passphrase). If the keyring opens the vault, a
+        forgotten passphrase can be replaced this way.
         """,
         options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)"),
                   OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH"),
