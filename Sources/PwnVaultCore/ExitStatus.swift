@@ -12,7 +12,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case vault = 4
     /// The keyring was needed and is unusable, or holds a key for another vault.
     case keyring = 5
-    /// The HIBP API could not be reached or answered nonsense; the run did not complete.
+    /// The HIBP API could not be reached, answered nonsense, or asked for a longer wait than allowed;
+    /// the run did not complete.
     case network = 6
     /// The HIBP API rejected the key or the client (401, 403).
     case apiAuthorization = 7
@@ -32,7 +33,7 @@ extension ExitStatus {
         case .authentication: return "wrong passphrase, passphrases that differ, or no way to ask for one"
         case .vault: return "no vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error"
         case .keyring: return "the keyring was needed and is unusable, or holds a key for another vault"
-        case .network: return "HIBP could not be reached or answered nonsense; the run did not complete"
+        case .network: return "HIBP could not be reached, answered nonsense or asked to wait too long; the run did not complete"
         case .apiAuthorization: return "HIBP refused the API key or the client (401, 403), or no key is available"
         case .partial: return "the run completed but some accounts could not be checked"
         case .interrupted: return "interrupted (Ctrl-C, SIGTERM, SIGHUP); finished work is kept"

@@ -29,6 +29,10 @@ public struct Settings: Sendable, Equatable {
     /// Seconds one HTTP request may take, by default.
     public static let defaultHTTPTimeoutSeconds = 30
     public static let httpTimeoutRange = 1...600
+    public static let maxWaitVariable = "PWNVAULT_MAX_WAIT"
+    /// Seconds `check` waits at most when HIBP asks it to (429 `retry-after`), by default.
+    public static let defaultMaxWaitSeconds = 60
+    public static let maxWaitRange = 1...86_400
 
     /// Defaults, as printed in `documentation`.
     public static let defaultKeyringTimeoutMilliseconds = 2000
@@ -55,6 +59,8 @@ public struct Settings: Sendable, Equatable {
          "the HIBP API key (a secret: better kept in the keyring with `pwnvault config api-key`)"),
         (httpTimeoutVariable, "\(defaultHTTPTimeoutSeconds)",
          "seconds one request to HIBP may take before it is retried (1 to 600)"),
+        (maxWaitVariable, "\(defaultMaxWaitSeconds)",
+         "the longest single wait HIBP may ask check for (429 retry-after), in seconds (1 to 86400); a longer one ends the run"),
         (shareVariable, "(unset: off)",
          "any value but 0, no, false or off: share mode, accounts shown only by label or #id"),
         ("NO_COLOR", "(unset)", "any non-empty value turns colors off"),
@@ -70,6 +76,8 @@ public struct Settings: Sendable, Equatable {
 
     /// `PWNVAULT_HTTP_TIMEOUT`: seconds one HTTP request may take.
     public var httpTimeoutSeconds: Int
+    /// `PWNVAULT_MAX_WAIT`: the longest single `retry-after` that `check` waits for.
+    public var maxWaitSeconds: Int
 
     /// `PWNVAULT_VAULT`, as given (may be relative or start with `~/`); nil when unset or empty.
     public var vaultPath: String?
@@ -147,6 +155,15 @@ public struct Settings: Sendable, Equatable {
             httpTimeoutSeconds = seconds
         } else {
             httpTimeoutSeconds = Self.defaultHTTPTimeoutSeconds
+        }
+
+        if let raw = value(Self.maxWaitVariable) {
+            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int(raw), Self.maxWaitRange.contains(seconds) else {
+                throw SettingsError.invalidValue(variable: Self.maxWaitVariable, value: raw, expected: "a number of seconds from 1 to 86400")
+            }
+            maxWaitSeconds = seconds
+        } else {
+            maxWaitSeconds = Self.defaultMaxWaitSeconds
         }
 
         if let raw = value(Self.shareVariable) {

@@ -177,12 +177,14 @@ final class CheckSchedulerTests: XCTestCase {
     func check(_ accounts: [String], rpm: Int?, latency: Duration = .zero, maxInFlight: Int = 16,
                random: @escaping @Sendable () -> Double = { 0.5 },
                script: @escaping @Sendable (String, Int) -> HTTPResponse = { _, _ in HTTPResponse(status: 404) },
+               retryPolicy: RetryPolicy = .standard, onLongWait: @escaping @Sendable (Duration) -> Void = { _ in },
                onEach: (@Sendable (ScheduledResult<String, AccountLookup>) -> Void)? = nil)
     async throws -> (outcome: Result<CheckRunSummary, Error>, hibp: ScriptedHIBP, results: Results, clock: VirtualClock) {
         let clock = VirtualClock()
         let hibp = ScriptedHIBP(clock: clock, latency: latency, script: script)
         let results = Results()
-        let scheduler = CheckScheduler(requestsPerMinute: rpm, maxInFlight: maxInFlight, clock: clock, random: random)
+        let scheduler = CheckScheduler(requestsPerMinute: rpm, maxInFlight: maxInFlight, retryPolicy: retryPolicy,
+                                       clock: clock, random: random, onLongWait: onLongWait)
         let client = client(hibp)
         let outcome: Result<CheckRunSummary, Error> = try await onVirtualTime(clock) {
             do {
@@ -355,12 +357,52 @@ final class CheckSchedulerTests: XCTestCase {
 
     func testEndlessRateLimitingGivesUpAfterTheCap() async throws {
         let (outcome, hibp, _, clock) = try await check(accounts(5), rpm: 600, script: { account, _ in
-            HTTPResponse(status: 429, headers: ["retry-after": "600"])
+            HTTPResponse(status: 429, headers: ["retry-after": "60"])
         }, onEach: { _ in })
         // Every attempt is limited: the run would go on for hours of virtual time; it must give up
         // after maxRateLimitRetries and report, not spin.
         XCTAssertEqual(try outcome.get().failed, 5)
         XCTAssertEqual(hibp.log.filter { $0.account == "a0" }.count, 11)
-        XCTAssertGreaterThan(clock.now(), .seconds(6000))
+        XCTAssertGreaterThan(clock.now(), .seconds(600))
     }
+
+    func testARetryAfterLongerThanTheLimitStopsTheRunAndKeepsWhatWasDelivered() async throws {
+        let waits = Waits()
+        let (outcome, hibp, results, clock) = try await check(accounts(5), rpm: 600, script: { account, _ in
+            account == "a2" ? HTTPResponse(status: 429, headers: ["retry-after": "999999"]) : HTTPResponse(status: 404)
+        }, onLongWait: { waits.add($0) })
+        guard case let .failure(error) = outcome else { return XCTFail("the run must stop") }
+        XCTAssertEqual(error as? HIBPError, .waitTooLong(seconds: 999999, limit: 60))
+        XCTAssertEqual(results.all.map(\.account), ["a0", "a1"], "finished results were delivered; a2 is not reported")
+        XCTAssertEqual(hibp.log.map(\.account), ["a0", "a1", "a2"], "nothing starts after it")
+        XCTAssertLessThan(clock.now(), .seconds(5), "and nothing waited")
+        XCTAssertEqual(waits.all, [])
+        // the limit is the policy's
+        let (allowed, _, _, _) = try await check(["a0"], rpm: 600, script: { _, attempt in
+            attempt == 1 ? HTTPResponse(status: 429, headers: ["retry-after": "90"]) : HTTPResponse(status: 404)
+        }, retryPolicy: RetryPolicy(maxWait: .seconds(120)))
+        XCTAssertEqual(try allowed.get().succeeded, 1)
+    }
+
+    func testWaitsLongerThanFiveSecondsAreReportedOnceEach() async throws {
+        let waits = Waits()
+        let (outcome, _, _, _) = try await check(["a0"], rpm: 600, script: { _, attempt in
+            switch attempt {
+            case 1: return HTTPResponse(status: 429, headers: ["retry-after": "10"])
+            case 2: return HTTPResponse(status: 429, headers: ["retry-after": "3"])
+            case 3: return HTTPResponse(status: 429, headers: ["retry-after": "30"])
+            default: return HTTPResponse(status: 404)
+            }
+        }, onLongWait: { waits.add($0) })
+        XCTAssertEqual(try outcome.get().succeeded, 1)
+        XCTAssertEqual(waits.all, [.milliseconds(10_250), .milliseconds(30_250)], "the 3 s wait is not announced")
+    }
+}
+
+/// Waits reported by `onLongWait`, from any thread.
+final class Waits: @unchecked Sendable {
+    private var stored: [Duration] = []
+    private let lock = NSLock()
+    func add(_ d: Duration) { lock.lock(); stored.append(d); lock.unlock() }
+    var all: [Duration] { lock.lock(); defer { lock.unlock() }; return stored }
 }

@@ -139,7 +139,7 @@ final class HIBPClientTests: XCTestCase {
             (403, [:], "", .forbidden(cfRay: nil)),
             (429, ["Retry-After": "2"], #"{"statusCode":429,"message":"Rate limit is exceeded. Try again in 2 seconds."}"#, .rateLimited(retryAfter: 2)),
             (429, [:], "", .rateLimited(retryAfter: nil)),
-            (429, ["retry-after": "99999"], "", .rateLimited(retryAfter: 600)),
+            (429, ["retry-after": "99999"], "", .rateLimited(retryAfter: 99999)),
             (503, [:], "<html>Service Unavailable</html>", .unavailable),
             (502, [:], "", .unexpectedStatus(502)),
             (200, [:], "<html>not json</html>", .malformedBody),
@@ -188,7 +188,8 @@ final class HIBPClientTests: XCTestCase {
     func testTransportFailuresMap() async {
         let failures: [(HTTPTransportError, HIBPError)] = [
             (.timeout, .timeout), (.bodyTooLarge(limit: 10), .bodyTooLarge),
-            (.connection(reason: "the connection was refused"), .transport(reason: "the connection was refused")),
+            (.connection(reason: "the connection was lost"), .transport(reason: "the connection was lost")),
+            (.unreachable(reason: "the connection was refused"), .unreachable(reason: "the connection was refused")),
         ]
         for (thrown, expected) in failures {
             await assertThrows(expected) { try await self.client(StubTransport { _ in throw thrown }).breaches() }
@@ -357,7 +358,8 @@ final class HIBPClientTests: XCTestCase {
             _ = try await c.breachedAccount("secret.person@example.com")
             XCTFail("nothing listens there")
         } catch let error as HIBPError {
-            guard case .transport = error else { return XCTFail("\(error)") }
+            guard case .unreachable = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(error.stopsRun, "nothing else can get through either")
             XCTAssertFalse(error.message.contains("secret.person"), error.message)
         }
     }

@@ -55,7 +55,9 @@ indirect enum JSONTree: Equatable {
                 ]
                 if let checkedAt = result.checkedAt { resultMembers["checkedAt"] = timestamp(checkedAt) }
                 if let pasteCount = result.pasteCount { resultMembers["pasteCount"] = .integer(pasteCount) }
-                if let errorMessage = result.errorMessage { resultMembers["errorMessage"] = .string(errorMessage) }
+                if let failure = result.lastFailure {
+                    resultMembers["lastFailure"] = .object(["at": timestamp(failure.at), "error": .string(failure.message)])
+                }
                 members["result"] = .object(resultMembers)
                 return .object(members)
             }),
@@ -107,7 +109,7 @@ indirect enum JSONTree: Equatable {
         top["accounts"] = .array(accounts.map { account in
             guard case var .object(members) = account, case var .object(result)? = members["result"] else { return account }
             if members["label"] == nil, Bool.random(using: &g) { members["label"] = .null }
-            for name in ["checkedAt", "pasteCount", "errorMessage"] where result[name] == nil && Bool.random(using: &g) {
+            for name in ["checkedAt", "pasteCount", "lastFailure"] where result[name] == nil && Bool.random(using: &g) {
                 result[name] = .null
             }
             Self.addUnknownMembers(to: &result, using: &g)
@@ -146,6 +148,61 @@ indirect enum JSONTree: Equatable {
             }
             return .object(members)
         }
+    }
+
+    /// The tree in the canonical form of §7.1 and §7.3, written here independently of the codec:
+    /// compact, members sorted by the UTF-8 bytes of their names, strings escaped by §7.1's table,
+    /// numbers as their text.
+    func canonical() -> [UInt8] {
+        var out: [UInt8] = []
+        switch self {
+        case let .object(members):
+            out.append(UInt8(ascii: "{"))
+            let names = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            for (index, name) in names.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out += JSONTree.string(name).canonical()
+                out.append(UInt8(ascii: ":"))
+                out += members[name]!.canonical()
+            }
+            out.append(UInt8(ascii: "}"))
+        case let .array(elements):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out += element.canonical()
+            }
+            out.append(UInt8(ascii: "]"))
+        case let .string(bytes):
+            let short: [UInt8: String] = [0x22: "\\\"", 0x5C: "\\\\", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r"]
+            out.append(UInt8(ascii: "\""))
+            for byte in bytes {
+                if let escape = short[byte] { out += Array(escape.utf8) }
+                else if byte < 0x20 { out += Array(String(format: "\\u%04x", byte).utf8) }
+                else { out.append(byte) }
+            }
+            out.append(UInt8(ascii: "\""))
+        case let .integer(value): out += Array(String(value).utf8)
+        case .null: out += Array("null".utf8)
+        case let .bool(value): out += Array((value ? "true" : "false").utf8)
+        case let .number(text): out += Array(text.utf8)
+        }
+        return out
+    }
+
+    /// The tree without `null` members of the schema's own objects (top level, accounts, results):
+    /// what a writer writes back after reading it (absent optionals are omitted, §7.1).
+    func removingNullsOfTheSchema() -> JSONTree {
+        func dropNulls(_ members: [String: JSONTree], _ optional: Set<String>) -> [String: JSONTree] {
+            members.filter { !(optional.contains($0.key) && $0.value == .null) }
+        }
+        guard case var .object(top) = self, case let .array(accounts)? = top["accounts"] else { return self }
+        top["accounts"] = .array(accounts.map { account in
+            guard case var .object(members) = account, case let .object(result)? = members["result"] else { return account }
+            members["result"] = .object(dropNulls(result, ["checkedAt", "pasteCount", "lastFailure", "errorMessage"]))
+            return .object(dropNulls(members, ["label"]))
+        })
+        return .object(top)
     }
 
     /// The tree serialised with random JSON whitespace between all tokens, members in random order,

@@ -144,7 +144,26 @@ final class PayloadCodecEquivalenceTests: XCTestCase {
             // The text is valid JSON for the payload by Foundation's reading too, so the test is fair.
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json)), "seed \(seed)")
             XCTAssertEqual(try reference.decode(VaultPayload.self, from: Data(json)), payload, "seed \(seed)")
-            assertIdentical(try Self.decode(json: json), payload, "seed \(seed)")
+            assertIdentical(try Self.decode(json: json).withoutUnknownMembers, payload, "seed \(seed)")
         }
+    }
+
+    /// Forward compatibility (§7.3): what a newer writer added at the top level, in accounts and in
+    /// results survives a read and a write, in canonical form, sorted in among the known members.
+    func testUnknownMembersSurviveAReadAndAWriteInCanonicalForm() throws {
+        var kept = 0
+        for (seed, payload) in Self.samples {
+            var generator = SplitMix64(seed: 0x5C4A_0000 + seed)
+            let tree = JSONTree(payload: payload).withNullsAndUnknownMembers(using: &generator)
+            let read = try Self.decode(json: tree.scrambled(using: &generator))
+            kept += read.unknownMembers.members.count + read.accounts.map { $0.unknownMembers.members.count }.reduce(0, +)
+            let expected = tree.removingNullsOfTheSchema().canonical()
+            let written = try Self.json(of: read)
+            XCTAssertEqual(String(decoding: written, as: UTF8.self), String(decoding: expected, as: UTF8.self), "seed \(seed)")
+            XCTAssertEqual(written, expected, "seed \(seed)")
+            // and a second round trip changes nothing
+            XCTAssertEqual(try Self.json(of: try Self.decode(json: written)), written, "seed \(seed)")
+        }
+        XCTAssertGreaterThan(kept, 100, "the samples do hold unknown members")
     }
 }

@@ -77,15 +77,16 @@ final class PayloadCodecTests: XCTestCase {
         let payload = VaultPayload(nextID: 10, accounts: [
             Account(id: 9, entered: tricky, normalized: "zoë", kind: .username, label: tricky,
                     addedAt: PayloadCodec.date(fromTimestamp: "0001-01-01T00:00:00.000Z")!,
-                    result: CheckResult(status: .error, checkedAt: PayloadCodec.date(fromTimestamp: "9999-12-31T23:59:59.999Z"),
-                                        errorMessage: "http 503")),
+                    result: CheckResult(status: .error, lastFailure: CheckFailure(
+                        at: PayloadCodec.date(fromTimestamp: "9999-12-31T23:59:59.999Z")!, message: "http 503"))),
             Account(id: 3, entered: "+1 555 0100", normalized: "+15550100", kind: .phone, label: "",
                     addedAt: Date(timeIntervalSince1970: -1.5),
                     result: CheckResult(status: .clean, checkedAt: Date(timeIntervalSince1970: 0), pasteCount: Int.max)),
             Account(id: 1, entered: "a@b.c", normalized: "a@b.c", kind: .email, label: nil,
                     addedAt: Date(timeIntervalSince1970: 1_714_566_896.789),
                     result: CheckResult(status: .breached, checkedAt: Date(timeIntervalSince1970: 1_714_566_896.79),
-                                        breaches: ["Adobe", "000webhost", "Have I Been Pwned"], pasteCount: 0)),
+                                        breaches: ["Adobe", "000webhost", "Have I Been Pwned"], pasteCount: 0,
+                                        lastFailure: CheckFailure(at: Date(timeIntervalSince1970: 1_714_600_000), message: "timeout"))),
         ])
         XCTAssertEqual(try decode(try encodedBytes(payload)), payload)
         XCTAssertEqual(try decode(try encodedBytes(VaultPayload())), VaultPayload())
@@ -129,18 +130,60 @@ final class PayloadCodecTests: XCTestCase {
 
     // MARK: Schema 1 (§7)
 
-    func testUnknownFieldsAreIgnoredAtEveryLevelAndNullMeansAbsent() throws {
+    func testUnknownMembersAreKeptAtEveryLevelAndWrittenBackAndNullMeansAbsent() throws {
         let json = """
-            {"schema":1,"nextID":2,"comment":"from the future","settings":{"a":[1,{"b":null}]},"accounts":[\
+            {"schema":1,"nextID":2,"comment":"from the future","settings":{"z":1,"a":[1,{"b":null}]},"accounts":[\
             {"id":1,"entered":"x@y.z","normalized":"x@y.z","kind":"email","label":null,"addedAt":"2024-01-01T00:00:00.000Z",\
-            "colour":"green","result":{"status":"never-checked","breaches":[],"checkedAt":null,"pasteCount":null,\
-            "errorMessage":null,"confidence":0.5}}]}
+            "colour":"gr\\u0065en","result":{"status":"never-checked","breaches":[],"checkedAt":null,"pasteCount":null,\
+            "errorMessage":null,"lastFailure":null,"confidence":0.5e1 , "zz":[ ]},"colour":"ignored: the first one is kept"}]}
             """
         let payload = try decode(json: json)
-        XCTAssertEqual(payload, VaultPayload(nextID: 2, accounts: [
+        XCTAssertEqual(payload.withoutUnknownMembers, VaultPayload(nextID: 2, accounts: [
             Account(id: 1, entered: "x@y.z", normalized: "x@y.z", kind: .email, label: nil,
                     addedAt: PayloadCodec.date(fromTimestamp: "2024-01-01T00:00:00.000Z")!),
         ]))
+        // Saved again, every unknown member is back, canonical and sorted in among the known ones.
+        let written = try encodedBytes(payload)
+        let length = written[0..<8].reduce(0) { $0 << 8 | Int($1) }
+        XCTAssertEqual(String(decoding: written[8..<(8 + length)], as: UTF8.self), """
+            {"accounts":[{"addedAt":"2024-01-01T00:00:00.000Z","colour":"green","entered":"x@y.z","id":1,"kind":"email",\
+            "normalized":"x@y.z","result":{"breaches":[],"confidence":0.5e1,"status":"never-checked","zz":[]}}],\
+            "comment":"from the future","nextID":2,"schema":1,"settings":{"a":[1,{"b":null}],"z":1}}
+            """)
+    }
+
+    /// Results written before pastes and failures were kept apart (§7.4): an `error` replaced the
+    /// answer, and `checkedAt` was when it failed. They read as a failure with no answer.
+    func testAFirstModelErrorResultReadsAsAFailureWithoutAnAnswer() throws {
+        func account(_ result: String) -> String {
+            #"{"schema":1,"nextID":2,"accounts":[{"id":1,"entered":"e","normalized":"e","kind":"username","#
+                + #""addedAt":"2024-01-01T00:00:00.000Z","result":\#(result)}]}"#
+        }
+        let old = try decode(json: account(#"{"status":"error","checkedAt":"2024-02-03T04:05:06.007Z","breaches":[],"errorMessage":"have i been pwned is unavailable (503)"}"#))
+        let result = old.accounts[0].result
+        XCTAssertEqual(result.status, .error)
+        XCTAssertNil(result.checkedAt)
+        XCTAssertEqual(result.lastFailure, CheckFailure(at: PayloadCodec.date(fromTimestamp: "2024-02-03T04:05:06.007Z")!,
+                                                        message: "have i been pwned is unavailable (503)"))
+        let bare = try decode(json: account(#"{"status":"error","breaches":[]}"#)).accounts[0].result
+        XCTAssertEqual(bare.lastFailure, CheckFailure(at: PayloadCodec.date(fromTimestamp: "2024-01-01T00:00:00.000Z")!,
+                                                      message: "the check failed"))
+        // written back in the new form, it reads the same
+        XCTAssertEqual(try decode(try encodedBytes(old)), old)
+        // a breached result with a failure is not migrated: errorMessage is a first-model member only
+        let new = try decode(json: account(#"{"status":"breached","checkedAt":"2024-02-03T04:05:06.007Z","breaches":["Adobe"],"lastFailure":{"error":"timeout","at":"2024-03-01T00:00:00.000Z"},"errorMessage":"x"}"#))
+        XCTAssertEqual(new.accounts[0].result, CheckResult(status: .breached, checkedAt: PayloadCodec.date(fromTimestamp: "2024-02-03T04:05:06.007Z"),
+                                                           breaches: ["Adobe"], lastFailure: CheckFailure(at: PayloadCodec.date(fromTimestamp: "2024-03-01T00:00:00.000Z")!, message: "timeout")))
+    }
+
+    func testALastFailureNeedsItsTimeAndItsMessage() {
+        for (failure, reason) in [(#"{"at":"2024-03-01T00:00:00.000Z"}"#, "the payload lacks accounts[0].result.lastFailure.error"),
+                                  (#"{"error":"x"}"#, "the payload lacks accounts[0].result.lastFailure.at"),
+                                  (#"{"at":"2024-03-01","error":"x"}"#, "the payload has an invalid value at accounts[0].result.lastFailure.at"),
+                                  (#""x""#, "the payload has a value of the wrong type at accounts[0].result.lastFailure")] {
+            let json = #"{"schema":1,"nextID":2,"accounts":[{"id":1,"entered":"e","normalized":"e","kind":"username","addedAt":"2024-01-01T00:00:00.000Z","result":{"status":"clean","breaches":[],"lastFailure":\#(failure)}}]}"#
+            assertDamaged(try self.decode(json: json), failure) { XCTAssertEqual($0, reason) }
+        }
     }
 
     func testMalformedJSONIsDamagedAndTheReasonNamesNoValue() {
@@ -176,7 +219,7 @@ final class PayloadCodecTests: XCTestCase {
             return #"{"schema":1,"nextID":\#(nextID),"accounts":[\#(list)]}"#
         }
         XCTAssertNoThrow(try decode(json: json(nextID: 4, [3, 1])))
-        assertDamaged(try self.decode(json: json(nextID: 4, [1, 1])), "duplicate") { XCTAssertEqual($0, "account id 1 is used twice") }
+        assertDamaged(try self.decode(json: json(nextID: 4, [1, 1])), "duplicate") { XCTAssertEqual($0, "accounts[1].id is also the id of accounts[0]") }
         assertDamaged(try self.decode(json: json(nextID: 3, [3])), "not below nextID")
         assertDamaged(try self.decode(json: json(nextID: 3, [0])), "zero")
         assertDamaged(try self.decode(json: json(nextID: 0, [])), "nextID zero")
@@ -192,9 +235,9 @@ final class PayloadCodecTests: XCTestCase {
 
     func testEncodeRefusesWhatDecodeWouldReject() {
         let invalid: [(VaultPayload, String)] = [
-            (VaultPayload(nextID: 1, accounts: [Self.account(1)]), "accounts[0] has id 1, outside 1..<1"),
-            (VaultPayload(nextID: 5, accounts: [Self.account(2), Self.account(2)]), "account id 2 is used twice"),
-            (VaultPayload(schema: 2), "schema 2 is not 1"),
+            (VaultPayload(nextID: 1, accounts: [Self.account(1)]), "accounts[0].id is outside 1 ..< nextID"),
+            (VaultPayload(nextID: 5, accounts: [Self.account(2), Self.account(2)]), "accounts[1].id is also the id of accounts[0]"),
+            (VaultPayload(schema: 2), "the payload schema is not 1"),
             (VaultPayload(nextID: 2, accounts: [Account(id: 1, entered: "e", normalized: "e", kind: .email, label: nil,
                                                         addedAt: Date(timeIntervalSince1970: 253_402_300_800))]),
              "a date is outside the years 0001 to 9999"),

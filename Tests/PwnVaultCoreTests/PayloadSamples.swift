@@ -73,10 +73,27 @@ enum PayloadSamples {
         case 1: pasteCount = Int.random(in: 0...Int.max, using: &g)
         default: pasteCount = Int.random(in: 0...20, using: &g)
         }
-        return CheckResult(status: statuses.randomElement(using: &g)!,
+        let status = statuses.randomElement(using: &g)!
+        // `.error` always has its failure: without one, a reader migrates it as a first-model result (§7.4).
+        let failure = status == .error || Bool.random(using: &g) ? CheckFailure(at: date(using: &g), message: text(using: &g)) : nil
+        return CheckResult(status: status,
                            checkedAt: Bool.random(using: &g) ? date(using: &g) : nil,
                            breaches: (0..<Int.random(in: 0...4, using: &g)).map { _ in text(maxLength: 12, using: &g) },
                            pasteCount: pasteCount,
-                           errorMessage: Bool.random(using: &g) ? text(using: &g) : nil)
+                           lastFailure: failure)
+    }
+}
+
+extension VaultPayload {
+    /// The payload without the unknown members its reader kept, at every level: what a reader that
+    /// drops them (Foundation's decoder) sees.
+    var withoutUnknownMembers: VaultPayload {
+        var copy = self
+        copy.unknownMembers = UnknownJSONMembers()
+        for i in copy.accounts.indices {
+            copy.accounts[i].unknownMembers = UnknownJSONMembers()
+            copy.accounts[i].result.unknownMembers = UnknownJSONMembers()
+        }
+        return copy
     }
 }

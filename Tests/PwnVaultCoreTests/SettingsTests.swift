@@ -99,6 +99,15 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(error.exitStatus, .usage)
     }
 
+    func testTheLongestWaitIsAPlainNumberOfSecondsInRange() throws {
+        XCTAssertEqual(try Settings(environment: [:]).maxWaitSeconds, 60)
+        XCTAssertEqual(try Settings(environment: ["PWNVAULT_MAX_WAIT": "5"]).maxWaitSeconds, 5)
+        XCTAssertEqual(try Settings(environment: ["PWNVAULT_MAX_WAIT": "86400"]).maxWaitSeconds, 86_400)
+        for bad in ["0", "-1", "86401", "1.5", " 5", "ten"] {
+            XCTAssertThrowsError(try Settings(environment: ["PWNVAULT_MAX_WAIT": bad]), bad)
+        }
+    }
+
     func testTheKeyringTimeoutMustBeAPlainNumberInRange() throws {
         XCTAssertEqual(try Settings(environment: ["PWNVAULT_KEYRING_TIMEOUT_MS": "1"]).keyringTimeoutMilliseconds, 1)
         XCTAssertEqual(try Settings(environment: ["PWNVAULT_KEYRING_TIMEOUT_MS": "600000"]).keyringTimeoutMilliseconds, 600_000)
@@ -133,7 +142,7 @@ final class SettingsTests: XCTestCase {
         let names = Settings.documentation.map(\.name)
         XCTAssertEqual(names.sorted(), [
             "HIBP_API_KEY", "HOME", "NO_COLOR", "PAGER", "PWNVAULT_API_URL", "PWNVAULT_HTTP_TIMEOUT", "PWNVAULT_KEYRING",
-            "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
+            "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_MAX_WAIT", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
             "PWNVAULT_VAULT", "TERM", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
         ])
         for entry in Settings.documentation {

@@ -185,6 +185,13 @@ final class VaultFileTests: XCTestCase {
                 guard case .tampered = error as? VaultFormatError else { return XCTFail("\(ops), \(mem): \(error)") }
             }
         }
+        // A memlimit that is not whole KiB: Argon2 would get the same KiB count (the unwrap would
+        // succeed and only the MAC would notice), so it is refused before any passphrase (§6).
+        for mem: UInt64 in [(64 << 20) + 1, (256 << 20) + 1023, (4 << 30) - 512] {
+            XCTAssertThrowsError(try VaultFile.readHeader(withLimits(2, mem, in: vectorFile)), "\(mem)") { error in
+                XCTAssertEqual(error as? VaultFormatError, .tampered(reason: "the Argon2id memory limit is not a whole number of KiB"))
+            }
+        }
         // The bounds themselves are accepted by the keyless checks; the MAC then notices the change.
         for (ops, mem) in [(UInt64(2), UInt64(64 << 20)), (10, 4 << 30), (3, 256 << 20)] {
             let bytes = withLimits(ops, mem, in: vectorFile)
@@ -273,14 +280,18 @@ final class VaultFileTests: XCTestCase {
         assertThrows(.damaged(reason: "the payload padding is not zero")) { try VaultFile.open(bytes, key: self.vectorKey) }
     }
 
-    func testUnknownJSONFieldsInAnAuthenticFileAreIgnored() throws {
+    func testUnknownJSONFieldsInAnAuthenticFileAreKeptForTheNextSave() throws {
         let json = Vector.json
             .replacingOccurrences(of: "{\"accounts\":", with: "{\"future\":{\"x\":[1,2]},\"accounts\":")
             .replacingOccurrences(of: "\"id\":1,", with: "\"id\":1,\"colour\":\"blue\",")
             .replacingOccurrences(of: "\"status\":\"breached\"", with: "\"status\":\"breached\",\"severity\":9")
         XCTAssertNotEqual(json, Vector.json)
         let bytes = try authenticFile(plaintext: PayloadCodecTests.plaintext(json: json))
-        XCTAssertEqual(try VaultFile.open(bytes, key: vectorKey).payload, Vector.payload)
+        let payload = try VaultFile.open(bytes, key: vectorKey).payload
+        XCTAssertEqual(payload.withoutUnknownMembers, Vector.payload)
+        XCTAssertEqual(payload.unknownMembers.members.map(\.name), ["future"])
+        XCTAssertEqual(payload.accounts[0].unknownMembers.members.map(\.name), ["colour"])
+        XCTAssertEqual(payload.accounts[0].result.unknownMembers.members.map(\.name), ["severity"])
     }
 
     func testAnAuthenticFileWithANewerSchemaIsUnsupported() throws {

@@ -41,7 +41,9 @@ LOG_CAPACITY = 10_000           # request-log entries kept (oldest dropped first
 MAX_PENDING_FAULTS = 10_000     # queued injected faults
 OVERSIZED_BYTES = 12 * 1024 * 1024
 
-FAULT_KINDS = ("503", "400", "429", "timeout", "malformed", "oversized", "drop")
+FAULT_KINDS = ("503", "500", "400", "429", "timeout", "malformed", "oversized", "drop")
+# "429:N": a 429 whose retry-after (and message) says N seconds, 1 to 999999999.
+RETRY_AFTER_FAULT = re.compile(r"429:[1-9][0-9]{0,8}")
 ACCOUNT_FAULTS = ("fault-503", "fault-400", "fault-malformed", "fault-oversized", "fault-timeout",
                   "fault-escape")
 
@@ -584,8 +586,12 @@ class FakeHIBP:
             return unavailable_reply()
         if kind == "400":
             return bad_request_reply()
+        if kind == "500":
+            return text_reply(500, "Internal Server Error")
         if kind == "429":
             return too_many_reply(1)
+        if kind.startswith("429:"):
+            return too_many_reply(int(kind[4:]))
         if kind == "malformed":
             return json_reply(200, _MALFORMED_JSON)
         if kind == "oversized":
@@ -807,7 +813,7 @@ class FakeHIBP:
         if not isinstance(payload, dict):
             raise ValueError("the body must be an object like {\"503\": 3}")
         for kind, count in payload.items():
-            if kind not in FAULT_KINDS:
+            if kind not in FAULT_KINDS and not RETRY_AFTER_FAULT.fullmatch(kind):
                 raise ValueError("unknown fault %r (known: %s)" % (kind, ", ".join(FAULT_KINDS)))
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise ValueError("the count of %r must be a whole number" % kind)

@@ -452,6 +452,18 @@ class FaultTests(ServerTestCase):
         self.assertEqual(self.get(path).status, 404, "after the burst the account behaves normally again")
         self.assertEqual(self.control("GET", "stats").json()["injected_faults"], 6)
 
+    def test_an_injected_429_can_ask_for_any_retry_after(self):
+        self.control("POST", "faults", {"429:999999": 1, "429:10": 1})
+        path = "/api/v3/breachedaccount/clean@example.com"
+        long, short = self.get(path), self.get(path)
+        self.control("POST", "faults", {"500": 1})
+        self.assertEqual(self.get(path).status, 500)
+        self.assertEqual((long.status, long.headers["retry-after"]), (429, "999999"))
+        self.assertEqual(long.json(), {"statusCode": 429, "message": "Rate limit is exceeded. Try again in 999999 seconds."})
+        self.assertEqual((short.status, short.headers["retry-after"]), (429, "10"))
+        for bad in ("429:0", "429:x", "429:", "429:1000000000"):
+            self.assertEqual(self.control("POST", "faults", {bad: 1}).status, 400, bad)
+
     def test_injected_timeout_and_drop(self):
         self.configure(timeout_s=0.6)
         self.control("POST", "faults", {"timeout": 1, "drop": 1})

@@ -17,14 +17,22 @@ enum CheckCommand: Command {
         older than a day (--force re-checks everything). An account that is not in the vault is checked
         and shown but not stored, unless --save adds it. Requests are paced at just under the API key's
         rate limit (read from HIBP, or --rpm). Progress shows on stderr when it is a terminal.
+        A failed check never erases a saved result: the account keeps its last good answer, with the
+        failure noted next to it ('breached (2) · last check failed'), and --all tries it again.
+        When HIBP cannot be reached at all (connection refused, DNS, TLS), the run stops at the first
+        such error with one message and changes nothing. A wait HIBP asks for (429) that is longer
+        than 5 s is announced; one longer than --max-wait (default 60 s, or PWNVAULT_MAX_WAIT) ends
+        the run instead, keeping what was checked.
         Exit status: 0 no checked account is in a breach, 1 at least one is, 6 none could be checked,
-        7 the key was refused or is missing, 8 some could not be checked (this wins over 1).
+        HIBP cannot be reached or asked for too long a wait, 7 the key was refused or is missing,
+        8 some could not be checked (this wins over 1).
         """,
         options: [OptionSpec("all", help: "check every account in the vault that is due"),
                   OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
                   OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
                   OptionSpec("save", help: "add accounts that are not in the vault, and save their results"),
                   OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
+                  OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)"),
                   OptionSpec("refresh", help: "refresh the cached breach catalog first")],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
@@ -33,7 +41,9 @@ enum CheckCommand: Command {
                    ("pwnvault check '#3' --pastes", "check account #3 and its pastes now"),
                    ("pwnvault check --all --json > results.json", "results for a script: ids and breach names, never accounts")])
 
-    /// One account's outcome, as printed with --json.
+    /// One account's outcome, as printed with --json. For a vault account whose check failed,
+    /// `status`, `breaches`, `pasteCount` and `checkedAt` are the saved last good answer, kept, and
+    /// `error` / `lastFailure` say why this attempt failed.
     struct Row: Encodable {
         let id: Int?
         let input: String?
@@ -47,6 +57,16 @@ enum CheckCommand: Command {
         let pasteCount: Int?
         let error: String?
         let saved: Bool
+        let checkedAt: Date?
+        let lastFailure: FailureRow?
+        /// Whether this run's attempt failed (internal: the summary counts it).
+        var attemptFailed: Bool { error != nil }
+        var attemptBreached: Bool { error == nil && status == .breached }
+        var attemptClean: Bool { error == nil && status == .clean }
+
+        enum CodingKeys: String, CodingKey {
+            case id, input, label, status, breaches, pasteCount, error, saved, checkedAt, lastFailure
+        }
     }
 
     struct Summary: Encodable {
@@ -84,6 +104,13 @@ enum CheckCommand: Command {
             }
             rpm = n
         }
+        var maxWait = context.settings.maxWaitSeconds
+        if let text = args.value("max-wait") {
+            guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
+                throw UsageError.invalidValue(command: "check", option: "--max-wait", reason: "a whole number of seconds from 1 to 86400")
+            }
+            maxWait = n
+        }
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
@@ -103,7 +130,18 @@ enum CheckCommand: Command {
         }
 
         let services = HIBPServices(context)
-        let catalog = services.catalogIfAvailable(refresh: args.has("refresh"))
+        let catalog: BreachCatalog?
+        do {
+            catalog = try services.catalog(refresh: args.has("refresh"))
+        } catch let error as HIBPError where error.isUnreachable {
+            // Checks cannot get through either: stop here, with one message.
+            return stopped(by: error, total: entries.count, context: context)
+        } catch let error as UserFacingError {
+            context.console.note("breach details unavailable: \(error.message)")
+            catalog = nil
+        } catch {
+            catalog = nil
+        }
         let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
         // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day).
         var askedForRate = false
@@ -111,13 +149,31 @@ enum CheckCommand: Command {
             let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
             rpm = cache?.rpm(for: key, now: context.now())
             if rpm == nil {
-                rpm = try discoverRate(client, context: context)
+                do {
+                    rpm = try discoverRate(client, context: context)
+                } catch let error as HIBPError where error.isUnreachable {
+                    return stopped(by: error, total: entries.count, context: context)
+                }
                 askedForRate = true
                 if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
             }
         }
-        return try runChecks(entries, client: client, rpm: rpm, afterARequest: askedForRate, session: session,
-                             catalog: catalog, context: context, all: all)
+        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, afterARequest: askedForRate,
+                             session: session, catalog: catalog, context: context, all: all)
+    }
+
+    /// The run stopped before any account was checked: the summary on stdout (like a run that
+    /// stopped midway), the error once on stderr.
+    static func stopped(by error: HIBPError, total: Int, context: Context) -> ExitStatus {
+        var summary = Summary()
+        summary.stoppedBy = error.message
+        if context.json {
+            try? context.console.json(Report(results: [], summary: summary))
+        } else {
+            context.console.out(summaryLine(summary, total: total, stop: error))
+        }
+        context.console.error(error)
+        return error.exitStatus
     }
 
     // MARK: targets
@@ -129,6 +185,7 @@ enum CheckCommand: Command {
             let now = context.now()
             return session.payload.accounts.filter { a in
                 if force { return true }
+                if a.result.lastFailure != nil { return true }   // the latest attempt failed: try again
                 switch a.result.status {
                 case .neverChecked, .error: return true
                 case .clean, .breached:
@@ -179,13 +236,18 @@ enum CheckCommand: Command {
 
     /// `afterARequest`: a keyed request (subscription/status) was just sent, so the first check waits
     /// one interval: the key's limit counts every request.
-    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, afterARequest: Bool, session: VaultSession?,
-                          catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
+    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int, afterARequest: Bool,
+                          session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         let targets = entries.enumerated().map { $1.target($0) }
-        let checkRun = AccountCheckRun(client: client, scheduler: CheckScheduler(requestsPerMinute: rpm),
+        let policy = RetryPolicy(maxWait: .seconds(maxWait))
+        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: policy, onLongWait: { wait in
+            progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
+                          + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
+        })
+        let checkRun = AccountCheckRun(client: client, scheduler: scheduler,
                                        pastes: context.arguments.has("pastes"), now: context.now)
         let collector = Collector()
         let saveFailure = Collector.Box<Error>()
@@ -193,25 +255,31 @@ enum CheckCommand: Command {
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let outcome: Result<CheckRunSummary, Error> = runGuarded(progress: progress) {
             try await Task.sleep(for: pause)
-            return try await checkRun.run(targets) { target, result in
+            return try await checkRun.run(targets) { target, attempt in
                 let entry = entries[target.index]
+                // A failed attempt keeps the saved answer and is recorded next to it; an answer replaces it.
+                var known = (entry.account?.result ?? .neverChecked).recording(attempt)
                 var saved = false
                 if let session, let id = entry.account?.id {
                     do {
                         try session.update { payload in
-                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) { payload.accounts[i].result = result }
+                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) {
+                                payload.accounts[i].result = payload.accounts[i].result.recording(attempt)
+                                known = payload.accounts[i].result
+                            }
                         }
                         saved = true
                     } catch { saveFailure.set(error) }
                 }
-                let disclosed = c.disclosure.breaches(result, catalog: catalog)
+                let disclosed = c.disclosure.breaches(known, catalog: catalog)
                 let row = Row(id: entry.account?.id, input: entry.position?.text, label: entry.account.flatMap { c.label($0) },
-                              status: result.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
+                              status: known.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                               sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
-                              pasteCount: result.pasteCount, error: result.errorMessage, saved: saved)
+                              pasteCount: known.pasteCount, error: attempt.errorMessage, saved: saved,
+                              checkedAt: known.checkedAt, lastFailure: FailureRow(known.lastFailure))
                 collector.add(row)
-                if !context.json { progress.print(line(for: entry, result: result, catalog: catalog, console: c)) }
-                progress.advance(breached: result.status == .breached)
+                if !context.json { progress.print(line(for: entry, result: known, catalog: catalog, console: c)) }
+                progress.advance(breached: row.attemptBreached)
             }
         }
         progress.clear()
@@ -219,10 +287,10 @@ enum CheckCommand: Command {
 
         var summary = Summary()
         let rows = collector.rows
-        summary.checked = rows.count
-        summary.breached = rows.filter { $0.status == .breached }.count
-        summary.clean = rows.filter { $0.status == .clean }.count
-        summary.failed = rows.filter { $0.status == .error }.count
+        summary.breached = rows.filter(\.attemptBreached).count
+        summary.clean = rows.filter(\.attemptClean).count
+        summary.failed = rows.filter(\.attemptFailed).count
+        summary.checked = summary.breached + summary.clean
         var stop: UserFacingError?
         switch outcome {
         case .success: break
@@ -237,8 +305,8 @@ enum CheckCommand: Command {
 
         if context.json {
             try c.json(Report(results: rows.sorted { ($0.id ?? 0) < ($1.id ?? 0) }, summary: summary))
-        } else if entries.count > 1 || summary.interrupted {
-            c.out(summaryLine(summary, total: entries.count))
+        } else if entries.count > 1 || summary.interrupted || stop != nil {
+            c.out(summaryLine(summary, total: entries.count, stop: stop as? HIBPError))
         }
         if let error = saveFailure.value { throw error }
         if let stop {
@@ -276,7 +344,7 @@ enum CheckCommand: Command {
     /// With --all the scope is the whole vault's latest results, so a daily `check --all` keeps
     /// reporting breached accounts until they are removed.
     static func exitStatus(forStoredIn session: VaultSession?, all: Bool, summary: Summary) -> ExitStatus {
-        if summary.failed > 0 && summary.failed == summary.checked { return .network }
+        if summary.failed > 0 && summary.checked == 0 { return .network }
         if summary.failed > 0 { return .partial }
         if summary.breached > 0 { return .breachesFound }
         if all, let session, session.payload.accounts.contains(where: { $0.result.status == .breached }) { return .breachesFound }
@@ -291,6 +359,12 @@ enum CheckCommand: Command {
             who = c.disclosure.account(p, position: entry.position?.text ?? "account")
         } else {
             who = "account"
+        }
+        if result.hasAnswer, let failure = result.lastFailure {
+            // The saved answer is kept: say so, by count only (it is not news).
+            return who + "  " + c.styled("not checked: \(failure.message)", .yellow) + "; kept the result of "
+                + (result.checkedAt.map(ListCommand.format) ?? "an earlier check") + ": " + ListCommand.statusText(
+                    result)
         }
         switch result.status {
         case .breached:
@@ -309,7 +383,18 @@ enum CheckCommand: Command {
         }
     }
 
-    static func summaryLine(_ s: Summary, total: Int) -> String {
+    /// `checked 3 of 5: 1 breached, 2 clean, 2 failed`; a run that stopped says why:
+    /// `0 of 12 checked; HIBP unreachable: the connection was refused`.
+    static func summaryLine(_ s: Summary, total: Int, stop: HIBPError? = nil) -> String {
+        if let stop {
+            var text = "\(s.checked) of \(total) checked"
+            if s.failed > 0 { text += ", \(s.failed) failed" }
+            switch stop {
+            case let .unreachable(reason): return text + "; HIBP unreachable: \(reason)"
+            case let .waitTooLong(seconds, limit): return text + "; stopped: HIBP asked to wait \(seconds) s (the limit is \(limit) s)"
+            default: return text + "; stopped: \(stop.message)"
+            }
+        }
         var text = "checked \(s.checked) of \(total): \(s.breached) breached, \(s.clean) clean"
         if s.failed > 0 { text += ", \(s.failed) failed" }
         return text

@@ -28,6 +28,8 @@ enum ListCommand: Command {
         let unnamedBreaches: Int
         let pasteCount: Int?
         let addedAt: Date
+        /// The latest attempt, when it failed; `status`, `checkedAt` and `breaches` are the last good answer.
+        let lastFailure: FailureRow?
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -41,7 +43,7 @@ enum ListCommand: Command {
                 return Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
                            breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                            sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
-                           pasteCount: a.result.pasteCount, addedAt: a.addedAt)
+                           pasteCount: a.result.pasteCount, addedAt: a.addedAt, lastFailure: FailureRow(a.result.lastFailure))
             })
             return .success
         }
@@ -72,11 +74,13 @@ enum ListCommand: Command {
         return .success
     }
 
+    /// The saved answer, and whether the latest attempt failed: `breached (5) · last check failed`.
     static func statusText(_ r: CheckResult) -> String {
+        let failed = r.lastFailure == nil ? "" : " · last check failed"
         switch r.status {
         case .neverChecked: return "never checked"
-        case .clean: return "clean"
-        case .breached: return "breached (\(r.breachCount))"
+        case .clean: return "clean" + failed
+        case .breached: return "breached (\(r.breachCount))" + failed
         case .error: return "error"
         }
     }

@@ -8,10 +8,12 @@ enum PasswdCommand: Command {
         usage: ["[--kdf PRESET] [--new-passphrase-file PATH | --new-passphrase-fd N]"],
         discussion: """
         Asks for the current passphrase (always, even when the keyring holds the key), then asks twice for the
-        new one and re-wraps the vault key under it. The accounts are not re-encrypted and the keyring
-        item is unchanged. Only the current passphrase can replace it: at an unlocked session the keyring
-        opens the vault, but it does not stand in for the passphrase. The current passphrase is typed or
-        given with --passphrase-file or --passphrase-fd; PWNVAULT_PASSPHRASE_FILE is not used here.
+        new one and re-wraps the vault key under it. The vault key stays, so the keyring item is
+        unchanged; the file is saved like any change (a fresh payload nonce, and the previous file kept
+        as vault.bak, which still opens with the old passphrase). Only the current passphrase can
+        replace it: at an unlocked session the keyring opens the vault, but it does not stand in for the
+        passphrase. The current passphrase is typed or given with --passphrase-file or --passphrase-fd;
+        PWNVAULT_PASSPHRASE_FILE is not used here.
         """,
         options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)"),
                   OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH"),

@@ -40,6 +40,8 @@ enum ShowCommand: Command {
         let unnamedBreaches: Int
         let pasteCount: Int?
         let error: String?
+        /// The latest attempt, when it failed; the rest is the last good answer.
+        let lastFailure: FailureRow?
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -60,7 +62,8 @@ enum ShowCommand: Command {
                                                                 breachDate: $0.breachDate.map { "\($0)" },
                                                                 dataClasses: $0.dataClasses.map(Sanitizer.singleLine), sensitive: false) },
                               sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
-                              pasteCount: result.pasteCount, error: result.errorMessage))
+                              pasteCount: result.pasteCount, error: result.errorMessage,
+                              lastFailure: FailureRow(result.lastFailure)))
             return .success
         }
 
@@ -70,7 +73,8 @@ enum ShowCommand: Command {
             c.out("never checked; run 'pwnvault check #\(account.id)'")
             return .success
         case .error:
-            c.out(c.styled("the last check failed: \(result.errorMessage ?? "unknown error")", .yellow))
+            let when = result.lastFailure.map { " (\(ListCommand.format($0.at)))" } ?? ""
+            c.out(c.styled("the last check failed\(when): \(result.errorMessage ?? "unknown error")", .yellow))
         case .clean:
             c.out(c.styled(c.colors ? " NO BREACH FOUND " : "no breach found", .green))
         case .breached:
@@ -78,6 +82,11 @@ enum ShowCommand: Command {
             c.out(c.styled(c.colors ? " PWNED IN \(n) BREACH\(n == 1 ? "" : "ES") " : "pwned in \(n) breach\(n == 1 ? "" : "es")", .red))
         }
         if let at = result.checkedAt { c.out(c.styled("checked \(ListCommand.format(at))", .dim)) }
+        if result.hasAnswer, let failure = result.lastFailure {
+            // The saved answer stays; say that it is older than the latest attempt, and why that failed.
+            c.out(c.styled("the latest check failed (\(ListCommand.format(failure.at))): \(failure.message); "
+                           + "this is the result of \(result.checkedAt.map(ListCommand.format) ?? "an earlier check")", .yellow))
+        }
         if let pastes = result.pasteCount, pastes > 0 { c.out("also found in \(pastes) paste\(pastes == 1 ? "" : "s")") }
         if !visible.isEmpty {
             c.out("")

@@ -39,6 +39,14 @@ final class Progress: @unchecked Sendable {
         draw()
     }
 
+    /// Writes a note (`pwnvault: …`) on stderr without tearing the bar.
+    func note(_ line: String) {
+        lock.lock(); defer { lock.unlock() }
+        clearLocked()
+        console.note(line)
+        draw()
+    }
+
     /// Result lines that arrived while hidden; printed by `flush` once the screen is ours again.
     private var pendingLines: [String] = []
 

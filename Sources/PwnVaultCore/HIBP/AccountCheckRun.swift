@@ -39,7 +39,9 @@ public struct AccountCheckRun: Sendable {
         self.client = client; self.scheduler = scheduler; self.pastes = pastes; self.now = now
     }
 
-    /// Runs every target; `onResult` gets `(target, result)` once per target, in completion order.
+    /// Runs every target; `onResult` gets `(target, attempt)` once per target, in completion order:
+    /// `attempt` is this run's outcome alone (a good answer, or a failure with nothing else known);
+    /// merge it into the saved result with `CheckResult.recording(_:)`.
     /// Throws the error that stopped the run (401, 403) or `CancellationError`; results already
     /// delivered stay delivered.
     @discardableResult
@@ -68,34 +70,29 @@ public struct AccountCheckRun: Sendable {
         })
     }
 
-    /// Collects the one or two answers of each account into one `CheckResult`.
+    /// Collects the one or two answers of each account into the outcome of this attempt: a good
+    /// answer (`CheckResult.answer`) when every request succeeded, else the first failure
+    /// (`CheckResult.failure`). The caller records it next to what was known with `recording(_:)`.
     private actor PendingResults {
         var expected: [Int: Int]
-        var partial: [Int: CheckResult] = [:]
+        var breaches: [Int: [String]] = [:]
+        var pastes: [Int: Int] = [:]
+        var failures: [Int: String] = [:]
 
         init(expected: [Int: Int]) { self.expected = expected }
 
         func add(_ index: Int, _ result: Result<Answer, HIBPError>, at date: Date) -> CheckResult? {
-            var r = partial[index] ?? CheckResult(status: .clean, checkedAt: date)
             switch result {
-            case let .success(.breaches(lookup)):
-                if r.status != .error {
-                    r.breaches = lookup.breachNames
-                    r.status = lookup.breachNames.isEmpty ? .clean : .breached
-                }
-            case let .success(.pastes(count)):
-                r.pasteCount = count
-            case let .failure(error):
-                r.status = .error
-                r.breaches = []
-                r.errorMessage = error.message
+            case let .success(.breaches(lookup)): breaches[index] = lookup.breachNames
+            case let .success(.pastes(count)): pastes[index] = count
+            case let .failure(error): if failures[index] == nil { failures[index] = error.message }
             }
-            r.checkedAt = date
             let left = (expected[index] ?? 1) - 1
             expected[index] = left
-            if left > 0 { partial[index] = r; return nil }
-            partial[index] = nil
-            return r
+            if left > 0 { return nil }
+            defer { breaches[index] = nil; pastes[index] = nil; failures[index] = nil }
+            if let message = failures[index] { return .failure(message, at: date) }
+            return .answer(breaches: breaches[index] ?? [], pasteCount: pastes[index], at: date)
         }
     }
 }

@@ -8,8 +8,12 @@
 ///   starts before then: the limit belongs to the key.
 /// - 503, timeouts, transport failures, other 5xx: the request is retried with jittered exponential
 ///   backoff (`RetryPolicy`), then reported as failed; the run goes on.
-/// - 401, 403, a missing key: nothing more starts, requests in flight are cancelled, and `run`
-///   throws that error once every result already final has been delivered.
+/// - 401, 403, a missing key, HIBP unreachable (refused, DNS, TLS), a 429 asking to wait longer than
+///   `RetryPolicy.maxWait`: nothing more starts, requests in flight are cancelled, and `run` throws
+///   that error once every result already final has been delivered. The item that met it is not
+///   reported: the error is about the run, not about that account.
+/// - A retry that must wait longer than `RetryPolicy.announceAfter` is passed to `onLongWait`
+///   before the wait begins (once per wait), so the caller can say so; the scheduler never prints.
 /// - Cancelling the calling task stops new starts at once; `run` then throws `CancellationError`.
 ///
 /// Each result is handed to `onResult` as soon as it is final, one at a time and in completion order,
@@ -26,13 +30,17 @@ public struct CheckScheduler: Sendable {
     public let maxInFlight: Int
     private let clock: any SchedulerClock
     private let random: @Sendable () -> Double
+    private let onLongWait: @Sendable (Duration) -> Void
 
     /// - Parameters:
     ///   - requestsPerMinute: the key's `Rpm` from `subscriptionStatus()`; nil when unknown (10 is assumed).
     ///   - random: uniform in 0..<1, for the backoff jitter.
+    ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
     public init(requestsPerMinute: Int?, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
                 retryPolicy: RetryPolicy = .standard, clock: any SchedulerClock = SystemSchedulerClock(),
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
+        self.onLongWait = onLongWait
         self.rateLimiter = RateLimiter(requestsPerMinute: requestsPerMinute)
         self.retryPolicy = retryPolicy
         self.maxInFlight = max(1, maxInFlight)
@@ -67,8 +75,8 @@ public struct CheckScheduler: Sendable {
                     state.inFlight -= 1
                 case let .finished(job, result):
                     state.inFlight -= 1
-                    if case let .failure(error) = result, error.stopsRun {
-                        stopError = error
+                    if case let .failure(error) = result, let stop = stopping(error) {
+                        stopError = stop
                     } else if let final = settle(job, result, &state) {
                         await onResult(ScheduledResult(item: items[job.index], index: job.index,
                                                        result: final, attempts: job.attempts))
@@ -196,7 +204,9 @@ public struct CheckScheduler: Sendable {
         }
         var next = job
         if case let .rateLimited(retryAfter) = error, job.rateLimitRetries < retryPolicy.maxRateLimitRetries {
-            let until = clock.now() + retryPolicy.rateLimitWait(retryAfter: retryAfter)
+            let wait = retryPolicy.rateLimitWait(retryAfter: retryAfter)
+            if wait > retryPolicy.announceAfter { onLongWait(wait) }
+            let until = clock.now() + wait
             state.limiter.hold(until: until)
             next.rateLimitRetries += 1
             next.notBefore = until
@@ -205,12 +215,21 @@ public struct CheckScheduler: Sendable {
         }
         if error.isRetryable, !isRateLimited(error), job.retries < retryPolicy.maxRetries {
             next.retries += 1
-            next.notBefore = clock.now() + retryPolicy.backoff(retry: next.retries, unit: random())
+            let wait = retryPolicy.backoff(retry: next.retries, unit: random())
+            if wait > retryPolicy.announceAfter { onLongWait(wait) }
+            next.notBefore = clock.now() + wait
             state.requeue(next)
             return nil
         }
         state.failed += 1
         return result
+    }
+
+    /// The error that stops the run when a request failed with `error`, or nil when it does not.
+    private func stopping(_ error: HIBPError) -> HIBPError? {
+        if error.stopsRun { return error }
+        if case let .rateLimited(retryAfter) = error { return retryPolicy.refusal(retryAfter: retryAfter) }
+        return nil
     }
 
     private func isRateLimited(_ error: HIBPError) -> Bool {

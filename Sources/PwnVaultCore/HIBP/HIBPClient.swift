@@ -162,12 +162,16 @@ public struct HIBPClient: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `retry-after` as seconds: an integer or decimal, clamped to 0…600 (a server asking for more
-    /// than ten minutes gets ten, then asks again). HTTP-date forms are not used by HIBP: nil.
+    /// `retry-after` as seconds: an integer or decimal, clamped to 0…`maxRetryAfter` (only to keep
+    /// the arithmetic finite: the scheduler refuses waits above the user's limit and says how long
+    /// was asked). HTTP-date forms are not used by HIBP: nil.
     static func parseRetryAfter(_ value: String) -> Double? {
         guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite else { return nil }
-        return min(max(seconds, 0), 600)
+        return min(max(seconds, 0), maxRetryAfter)
     }
+
+    /// The longest `retry-after` taken literally.
+    static let maxRetryAfter: Double = 999_999_999
 
     /// A cf-ray id is hex and a dash and a data-centre code; anything else is dropped.
     static func cleanRay(_ value: String) -> String? {

@@ -1,8 +1,10 @@
 /// What went wrong talking to Have I Been Pwned, with what to tell the user.
 ///
-/// `.unauthorized`, `.forbidden` and `.missingAPIKey` stop a whole run (every other request would
-/// fail the same way); `.rateLimited`, `.unavailable`, `.timeout`, `.transport` and 5xx statuses are
-/// worth retrying; the rest concern one request only.
+/// `.unauthorized`, `.forbidden`, `.missingAPIKey`, `.unreachable` and `.waitTooLong` stop a whole run
+/// (every other request would fail the same way, or the run would wait longer than allowed);
+/// `.rateLimited`, `.unavailable`, `.timeout`, `.transport` and 5xx statuses are worth retrying; the
+/// rest concern one request only. A timeout is per request (HIBP may be slow for one account), so it
+/// is retried and then recorded for that account while the run goes on.
 public enum HIBPError: Error, Hashable, Sendable {
     /// 400: HIBP does not accept this account's format.
     case badRequest
@@ -20,8 +22,13 @@ public enum HIBPError: Error, Hashable, Sendable {
     case unexpectedStatus(Int)
     /// The request took longer than its timeout.
     case timeout
-    /// No HTTP answer at all: a short lower-case reason (never a URL).
+    /// No HTTP answer to this request (the connection broke, the answer was not HTTP): a short
+    /// lower-case reason (never a URL).
     case transport(reason: String)
+    /// HIBP cannot be reached at all (refused, DNS, TLS, no network): a short lower-case reason.
+    case unreachable(reason: String)
+    /// A 429 asked to wait `seconds`, more than the `limit` the user allows (`PWNVAULT_MAX_WAIT`).
+    case waitTooLong(seconds: Int, limit: Int)
     /// A 200 whose body is not the JSON expected.
     case malformedBody
     /// The answer was larger than the transport's cap and was cut off.
@@ -33,6 +40,7 @@ public enum HIBPError: Error, Hashable, Sendable {
         case .timeout: self = .timeout
         case .bodyTooLarge: self = .bodyTooLarge
         case let .connection(reason): self = .transport(reason: reason)
+        case let .unreachable(reason): self = .unreachable(reason: reason)
         case let .invalidRequest(reason): self = .transport(reason: reason)
         }
     }
@@ -40,9 +48,15 @@ public enum HIBPError: Error, Hashable, Sendable {
     /// True when no further request of the run can succeed: stop starting new ones.
     public var stopsRun: Bool {
         switch self {
-        case .unauthorized, .forbidden, .missingAPIKey: return true
+        case .unauthorized, .forbidden, .missingAPIKey, .unreachable, .waitTooLong: return true
         default: return false
         }
+    }
+
+    /// True when HIBP cannot be reached at all (nothing else will get through either).
+    public var isUnreachable: Bool {
+        if case .unreachable = self { return true }
+        return false
     }
 
     /// True when the same request may succeed later (with backoff; a 429 waits `retryAfter`).
@@ -71,6 +85,9 @@ extension HIBPError: UserFacingError {
         case let .unexpectedStatus(code): return "have i been pwned answered with unexpected http status \(code)"
         case .timeout: return "have i been pwned did not answer in time"
         case let .transport(reason): return "could not reach have i been pwned: \(reason)"
+        case let .unreachable(reason): return "have i been pwned cannot be reached: \(reason)"
+        case let .waitTooLong(seconds, limit):
+            return "have i been pwned asked to wait \(seconds) s before the next request, longer than the \(limit) s pwnvault waits"
         case .malformedBody: return "have i been pwned answered with data pwnvault cannot read"
         case .bodyTooLarge: return "have i been pwned's answer was larger than pwnvault accepts"
         }
@@ -84,6 +101,10 @@ extension HIBPError: UserFacingError {
             return "the request was blocked; try again later, and quote the cf-ray to HIBP if it persists"
         case .rateLimited: return "wait a minute and run it again"
         case .unavailable, .timeout, .transport, .unexpectedStatus: return "try again later"
+        case .unreachable:
+            return "check the network (and \(Settings.apiURLVariable) if it was changed); saved results were not changed"
+        case .waitTooLong:
+            return "results already checked are saved; run it again later, or allow longer waits with --max-wait SECONDS or \(Settings.maxWaitVariable)"
         case .badRequest: return "check the account for typos"
         case .malformedBody, .bodyTooLarge: return "if the api address was changed from the default, check it"
         }

@@ -5,8 +5,12 @@ public enum HTTPTransportError: Error, Hashable, Sendable {
     case timeout
     /// The body grew past `limit` bytes; the transfer was aborted there.
     case bodyTooLarge(limit: Int)
-    /// No connection, refused, reset, DNS or TLS failure: a short lower-case reason.
+    /// The connection broke or the answer was not HTTP: a short lower-case reason. Concerns one
+    /// exchange: the next may work.
     case connection(reason: String)
+    /// The server cannot be reached at all: connection refused, no route or network, the name does
+    /// not resolve, TLS fails or the certificate is not trusted. Every other request would fail too.
+    case unreachable(reason: String)
     /// The request could not be sent as given (bad header value, unsupported scheme).
     case invalidRequest(reason: String)
 }

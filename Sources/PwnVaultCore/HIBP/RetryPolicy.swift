@@ -4,7 +4,9 @@
 /// `baseDelay × 2^(n-1)`, each spread by ±`jitter` (defaults: 3 retries after ~1 s, 2 s, 4 s ± 25 %),
 /// then the account is reported as failed. A 429 waits its `retry-after` plus `rateLimitMargin`
 /// and retries the same request, up to `maxRateLimitRetries` times (a server that never lets up
-/// must not hold a run forever).
+/// must not hold a run forever). A single `retry-after` longer than `maxWait` is not waited for: the
+/// run stops with `HIBPError.waitTooLong`. Waits longer than `announceAfter` are reported to the
+/// scheduler's `onLongWait`, so the user is told why nothing happens.
 public struct RetryPolicy: Sendable, Equatable {
     public var maxRetries: Int
     public var baseDelay: Duration
@@ -15,13 +17,27 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The wait when a 429 carries no `retry-after`.
     public var defaultRetryAfter: Duration
     public var maxRateLimitRetries: Int
+    /// The longest single `retry-after` waited for; a longer one stops the run.
+    public var maxWait: Duration
+    /// Waits longer than this are announced (through `CheckScheduler`'s `onLongWait`).
+    public var announceAfter: Duration
+
+    public static let defaultMaxWait: Duration = .seconds(60)
+    public static let defaultAnnounceAfter: Duration = .seconds(5)
 
     public init(maxRetries: Int = 3, baseDelay: Duration = .seconds(1), jitter: Double = 0.25,
                 rateLimitMargin: Duration = .milliseconds(250), defaultRetryAfter: Duration = .seconds(2),
-                maxRateLimitRetries: Int = 10) {
+                maxRateLimitRetries: Int = 10, maxWait: Duration = RetryPolicy.defaultMaxWait,
+                announceAfter: Duration = RetryPolicy.defaultAnnounceAfter) {
         self.maxRetries = maxRetries; self.baseDelay = baseDelay; self.jitter = min(max(jitter, 0), 1)
         self.rateLimitMargin = rateLimitMargin; self.defaultRetryAfter = defaultRetryAfter
-        self.maxRateLimitRetries = maxRateLimitRetries
+        self.maxRateLimitRetries = maxRateLimitRetries; self.maxWait = maxWait; self.announceAfter = announceAfter
+    }
+
+    /// `.waitTooLong` when a 429's `retryAfter` exceeds `maxWait`; nil when it may be waited for.
+    public func refusal(retryAfter: Double?) -> HIBPError? {
+        guard let retryAfter, Duration.milliseconds(Int64((retryAfter * 1000).rounded(.up))) > maxWait else { return nil }
+        return .waitTooLong(seconds: Int(retryAfter.rounded(.up)), limit: Int(maxWait.components.seconds))
     }
 
     public static let standard = RetryPolicy()

@@ -248,14 +248,14 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, @uncheck
         switch e.code {
         case .timedOut: return HTTPTransportError.timeout
         case .cancelled: return CancellationError()
-        case .cannotFindHost, .dnsLookupFailed: return HTTPTransportError.connection(reason: "the host name could not be resolved")
-        case .cannotConnectToHost: return HTTPTransportError.connection(reason: "the connection was refused")
+        case .cannotFindHost, .dnsLookupFailed: return HTTPTransportError.unreachable(reason: "the host name could not be resolved")
+        case .cannotConnectToHost: return HTTPTransportError.unreachable(reason: "the connection was refused")
         case .networkConnectionLost: return HTTPTransportError.connection(reason: "the connection was lost")
-        case .notConnectedToInternet: return HTTPTransportError.connection(reason: "not connected to a network")
-        case .secureConnectionFailed: return HTTPTransportError.connection(reason: "the tls handshake failed")
+        case .notConnectedToInternet: return HTTPTransportError.unreachable(reason: "not connected to a network")
+        case .secureConnectionFailed: return HTTPTransportError.unreachable(reason: "the tls handshake failed")
         case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-             .serverCertificateHasUnknownRoot:
-            return HTTPTransportError.connection(reason: "the server's certificate is not trusted")
+             .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
+            return HTTPTransportError.unreachable(reason: "the server's certificate is not trusted")
         case .badServerResponse, .cannotParseResponse: return HTTPTransportError.connection(reason: "the server's answer was not valid http")
         case .dataLengthExceedsMaximum: return HTTPTransportError.bodyTooLarge(limit: 0)
         default: return HTTPTransportError.connection(reason: "network error (code \(e.code.rawValue))")

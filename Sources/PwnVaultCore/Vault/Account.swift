@@ -10,6 +10,8 @@ public enum AccountKind: String, Codable, Sendable, CaseIterable {
 
 /// One watched account, as stored in the vault payload.
 public struct Account: Codable, Equatable, Sendable {
+    enum CodingKeys: String, CodingKey { case id, entered, normalized, kind, label, addedAt, result }
+
     /// Short stable id, shown as `#3`. Never reused within a vault.
     public var id: Int
     /// The account exactly as the user entered it (trimmed). Internal: only `Disclosure` turns it into
@@ -22,8 +24,10 @@ public struct Account: Codable, Equatable, Sendable {
     /// through `Disclosure.label`, which masks anything in it that looks like an account.
     var label: String?
     public var addedAt: Date
-    /// The latest check result; `.neverChecked` until the first check.
+    /// The last good answer and the last failed attempt; `.neverChecked` until the first check.
     public var result: CheckResult
+    /// Members a newer pwnvault wrote into this account; written back unchanged (§7.3).
+    public var unknownMembers = UnknownJSONMembers()
 
     init(id: Int, entered: String, normalized: String, kind: AccountKind, label: String?,
          addedAt: Date, result: CheckResult = .neverChecked) {
@@ -68,36 +72,91 @@ extension Account: CustomStringConvertible, CustomDebugStringConvertible, Custom
     public var customMirror: Mirror { Mirror(self, children: ["id": id, "kind": kind]) }
 }
 
-/// The status of an account's latest check.
+/// What an account's saved result says, computed from its last good answer and its last attempt.
 public enum CheckStatus: String, Codable, Sendable {
+    /// No answer yet, and no attempt failed.
     case neverChecked = "never-checked"
+    /// The last good answer found no breach.
     case clean
+    /// The last good answer found breaches.
     case breached
+    /// No good answer yet, and the last attempt failed.
     case error
 }
 
-/// The latest result of checking one account against HIBP.
+/// Why the latest attempt to check an account failed, and when. A failure never replaces a good
+/// answer: it is kept next to it until the next good answer clears it.
+public struct CheckFailure: Codable, Equatable, Sendable {
+    /// When the failed attempt ended.
+    public var at: Date
+    /// A short cleaned description of the failure (never an account).
+    public var message: String
+
+    public init(at: Date, message: String) { self.at = at; self.message = message }
+
+    enum CodingKeys: String, CodingKey { case at, message = "error" }
+}
+
+/// What is known about one account from Have I Been Pwned: the last **good** answer (its status,
+/// breach names, paste count and time) and, separately, whether the latest attempt failed.
+///
+/// A failed attempt never erases a good answer (`recording(_:)`); a good answer clears the failure.
 public struct CheckResult: Codable, Equatable, Sendable {
+    /// `.clean` or `.breached` from the last good answer; `.error` when there is none and an attempt
+    /// failed; `.neverChecked` otherwise. Whether the latest attempt failed is `lastFailure`.
     public var status: CheckStatus
+    /// When the last good answer arrived; nil before the first one.
     public var checkedAt: Date?
-    /// Breach `Name`s (the catalog key), as returned by `breachedaccount`. Internal: which breaches an
-    /// account is in leaves the process only through `Disclosure.breaches` (sensitive ones counted).
+    /// Breach `Name`s (the catalog key) of the last good answer, as returned by `breachedaccount`.
+    /// Internal: which breaches an account is in leaves the process only through `Disclosure.breaches`
+    /// (sensitive ones counted).
     var breaches: [String]
-    /// Number of pastes, when pastes were checked; nil when not checked.
+    /// Number of pastes in the last good answer, when pastes were checked; nil when not checked.
     public var pasteCount: Int?
-    /// A short cleaned description of the failure, for `.error`.
-    public var errorMessage: String?
+    /// The latest attempt, when it failed after (or without) the last good answer.
+    public var lastFailure: CheckFailure?
+    /// Members a newer pwnvault wrote into this object; written back unchanged (§7.3).
+    public var unknownMembers = UnknownJSONMembers()
 
     /// How many breaches the account was found in.
     public var breachCount: Int { breaches.count }
 
     public init(status: CheckStatus, checkedAt: Date? = nil, breaches: [String] = [], pasteCount: Int? = nil,
-                errorMessage: String? = nil) {
+                lastFailure: CheckFailure? = nil) {
         self.status = status; self.checkedAt = checkedAt; self.breaches = breaches
-        self.pasteCount = pasteCount; self.errorMessage = errorMessage
+        self.pasteCount = pasteCount; self.lastFailure = lastFailure
     }
 
     public static let neverChecked = CheckResult(status: .neverChecked)
+
+    /// A good answer: `breaches` found (none: clean) at `date`.
+    public static func answer(breaches: [String], pasteCount: Int?, at date: Date) -> CheckResult {
+        CheckResult(status: breaches.isEmpty ? .clean : .breached, checkedAt: date, breaches: breaches,
+                    pasteCount: pasteCount)
+    }
+
+    /// A failed attempt on its own, before it is recorded next to what was known.
+    public static func failure(_ message: String, at date: Date) -> CheckResult {
+        CheckResult(status: .error, lastFailure: CheckFailure(at: date, message: message))
+    }
+
+    /// Whether a good answer is saved.
+    public var hasAnswer: Bool { status == .clean || status == .breached }
+
+    /// The failure's message (kept for callers of the first model, where an error replaced the result).
+    public var errorMessage: String? { lastFailure?.message }
+
+    /// This result after `attempt` (one check's outcome, `answer` or `failure`): a good answer replaces
+    /// everything and clears the failure; a failure keeps the good answer and records itself next to it.
+    public func recording(_ attempt: CheckResult) -> CheckResult {
+        guard let failure = attempt.lastFailure, !attempt.hasAnswer else { return attempt }
+        var kept = self
+        if !kept.hasAnswer { kept.status = .error }
+        kept.lastFailure = failure
+        return kept
+    }
+
+    enum CodingKeys: String, CodingKey { case status, checkedAt, breaches, pasteCount, lastFailure }
 }
 
 /// The plaintext content of a vault (sealed inside the file; see Docs/VAULT_FORMAT.md).
@@ -107,6 +166,10 @@ public struct VaultPayload: Codable, Equatable, Sendable {
     /// The id the next added account receives.
     public var nextID: Int
     public var accounts: [Account]
+    /// Members a newer pwnvault wrote at the top level; written back unchanged (§7.3).
+    public var unknownMembers = UnknownJSONMembers()
+
+    enum CodingKeys: String, CodingKey { case schema, nextID, accounts }
 
     public init(schema: Int = 1, nextID: Int = 1, accounts: [Account] = []) {
         self.schema = schema; self.nextID = nextID; self.accounts = accounts

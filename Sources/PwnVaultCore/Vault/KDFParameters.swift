@@ -43,10 +43,13 @@ public struct KDFParameters: Equatable, Sendable {
         Self.presets.first { $0.parameters == self }?.name
     }
 
-    /// Whether both limits lie within `minimum ... maximum`.
+    /// Whether both limits lie within `minimum ... maximum`, and memlimit is whole KiB
+    /// (Docs/VAULT_FORMAT.md §6): libsodium hands Argon2 `memlimit / 1024` KiB, so the low 10 bits
+    /// would change nothing the passphrase check could notice.
     public var isWithinBounds: Bool {
         (Self.minimum.opslimit...Self.maximum.opslimit).contains(opslimit)
             && (Self.minimum.memlimit...Self.maximum.memlimit).contains(memlimit)
+            && memlimit % 1024 == 0
     }
 
     /// "opslimit 3, 256 MiB" (or the memory in bytes when it is not whole MiB), for messages.

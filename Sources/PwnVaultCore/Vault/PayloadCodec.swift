@@ -37,7 +37,7 @@ enum PayloadCodec {
     /// exists in ordinary memory.
     static func encode(_ payload: VaultPayload) throws -> SecretBytes {
         guard payload.schema == supportedSchema else {
-            throw VaultFormatError.unwritablePayload(reason: "schema \(payload.schema) is not \(supportedSchema)")
+            throw VaultFormatError.unwritablePayload(reason: "the payload schema is not \(supportedSchema)")
         }
         if let problem = inconsistency(in: payload) { throw VaultFormatError.unwritablePayload(reason: problem) }
 
@@ -95,7 +95,7 @@ enum PayloadCodec {
         }
         guard payload.schema == supportedSchema else {
             if payload.schema > supportedSchema { throw VaultFormatError.unsupportedSchema(payload.schema) }
-            throw VaultFormatError.damaged(reason: "the payload schema \(payload.schema) is invalid")
+            throw VaultFormatError.damaged(reason: "the payload schema is below 1")
         }
         if let problem = inconsistency(in: payload) { throw VaultFormatError.damaged(reason: problem) }
         return payload
@@ -103,16 +103,19 @@ enum PayloadCodec {
 
     // MARK: Rules of schema 1 beyond types
 
-    /// The first rule of §7 that `payload` breaks, or nil. Ids are not secret; nothing else is named.
+    /// The first rule of §7 that `payload` breaks, or nil. Like every reason (§7.2), it names members
+    /// and positions, never a value.
     static func inconsistency(in payload: VaultPayload) -> String? {
         guard payload.nextID >= 1 else { return "nextID is below 1" }
-        var seen = Set<Int>(minimumCapacity: payload.accounts.count)
+        var seen = [Int: Int](minimumCapacity: payload.accounts.count)   // id → first index
         for index in payload.accounts.indices {
             let id = payload.accounts[index].id   // not the whole account: copying it costs a retain per string
             guard id >= 1, id < payload.nextID else {
-                return "accounts[\(index)] has id \(id), outside 1..<\(payload.nextID)"
+                return "accounts[\(index)].id is outside 1 ..< nextID"
             }
-            guard seen.insert(id).inserted else { return "account id \(id) is used twice" }
+            if let first = seen.updateValue(index, forKey: id) {
+                return "accounts[\(index)].id is also the id of accounts[\(first)]"
+            }
             if let pastes = payload.accounts[index].result.pasteCount, pastes < 0 {
                 return "accounts[\(index)].result.pasteCount is negative"
             }

@@ -7,6 +7,8 @@ struct PayloadJSONPath: Equatable, CustomStringConvertible {
     var account: Int?
     /// Whether the value is inside the account's `result`.
     var inResult = false
+    /// Whether the value is inside the result's `lastFailure`.
+    var inFailure = false
     /// The member name, when the value is a member (nil for an account or the top level).
     var member: StaticString?
     /// The index in the member's array (`breaches[2]`).
@@ -28,10 +30,16 @@ struct PayloadJSONPath: Equatable, CustomStringConvertible {
         PayloadJSONPath(account: index, inResult: true, member: member, element: element)
     }
 
+    /// A member of the `lastFailure` of the result of the account at `index`.
+    static func failure(_ index: Int, _ member: StaticString) -> PayloadJSONPath {
+        PayloadJSONPath(account: index, inResult: true, inFailure: true, member: member)
+    }
+
     var description: String {
         var text = ""
         if let account { text += "accounts[\(account)]" }
         if inResult { text += ".result" }
+        if inFailure { text += ".lastFailure" }
         if let member { text += (text.isEmpty ? "" : ".") + member.description }
         if let element { text += "[\(element)]" }
         return text.isEmpty ? "the top level" : text

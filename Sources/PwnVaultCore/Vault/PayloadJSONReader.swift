@@ -73,6 +73,7 @@ struct PayloadJSONReader {
 
     private mutating func readPayload() throws(PayloadJSONError) -> VaultPayload {
         var schema: Int?, nextID: Int?, accounts: [Account]?
+        var unknown = UnknownJSONMembers()
         var seen: UInt8 = 0
         if try openObject(.topLevel, depth: 1) {
             repeat {
@@ -87,14 +88,16 @@ struct PayloadJSONReader {
                     try Self.once(&seen, 4, .top("schema"))
                     schema = try readInteger(.top("schema"))
                 } else {
-                    try skipValue(depth: 2)
+                    try keepUnknown(named: name, in: &unknown, depth: 2)
                 }
             } while try nextMember()
         }
         guard let schema else { throw .missing(.top("schema")) }
         guard let nextID else { throw .missing(.top("nextID")) }
         guard let accounts else { throw .missing(.top("accounts")) }
-        return VaultPayload(schema: schema, nextID: nextID, accounts: accounts)
+        var payload = VaultPayload(schema: schema, nextID: nextID, accounts: accounts)
+        payload.unknownMembers = unknown
+        return payload
     }
 
     private mutating func readAccounts() throws(PayloadJSONError) -> [Account] {
@@ -108,7 +111,8 @@ struct PayloadJSONReader {
 
     private mutating func readAccount(_ index: Int) throws(PayloadJSONError) -> Account {
         var id: Int?, entered: String?, normalized: String?, kind: AccountKind?, label: String?
-        var addedAt: Date?, result: CheckResult?
+        var addedAt: Date?, result: CheckResult?, legacyError: String?
+        var unknown = UnknownJSONMembers()
         var seen: UInt8 = 0
         if try openObject(.account(index), depth: 3) {
             repeat {
@@ -133,9 +137,9 @@ struct PayloadJSONReader {
                     addedAt = try readDate(.account(index, "addedAt"))
                 } else if Self.matches(name, "result") {
                     try Self.once(&seen, 64, .account(index, "result"))
-                    result = try readResult(index)
+                    (result, legacyError) = try readResult(index)
                 } else {
-                    try skipValue(depth: 4)
+                    try keepUnknown(named: name, in: &unknown, depth: 4)
                 }
             } while try nextMember()
         }
@@ -144,13 +148,24 @@ struct PayloadJSONReader {
         guard let normalized else { throw .missing(.account(index, "normalized")) }
         guard let kind else { throw .missing(.account(index, "kind")) }
         guard let addedAt else { throw .missing(.account(index, "addedAt")) }
-        guard let result else { throw .missing(.account(index, "result")) }
-        return Account(id: id, entered: entered, normalized: normalized, kind: kind, label: label,
-                       addedAt: addedAt, result: result)
+        guard var result else { throw .missing(.account(index, "result")) }
+        if result.status == .error && result.lastFailure == nil {
+            // Written before results kept the last good answer (§7.4): the error replaced it, and
+            // `checkedAt` was the time of the failed attempt.
+            result.lastFailure = CheckFailure(at: result.checkedAt ?? addedAt, message: legacyError ?? "the check failed")
+            result.checkedAt = nil
+        }
+        var account = Account(id: id, entered: entered, normalized: normalized, kind: kind, label: label,
+                              addedAt: addedAt, result: result)
+        account.unknownMembers = unknown
+        return account
     }
 
-    private mutating func readResult(_ index: Int) throws(PayloadJSONError) -> CheckResult {
+    /// The result of account `index`, and the legacy `errorMessage` (§7.4) for the caller to migrate.
+    private mutating func readResult(_ index: Int) throws(PayloadJSONError) -> (CheckResult, String?) {
         var status: CheckStatus?, checkedAt: Date?, breaches: [String]?, pasteCount: Int?, errorMessage: String?
+        var lastFailure: CheckFailure?
+        var unknown = UnknownJSONMembers()
         var seen: UInt8 = 0
         if try openObject(.account(index, "result"), depth: 4) {
             repeat {
@@ -170,15 +185,101 @@ struct PayloadJSONReader {
                 } else if Self.matches(name, "errorMessage") {
                     try Self.once(&seen, 16, .result(index, "errorMessage"))
                     errorMessage = try isNull() ? nil : readString(.result(index, "errorMessage"))
+                } else if Self.matches(name, "lastFailure") {
+                    try Self.once(&seen, 32, .result(index, "lastFailure"))
+                    lastFailure = try isNull() ? nil : readFailure(index)
                 } else {
-                    try skipValue(depth: 5)
+                    try keepUnknown(named: name, in: &unknown, depth: 5)
                 }
             } while try nextMember()
         }
         guard let status else { throw .missing(.result(index, "status")) }
         guard let breaches else { throw .missing(.result(index, "breaches")) }
-        return CheckResult(status: status, checkedAt: checkedAt, breaches: breaches, pasteCount: pasteCount,
-                           errorMessage: errorMessage)
+        var result = CheckResult(status: status, checkedAt: checkedAt, breaches: breaches, pasteCount: pasteCount,
+                                 lastFailure: lastFailure)
+        result.unknownMembers = unknown
+        return (result, errorMessage)
+    }
+
+    private mutating func readFailure(_ index: Int) throws(PayloadJSONError) -> CheckFailure {
+        var at: Date?, message: String?
+        var seen: UInt8 = 0
+        if try openObject(.result(index, "lastFailure"), depth: 5) {
+            repeat {
+                let name = try readMemberName()
+                if Self.matches(name, "at") {
+                    try Self.once(&seen, 1, .failure(index, "at"))
+                    at = try readDate(.failure(index, "at"))
+                } else if Self.matches(name, "error") {
+                    try Self.once(&seen, 2, .failure(index, "error"))
+                    message = try readString(.failure(index, "error"))
+                } else {
+                    try skipValue(depth: 6)
+                }
+            } while try nextMember()
+        }
+        guard let at else { throw .missing(.failure(index, "at")) }
+        guard let message else { throw .missing(.failure(index, "error")) }
+        return CheckFailure(at: at, message: message)
+    }
+
+    /// Reads the value of the unknown member whose unescaped name is `name` (a view that the next
+    /// string read invalidates, so it is copied first) and keeps it in canonical form.
+    private mutating func keepUnknown(named name: UnsafeRawBufferPointer, in unknown: inout UnknownJSONMembers,
+                                      depth: Int) throws(PayloadJSONError) {
+        let text = String(decoding: name, as: UTF8.self)   // already validated as UTF-8
+        var json: [UInt8] = []
+        try readCanonical(depth: depth, into: &json)
+        unknown.add(name: text, json: json)
+    }
+
+    /// Reads any JSON value, checking its syntax as `skipValue` does, and appends its canonical form
+    /// (§7.3): no whitespace, strings escaped as §7.1 says, object members sorted by the UTF-8 bytes of
+    /// their unescaped names (stable: equal names keep their order), numbers and literals as written.
+    private mutating func readCanonical(depth: Int, into out: inout [UInt8]) throws(PayloadJSONError) {
+        skipWhitespace()
+        guard position < bytes.count else { throw .notJSON(offset: position) }
+        switch bytes[position] {
+        case Self.ascii("\""):
+            PayloadJSONWriter.appendCanonicalString(try readStringToken(), to: &out)
+        case Self.ascii("{"):
+            var members: [(name: [UInt8], value: [UInt8])] = []
+            if try openObject(.topLevel, depth: depth) {
+                repeat {
+                    let name = Array(try readMemberName())
+                    var value: [UInt8] = []
+                    try readCanonical(depth: depth + 1, into: &value)
+                    members.append((name, value))
+                } while try nextMember()
+            }
+            let sorted = members.enumerated().sorted { a, b in
+                a.element.name.lexicographicallyPrecedes(b.element.name)
+                    || (a.element.name == b.element.name && a.offset < b.offset)
+            }
+            out.append(Self.ascii("{"))
+            for (i, member) in sorted.enumerated() {
+                if i > 0 { out.append(Self.ascii(",")) }
+                member.element.name.withUnsafeBytes { PayloadJSONWriter.appendCanonicalString($0, to: &out) }
+                out.append(Self.ascii(":"))
+                out.append(contentsOf: member.element.value)
+            }
+            out.append(Self.ascii("}"))
+        case Self.ascii("["):
+            out.append(Self.ascii("["))
+            if try openArray(.topLevel, depth: depth) {
+                var first = true
+                repeat {
+                    if !first { out.append(Self.ascii(",")) }
+                    first = false
+                    try readCanonical(depth: depth + 1, into: &out)
+                } while try nextElement()
+            }
+            out.append(Self.ascii("]"))
+        default:
+            let start = position
+            try skipValue(depth: depth)
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        }
     }
 
     private mutating func readBreaches(_ index: Int) throws(PayloadJSONError) -> [String] {

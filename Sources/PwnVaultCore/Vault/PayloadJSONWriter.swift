@@ -31,62 +31,114 @@ struct PayloadJSONWriter {
         precondition(writer.count == buffer.count, "the payload JSON changed length between passes")
     }
 
-    // MARK: Structure (§7.1: members in this order)
+    // MARK: Structure (§7.1: members in this order; §7.3: unknown members sorted in among them)
+
+    /// Where the writer is within one object: whether a member was written, and how many of the
+    /// object's unknown members (sorted by name) are out.
+    private struct ObjectState {
+        var first = true
+        var unknownWritten = 0
+    }
+
+    /// Starts member `name`: first every unknown member whose name sorts before it, then the comma
+    /// (unless it is the first member) and the quoted name with its colon.
+    private mutating func member(_ name: StaticString, _ unknown: UnknownJSONMembers, _ state: inout ObjectState) {
+        let key = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        emitUnknown(unknown, &state) { Array($0.utf8).lexicographicallyPrecedes(key) }
+        if !state.first { append(UInt8(ascii: ",")) }
+        state.first = false
+        append(UInt8(ascii: "\""))
+        append(key)
+        appendLiteral(#"":"#)
+    }
+
+    /// Writes the object's unknown members not yet written while `precedes` holds for their names.
+    private mutating func emitUnknown(_ unknown: UnknownJSONMembers, _ state: inout ObjectState,
+                                      while precedes: (String) -> Bool = { _ in true }) {
+        while state.unknownWritten < unknown.members.count, precedes(unknown.members[state.unknownWritten].name) {
+            let kept = unknown.members[state.unknownWritten]
+            if !state.first { append(UInt8(ascii: ",")) }
+            state.first = false
+            appendQuoted(kept.name)
+            append(UInt8(ascii: ":"))
+            kept.json.withUnsafeBytes { append($0) }
+            state.unknownWritten += 1
+        }
+    }
 
     private mutating func emit(_ payload: VaultPayload) throws(VaultFormatError) {
-        appendLiteral(#"{"accounts":["#)
+        var state = ObjectState()
+        let unknown = payload.unknownMembers
+        append(UInt8(ascii: "{"))
+        member("accounts", unknown, &state)
+        append(UInt8(ascii: "["))
         for index in payload.accounts.indices {
             if index > 0 { append(UInt8(ascii: ",")) }
             try emit(payload.accounts[index])
         }
-        appendLiteral(#"],"nextID":"#)
+        append(UInt8(ascii: "]"))
+        member("nextID", unknown, &state)
         append(payload.nextID)
-        appendLiteral(#","schema":"#)
+        member("schema", unknown, &state)
         append(payload.schema)
+        emitUnknown(unknown, &state)
         append(UInt8(ascii: "}"))
     }
 
     private mutating func emit(_ account: Account) throws(VaultFormatError) {
-        appendLiteral(#"{"addedAt":"#)
+        var state = ObjectState()
+        let unknown = account.unknownMembers
+        append(UInt8(ascii: "{"))
+        member("addedAt", unknown, &state)
         try append(account.addedAt)
-        appendLiteral(#","entered":"#)
+        member("entered", unknown, &state)
         appendQuoted(account.entered)
-        appendLiteral(#","id":"#)
+        member("id", unknown, &state)
         append(account.id)
-        appendLiteral(#","kind":"#)
+        member("kind", unknown, &state)
         append(account.kind)
         if let label = account.label {
-            appendLiteral(#","label":"#)
+            member("label", unknown, &state)
             appendQuoted(label)
         }
-        appendLiteral(#","normalized":"#)
+        member("normalized", unknown, &state)
         appendQuoted(account.normalized)
-        appendLiteral(#","result":"#)
+        member("result", unknown, &state)
         try emit(account.result)
+        emitUnknown(unknown, &state)
         append(UInt8(ascii: "}"))
     }
 
     private mutating func emit(_ result: CheckResult) throws(VaultFormatError) {
-        appendLiteral(#"{"breaches":["#)
+        var state = ObjectState()
+        let unknown = result.unknownMembers
+        append(UInt8(ascii: "{"))
+        member("breaches", unknown, &state)
+        append(UInt8(ascii: "["))
         for index in result.breaches.indices {
             if index > 0 { append(UInt8(ascii: ",")) }
             appendQuoted(result.breaches[index])
         }
         append(UInt8(ascii: "]"))
         if let checkedAt = result.checkedAt {
-            appendLiteral(#","checkedAt":"#)
+            member("checkedAt", unknown, &state)
             try append(checkedAt)
         }
-        if let errorMessage = result.errorMessage {
-            appendLiteral(#","errorMessage":"#)
-            appendQuoted(errorMessage)
+        if let failure = result.lastFailure {
+            member("lastFailure", unknown, &state)
+            appendLiteral(#"{"at":"#)
+            try append(failure.at)
+            appendLiteral(#","error":"#)
+            appendQuoted(failure.message)
+            append(UInt8(ascii: "}"))
         }
         if let pasteCount = result.pasteCount {
-            appendLiteral(#","pasteCount":"#)
+            member("pasteCount", unknown, &state)
             append(pasteCount)
         }
-        appendLiteral(#","status":"#)
+        member("status", unknown, &state)
         append(result.status)
+        emitUnknown(unknown, &state)
         append(UInt8(ascii: "}"))
     }
 
@@ -144,29 +196,44 @@ struct PayloadJSONWriter {
     /// U+000C and U+000D as `\b \t \n \f \r`; the other characters below U+0020 as `\u00xx` (lower-case
     /// hex); everything else, `/`, U+007F and all non-ASCII included, as its UTF-8 bytes.
     private mutating func appendQuoted(_ string: String) {
-        append(UInt8(ascii: "\""))
         var string = string
-        string.withUTF8 { utf8 in
-            let raw = UnsafeRawBufferPointer(utf8)
-            var runStart = 0
-            var i = 0
-            while i < raw.count {
-                // Eight bytes at a time while none needs an escape (the common case), then one at a time.
-                while raw.count - i >= 8, !Self.mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-                    i += 8
-                }
-                guard i < raw.count else { break }
-                let byte = raw[i]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                    append(UnsafeRawBufferPointer(rebasing: raw[runStart..<i]))
-                    appendEscape(of: byte)
-                    runStart = i + 1
-                }
-                i += 1
-            }
-            append(UnsafeRawBufferPointer(rebasing: raw[runStart...]))
-        }
+        string.withUTF8 { appendQuoted(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `appendQuoted` for text given as (valid) UTF-8 bytes.
+    private mutating func appendQuoted(bytes raw: UnsafeRawBufferPointer) {
         append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        while i < raw.count {
+            // Eight bytes at a time while none needs an escape (the common case), then one at a time.
+            while raw.count - i >= 8, !Self.mayNeedEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                i += 8
+            }
+            guard i < raw.count else { break }
+            let byte = raw[i]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                append(UnsafeRawBufferPointer(rebasing: raw[runStart..<i]))
+                appendEscape(of: byte)
+                runStart = i + 1
+            }
+            i += 1
+        }
+        append(UnsafeRawBufferPointer(rebasing: raw[runStart...]))
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the UTF-8 text `utf8` to `out` as a quoted, canonically escaped JSON string (for the
+    /// reader, which keeps unknown members in canonical form).
+    static func appendCanonicalString(_ utf8: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        var counter = PayloadJSONWriter(output: nil)
+        counter.appendQuoted(bytes: utf8)
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: counter.count))
+        out.withUnsafeMutableBytes { buffer in
+            var writer = PayloadJSONWriter(output: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+            writer.appendQuoted(bytes: utf8)
+        }
     }
 
     /// False only when none of the eight bytes in `word` is a control character, a quote or a

@@ -121,7 +121,8 @@ public struct VaultHeader: Equatable, Sendable {
         let kdf = KDFParameters(opslimit: file.readBigEndian(UInt64.self, at: Layout.opslimit),
                                 memlimit: file.readBigEndian(UInt64.self, at: Layout.memlimit))
         guard kdf.isWithinBounds else {
-            throw VaultFormatError.tampered(reason: "Argon2id limits \(kdf.summary) are out of bounds")
+            throw VaultFormatError.tampered(reason: kdf.memlimit % 1024 == 0 ? "Argon2id limits \(kdf.summary) are out of bounds"
+                                                                            : "the Argon2id memory limit is not a whole number of KiB")
         }
 
         let boxLength = file.readBigEndian(UInt64.self, at: Layout.payloadBoxLength)
