@@ -347,7 +347,8 @@ final class CheckEndToEndTests: XCTestCase {
     func testNothingReachableIsANetworkFailure() throws {
         let r = s.run(["check", "clean.ivy@example.com", "--rpm", "600"], env: ["PWNVAULT_API_URL": "http://127.0.0.1:1/api/v3"])
         XCTAssertEqual(r.status, 6, r.all)
-        XCTAssertTrue(r.stdout.contains("could not reach"), r.all)
+        XCTAssertTrue(r.stdout.contains("0 of 1 checked; HIBP unreachable: the connection was refused"), r.all)
+        XCTAssertTrue(r.stderr.contains("pwnvault: error: have i been pwned cannot be reached"), r.all)
     }
 
     func testTheAPIKeyPromptNeverEchoesEvenWithADumbTerminal() throws {

@@ -18,7 +18,7 @@ enum CheckCommand: Command {
         and shown but not stored, unless --save adds it. Requests are paced at just under the API key's
         rate limit (read from HIBP, or --rpm). Progress shows on stderr when it is a terminal.
         A failed check never erases a saved result: the account keeps its last good answer, with the
-        failure noted next to it ('breached (2) · last check failed'), and --all tries it again.
+        failure noted next to it ('last check failed' in list), and --all tries it again.
         When HIBP cannot be reached at all (connection refused, DNS, TLS), the run stops at the first
         such error with one message and changes nothing. A wait HIBP asks for (429) that is longer
         than 5 s is announced; one longer than --max-wait (default 60 s, or PWNVAULT_MAX_WAIT) ends
