@@ -49,4 +49,28 @@ final class InputEndToEndTests: XCTestCase {
         // Even where no command would look at it.
         XCTAssertEqual(runRaw(s, "\"$(printf '\\377')\"").status, 2)
     }
+
+    // MARK: usernames HIBP cannot look up
+
+    func testUsernamesOfDotsOnlyAndEmptyOnesAreRefusedAtAddByPosition() throws {
+        let s = try Sandbox()
+        s.initVault()
+        for (args, position) in [(["add", "ok@example.com", ".."], "argument 2"), (["add", "."], "argument 1"),
+                                 (["add", "ok@example.com", "   "], "argument 2")] {
+            let r = s.run(args)
+            XCTAssertEqual(r.status, 2, r.all)
+            XCTAssertTrue(r.stderr.hasPrefix("pwnvault: error: \(position): the "), r.stderr)
+            XCTAssertTrue(r.stderr.contains("nothing was added"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("pwnvault: hint:"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("ok@example.com"), r.stderr)
+        }
+        let stdin = s.run(["add", "-"], input: "ok@example.com\n...\n")
+        XCTAssertEqual(stdin.status, 2, stdin.all)
+        XCTAssertTrue(stdin.stderr.hasPrefix("pwnvault: error: line 2 of stdin: the username is made of dots only"), stdin.stderr)
+        XCTAssertEqual(try accountCount(s), 0)
+        // check refuses it too, before anything is sent.
+        let check = s.run(["check", ".."], env: ["PWNVAULT_API_URL": "http://127.0.0.1:9/api/v3", "HIBP_API_KEY": String(repeating: "1", count: 32)])
+        XCTAssertEqual(check.status, 2, check.all)
+        XCTAssertTrue(check.stderr.contains("dots only"), check.stderr)
+    }
 }
