@@ -73,4 +73,97 @@ final class InputEndToEndTests: XCTestCase {
         XCTAssertEqual(check.status, 2, check.all)
         XCTAssertTrue(check.stderr.contains("dots only"), check.stderr)
     }
+
+    // MARK: look-alike accounts (UTS #39, Debian's ICU)
+
+    let alice = "alice@example.com"
+    let cyrillicA = "\u{430}lice@example.com"          // а (Cyrillic) + lice
+    let cyrillicInDomain = "alice@ex\u{430}mple.com"    // ex + а (Cyrillic) + mple
+
+    func warnings(_ r: RunResult) -> [String] {
+        r.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("pwnvault: warning:") }
+    }
+
+    /// Nothing of an account in what pwnvault printed: only ids and script names.
+    func assertNoAccountText(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        for fragment in ["alice", "lice", "example", "mple", "\u{430}"] {
+            XCTAssertFalse(text.contains(fragment), "'\(fragment)' leaked into: \(text)", file: file, line: line)
+        }
+    }
+
+    func testTheThreeLookAlikesAreAddedWithWarningsThatNameBothIds() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", alice]).status, 0)
+        let second = s.run(["add", cyrillicA])
+        XCTAssertEqual(second.status, 0, second.all)
+        XCTAssertEqual(warnings(second), ["pwnvault: warning: #2 looks like #1 (mixed scripts: Cyrillic and Latin)"], second.stderr)
+        let third = s.run(["add", cyrillicInDomain])
+        XCTAssertEqual(third.status, 0, third.all)
+        XCTAssertEqual(warnings(third), ["pwnvault: warning: #3 looks like #1 and #2 (mixed scripts: Latin and Cyrillic)"], third.stderr)
+        assertNoAccountText(second.all + third.all)
+        XCTAssertEqual(try accountCount(s), 3, "warned, not refused")
+        // On a terminal the three mask alike, which is why the warning exists.
+        let tty = s.runOnTerminal(["list"])
+        XCTAssertEqual(tty.stdout.components(separatedBy: "•••e@e•••.com").count - 1, 3, tty.stdout)
+    }
+
+    func testLookAlikesWithinOneAddAndFromStdinAreWarnedToo() throws {
+        let s = try Sandbox()
+        s.initVault()
+        let r = s.run(["add", "-", "--json"], input: "\(alice)\n\(cyrillicA)\n")
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(warnings(r), ["pwnvault: warning: #2 looks like #1 (mixed scripts: Cyrillic and Latin)"], r.stderr)
+        assertNoAccountText(r.all)
+    }
+
+    func testImportAndCheckSaveWarnAsAddDoes() throws {
+        let s = try Sandbox()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", alice]).status, 0)
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Twin\r\nEMAIL:\(cyrillicA)\r\nEND:VCARD\r\n"
+        let imported = s.run(["import", "-"], input: card)
+        XCTAssertEqual(imported.status, 0, imported.all)
+        XCTAssertEqual(warnings(imported), ["pwnvault: warning: #2 looks like #1 (mixed scripts: Cyrillic and Latin)"], imported.stderr)
+        assertNoAccountText(imported.all)
+
+        let server = try FakeHIBP()
+        let checked = s.run(["check", cyrillicInDomain, "--save"],
+                            env: ["PWNVAULT_API_URL": server.apiURL, "HIBP_API_KEY": FakeHIBP.key])
+        XCTAssertTrue([0, 1].contains(checked.status), checked.all)
+        XCTAssertTrue(warnings(checked).contains("pwnvault: warning: #3 looks like #1 and #2 (mixed scripts: Latin and Cyrillic)"),
+                      checked.stderr)
+        assertNoAccountText(checked.all)
+    }
+
+    /// UTS #39 restriction levels judge each part (local part, domain label) alone: an address written
+    /// wholly in Cyrillic mixes nothing. It is warned about only when it looks like an account already there.
+    func testAnAllCyrillicAddressIsWarnedOnlyWhenItLooksLikeAnotherAccount() throws {
+        let s = try Sandbox()
+        s.initVault()
+        let russian = s.run(["add", "иван@пример.рф"])
+        XCTAssertEqual(russian.status, 0, russian.all)
+        XCTAssertEqual(warnings(russian), [])
+        let twinOfLatin = "\u{441}\u{43E}\u{440}\u{443}@\u{455}\u{440}\u{430}\u{441}\u{435}.\u{441}\u{445}"   // сору@ѕрасе.сх
+        XCTAssertEqual(s.run(["add", "copy@space.cx"]).status, 0)
+        let twin = s.run(["add", twinOfLatin])
+        XCTAssertEqual(twin.status, 0, twin.all)
+        XCTAssertEqual(warnings(twin), ["pwnvault: warning: #3 looks like #2 (written in Cyrillic, #2 in Latin)"], twin.stderr)
+    }
+
+    func testAPlainASCIIVaultGetsNoWarningAndListNeverLoadsDebiansICU() throws {
+        let s = try Sandbox()
+        s.initVault()
+        let r = s.run(["add", alice, "bob_the_builder", "+44 7700 900123", "carol.smith+news@example.org", "dave-1984"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(r.stderr, "", r.stderr)
+        // The dynamic loader's own report: `add` loaded ICU, `list` did not (nor the libraries ICU needs).
+        let add = s.run(["add", "erin@example.com"], env: ["LD_DEBUG": "libs"])
+        XCTAssertTrue(add.stderr.contains("libicui18n.so."), "add checks look-alikes with Debian's ICU")
+        let list = s.run(["list"], env: ["LD_DEBUG": "libs"])
+        XCTAssertEqual(list.status, 0)
+        for library in ["libicui18n.so", "libicuuc.so", "libicudata.so"] {
+            XCTAssertFalse(list.stderr.contains(library), "list loaded \(library)")
+        }
+    }
 }

@@ -41,7 +41,7 @@ enum AddCommand: Command {
         guard !parsed.isEmpty else { throw InputError("no accounts given; nothing was added", hint: "one account per line on stdin, or as arguments") }
 
         let session = try context.openVault()
-        let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now())
+        let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now(), console: context.console)
         var added: [Account] = []
         var duplicates: [Duplicate] = []
         for (outcome, (_, position)) in zip(outcomes, parsed) {

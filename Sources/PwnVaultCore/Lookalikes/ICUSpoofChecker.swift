@@ -21,6 +21,7 @@ public final class ICUSpoofChecker {
     /// Why ICU could not be used; shown to the user as the reason look-alikes were not checked.
     public struct Unavailable: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     // C signatures, as ICU declares them (uspoof.h, uscript.h, uversion.h).

@@ -6,6 +6,7 @@ public struct Lookalike: Equatable, Sendable {
     public struct Match: Equatable, Sendable {
         public let id: Int
         public let scripts: [String]
+        public init(id: Int, scripts: [String]) { self.id = id; self.scripts = scripts }
     }
 
     public let id: Int
@@ -16,4 +17,8 @@ public struct Lookalike: Equatable, Sendable {
     public let mixedScripts: [String]
     /// Accounts already in the vault, or added before it in the same run, that it looks like.
     public let resembles: [Match]
+
+    public init(id: Int, scripts: [String], mixedScripts: [String], resembles: [Match]) {
+        self.id = id; self.scripts = scripts; self.mixedScripts = mixedScripts; self.resembles = resembles
+    }
 }
