@@ -56,6 +56,7 @@ public final class ICUSpoofChecker {
     private let skeletonFn: SkeletonUTF8Fn
     private let getScript: GetScriptFn
     private let getName: GetNameFn
+    private var skeletonBuffer: [CChar] = []
     private let lock = NSLock()   // a USpoofChecker may be shared for checks, but not while being set up
 
     /// Loads Debian's ICU and opens a spoof checker that flags, per identifier, scripts mixed beyond
@@ -134,20 +135,32 @@ public final class ICUSpoofChecker {
     }
 
     /// The UTS #39 skeleton: two strings with the same skeleton are confusable. Nil if ICU fails.
+    /// One buffer is reused across calls: a vault of 10,000 accounts asks for 10,000 skeletons.
     public func skeleton(_ text: String) -> String? {
         lock.lock(); defer { lock.unlock() }
-        let length = Int32(text.utf8.count)
-        return text.withCString { input in
-            var capacity = Int32(text.utf8.count * 3 + 16)
-            for _ in 0..<2 {
-                var buffer = [CChar](repeating: 0, count: Int(capacity) + 1)
-                var status: Int32 = 0
-                let n = skeletonFn(checker, 0, input, length, &buffer, capacity, &status)
-                if status == Self.bufferOverflow { capacity = n + 1; continue }
-                guard status <= 0, n >= 0, n <= capacity else { return nil }
-                return String(decoding: buffer[..<Int(n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var text = text
+        return text.withUTF8 { input -> String? in
+            input.withMemoryRebound(to: CChar.self) { input -> String? in
+                guard let start = input.baseAddress else { return "" }
+                let needed = input.count * 4 + 16
+                if skeletonBuffer.count < needed { skeletonBuffer = [CChar](repeating: 0, count: needed) }
+                for _ in 0..<2 {
+                    var status: Int32 = 0
+                    let capacity = Int32(skeletonBuffer.count)
+                    let n = skeletonBuffer.withUnsafeMutableBufferPointer {
+                        skeletonFn(checker, 0, start, Int32(input.count), $0.baseAddress, capacity, &status)
+                    }
+                    if status == Self.bufferOverflow, n > capacity {
+                        skeletonBuffer = [CChar](repeating: 0, count: Int(n) + 1)
+                        continue
+                    }
+                    guard status <= 0, n >= 0, n <= capacity else { return nil }
+                    return skeletonBuffer.withUnsafeBufferPointer {
+                        String(decoding: UnsafeRawBufferPointer(start: $0.baseAddress, count: Int(n)), as: UTF8.self)
+                    }
+                }
+                return nil
             }
-            return nil
         }
     }
 
