@@ -166,4 +166,37 @@ final class InputEndToEndTests: XCTestCase {
             XCTAssertFalse(list.stderr.contains(library), "list loaded \(library)")
         }
     }
+
+    // MARK: an IPv6 test server
+
+    /// Swift's URLSession cannot connect to `[::1]` (swift-corelibs-foundation#5496): the address is
+    /// refused when settings are read, with the way around it, and that way (localhost) does reach a
+    /// server listening on ::1 only.
+    func testBracketedIPv6IsRefusedAtStartAndLocalhostReachesAServerOnIPv6Loopback() throws {
+        let probe = Sandbox.exec("/usr/bin/env", ["python3", "-c", "import socket; s=socket.socket(socket.AF_INET6); s.bind(('::1', 0))"],
+                                 input: nil, environment: ProcessInfo.processInfo.environment)
+        if probe.status != 0 { throw XCTSkip("this machine has no IPv6 loopback (::1): \(probe.stderr)") }
+        let server = try FakeHIBP(host: "::1")
+        let s = try Sandbox()
+        s.initVault()
+        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+
+        let bracketed = s.run(["check", "clean.ann@example.com"], env: ["PWNVAULT_API_URL": server.apiURL])
+        XCTAssertEqual(server.apiURL, "http://[::1]:\(server.port)/api/v3")
+        XCTAssertEqual(bracketed.status, 2, bracketed.all)
+        XCTAssertEqual(bracketed.stderr.split(separator: "\n").map(String.init), [
+            "pwnvault: error: cannot use the API address '\(server.apiURL)' in PWNVAULT_API_URL: this build's networking "
+                + "(Swift's URLSession) cannot connect to an IPv6 address written in brackets",
+            "pwnvault: hint: set PWNVAULT_API_URL with a host name instead; for a test server on ::1 use "
+                + "http://localhost:PORT, which reaches ::1 as well as 127.0.0.1",
+        ])
+        XCTAssertFalse(bracketed.stderr.contains("clean.ann"), bracketed.stderr)
+        XCTAssertEqual(s.run(["breaches"], env: ["PWNVAULT_PASSWORDS_URL": "http://[::1]:\(server.port)"]).status, 2,
+                       "the Pwned Passwords address follows the same rule")
+
+        let viaLocalhost = s.run(["check", "clean.ann@example.com"], env: ["PWNVAULT_API_URL": "http://localhost:\(server.port)/api/v3"])
+        XCTAssertEqual(viaLocalhost.status, 0, viaLocalhost.all)
+        let paths = server.log().compactMap { $0["path"] as? String }
+        XCTAssertTrue(paths.contains { $0.contains("/breachedaccount/") }, "\(paths)")
+    }
 }
