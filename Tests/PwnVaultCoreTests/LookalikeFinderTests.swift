@@ -70,6 +70,22 @@ final class LookalikeFinderTests: XCTestCase {
         XCTAssertEqual(Set(found.mixedScripts), ["Latin", "Cyrillic"])
     }
 
+    /// The ASCII shortcut in `skeleton` must agree with ICU, character by character and on whole strings.
+    func testTheASCIIShortcutGivesICUsSkeleton() {
+        var samples = (1..<128).map { String(UnicodeScalar(UInt8($0))) }
+        samples += ["alice@example.com", "rn@m.com", "modern", "a1ice@examp1e.corn", "Il1|", "0O.o", "vv-w__",
+                    "carol.smith+news@example.org", "x!#$%&'*+-/=?^_`{|}~.y"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            samples.append(String((0..<Int.random(in: 1...24, using: &generator)).map { _ in
+                Character(UnicodeScalar(UInt8.random(in: 0x21...0x7E, using: &generator)))
+            }))
+        }
+        for text in samples {
+            XCTAssertEqual(checker.skeleton(text), checker.icuSkeleton(text), text.debugDescription)
+        }
+    }
+
     func testAMissingLibraryIsReportedNotFatal() {
         XCTAssertThrowsError(try ICUSpoofChecker.load(candidates: ["/nonexistent/libicui18n.so.72"])) { e in
             XCTAssertTrue(String(describing: e).contains("could not be used"), "\(e)")

@@ -135,9 +135,36 @@ public final class ICUSpoofChecker {
     }
 
     /// The UTS #39 skeleton: two strings with the same skeleton are confusable. Nil if ICU fails.
-    /// One buffer is reused across calls: a vault of 10,000 accounts asks for 10,000 skeletons.
+    ///
+    /// `add` asks for the skeleton of every account in the vault (10,000 in a large one), and most are
+    /// ASCII, so ASCII text takes a shortcut: the skeleton is NFD(map(NFD(text))), NFD leaves ASCII as it
+    /// is, and UTS #39 maps each character on its own, so an ASCII string's skeleton is its characters'
+    /// skeletons (asked of ICU once each) joined, as long as each of those is ASCII too.
+    /// `LookalikeFinderTests` compares the shortcut with ICU.
     public func skeleton(_ text: String) -> String? {
         lock.lock(); defer { lock.unlock() }
+        if let fast = asciiSkeleton(text) { return fast }
+        return icuSkeleton(text)
+    }
+
+    /// Skeletons of the 128 ASCII characters, from ICU; nil for one that is not ASCII.
+    private lazy var asciiTable: [[UInt8]?] = (0..<128).map { byte in
+        guard byte > 0, let s = icuSkeleton(String(UnicodeScalar(UInt8(byte)))), s.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return Array(s.utf8)
+    }
+
+    private func asciiSkeleton(_ text: String) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            guard byte < 0x80, let mapped = asciiTable[Int(byte)] else { return nil }
+            out.append(contentsOf: mapped)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The skeleton as ICU computes it (the caller holds the lock).
+    func icuSkeleton(_ text: String) -> String? {
         var text = text
         return text.withUTF8 { input -> String? in
             input.withMemoryRebound(to: CChar.self) { input -> String? in
