@@ -6,8 +6,14 @@ public enum CLI {
     public static let version = "0.1.0"
 
     /// Runs one command line against the real process environment, terminal and keyring.
+    /// `argv` is `CommandLine.arguments`; the raw bytes behind it are checked first (`RawArguments`).
     public static func run(_ argv: [String]) -> Int32 {
         ProcessHygiene.harden()
+        if let position = RawArguments.firstNotUTF8(RawArguments.fromProcess()) {
+            let error = UsageError.notUTF8(position: position)
+            StandardStream.write("pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? ""), to: 2)
+            return error.exitStatus.rawValue
+        }
         let environment = ProcessInfo.processInfo.environment
         let failure = OutputFailure()
         var status = run(arguments: Array(argv.dropFirst()), environment: environment,

@@ -52,7 +52,7 @@ public struct Settings: Sendable, Equatable {
         (passphraseFileVariable, "(unset: ask on the terminal)",
          "read the vault passphrase from the first line of this file instead of asking"),
         (apiURLVariable, defaultAPIURL,
-         "the HIBP API base address: https, or http to this machine only (for test servers)"),
+         "the HIBP API base address: https, or http to this machine only (127.0.0.1 or localhost, for test servers)"),
         (passwordsURLVariable, defaultPasswordsURL,
          "the Pwned Passwords base address, with the same rule"),
         (apiKeyVariable, "(unset)",
@@ -146,6 +146,12 @@ public struct Settings: Sendable, Equatable {
                                                       variable: Self.apiURLVariable)
         passwordsBaseURL = try APIURLPolicy.validateAPIBase(value(Self.passwordsURLVariable) ?? Self.defaultPasswordsURL,
                                                             variable: Self.passwordsURLVariable)
+        for (variable, url) in [(Self.apiURLVariable, apiBaseURL), (Self.passwordsURLVariable, passwordsBaseURL)] {
+            if let reason = URLSessionTransport.cannotReachReason(url) {
+                throw SettingsError.unreachableAPIURL(variable: variable, shownAddress: SettingsError.shown(url.absoluteString),
+                                                      reason: reason)
+            }
+        }
         hasAPIKeyInEnvironment = value(Self.apiKeyVariable) != nil
 
         if let raw = value(Self.httpTimeoutVariable) {

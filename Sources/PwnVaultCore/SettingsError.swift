@@ -6,6 +6,9 @@ public enum SettingsError: UserFacingError, Equatable {
     /// environment variable it came from, when it came from one; `reason` says what is wrong.
     /// `shownAddress` is the address with any user-info removed (it may hold a password).
     case unsafeAPIURL(variable: String?, shownAddress: String, reason: String)
+    /// A safe API address that the HTTP transport cannot reach (`URLSessionTransport.cannotReachReason`):
+    /// refused when the setting is read, rather than failing with a network error at the first request.
+    case unreachableAPIURL(variable: String, shownAddress: String, reason: String)
 
     public var message: String {
         switch self {
@@ -14,6 +17,8 @@ public enum SettingsError: UserFacingError, Equatable {
         case let .unsafeAPIURL(variable, address, reason):
             let source = variable.map { " in \($0)" } ?? ""
             return "refusing the API address '\(address)'\(source): \(reason)"
+        case let .unreachableAPIURL(variable, address, reason):
+            return "cannot use the API address '\(address)' in \(variable): \(reason)"
         }
     }
 
@@ -23,6 +28,9 @@ public enum SettingsError: UserFacingError, Equatable {
             return "fix \(variable) or unset it to use the default"
         case .unsafeAPIURL:
             return "use an https:// address, or http://127.0.0.1:PORT for a test server on this machine"
+        case let .unreachableAPIURL(variable, _, _):
+            return "set \(variable) with a host name instead; for a test server on ::1 use http://localhost:PORT, "
+                + "which reaches ::1 as well as 127.0.0.1"
         }
     }
 

@@ -128,6 +128,20 @@ final class AccountParserTests: XCTestCase {
 
     // MARK: what every refusal must and must not say
 
+    /// HIBP takes the account as a path segment, where "." and ".." are steps, not names.
+    func testUsernamesOfDotsOnlyAreRefusedBecauseHIBPCannotLookThemUp() {
+        for dots in [".", "..", "...", " .. ", "\u{3000}.\n"] {
+            XCTAssertEqual(refusal(dots), .usernameDotsOnly, dots.debugDescription)
+        }
+        XCTAssertEqual(parsed(".a.")?.kind, .username)
+        XCTAssertEqual(parsed("_")?.kind, .username)
+        XCTAssertEqual(parsed("1.2")?.kind, .username)
+        let e = AccountParseError.usernameDotsOnly
+        XCTAssertFalse(e.message.contains(".."), "the message describes, it does not quote")
+        XCTAssertEqual(e.exitStatus, .usage)
+        XCTAssertNotEqual(e.hint, AccountParseError.empty.hint, "a hint of its own: the general one would allow '.'")
+    }
+
     func testEmptyAndControlCharacters() {
         XCTAssertEqual(refusal(""), .empty)
         XCTAssertEqual(refusal(" \t\n "), .empty)

@@ -18,6 +18,7 @@ import math
 import os
 import re
 import signal
+import socket
 import struct
 import sys
 import threading
@@ -922,17 +923,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 class FakeHIBPServer(http.server.ThreadingHTTPServer):
-    """A threading server on 127.0.0.1 that refuses connections beyond MAX_CONNECTIONS."""
+    """A threading server on 127.0.0.1 (or ::1) that refuses connections beyond MAX_CONNECTIONS."""
 
     daemon_threads = True
     block_on_close = False
     allow_reuse_address = True
     request_queue_size = 128   # listen backlog; socketserver's 5 drops SYNs when clients open connections in bursts
 
-    def __init__(self, port, app):
+    def __init__(self, port, app, host="127.0.0.1"):
         self.app = app
         self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
-        super().__init__(("127.0.0.1", port), Handler)
+        if ":" in host:
+            self.address_family = socket.AF_INET6   # an instance attribute, read by TCPServer.__init__
+        super().__init__((host, port), Handler)
 
     def process_request(self, request, client_address):
         if not self.slots.acquire(blocking=False):
@@ -959,6 +962,14 @@ class FakeHIBPServer(http.server.ThreadingHTTPServer):
 # Command line
 # --------------------------------------------------------------------------------------------------
 
+LOOPBACK_HOSTS = ("127.0.0.1", "::1")
+
+
+def url_authority(host, port):
+    """host:port as written in a URL: an IPv6 address in brackets."""
+    return "[%s]:%d" % (host, port) if ":" in host else "%s:%d" % (host, port)
+
+
 def write_port_file(path, port):
     """Writes the port atomically: a temporary file in the same folder, then rename."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -973,9 +984,11 @@ def write_port_file(path, port):
 def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog="fake_hibp.py",
-        description="A fake Have I Been Pwned API v3 (and Pwned Passwords range API) on 127.0.0.1, "
+        description="A fake Have I Been Pwned API v3 (and Pwned Passwords range API) on 127.0.0.1 or ::1, "
                     "for pwnvault's tests. See README.md.")
     parser.add_argument("--port", type=int, default=0, help="port to listen on; 0 picks a free one (default)")
+    parser.add_argument("--host", default="127.0.0.1", choices=LOOPBACK_HOSTS,
+                        help="loopback address to listen on: 127.0.0.1 (default) or ::1")
     parser.add_argument("--port-file", help="write the port number to this file once listening")
     parser.add_argument("--rpm", type=int, default=10,
                         help="requests per minute for keys without their own limit; 0 = unlimited (default 10)")
@@ -1013,9 +1026,9 @@ def main(argv=None):
     config = Config(args.rpm, args.latency_ms, args.burst, args.timeout_s, args.keys)
     app = FakeHIBP(catalog, passwords, book, config, quiet=args.quiet)
     try:
-        server = FakeHIBPServer(args.port, app)
+        server = FakeHIBPServer(args.port, app, args.host)
     except OSError as e:
-        print("fake-hibp: error: cannot listen on 127.0.0.1:%d: %s" % (args.port, e.strerror), file=sys.stderr)
+        print("fake-hibp: error: cannot listen on %s: %s" % (url_authority(args.host, args.port), e.strerror), file=sys.stderr)
         return 1
     # The handler only records the signal: setting an Event from a handler can deadlock on its lock.
     received = []
@@ -1029,7 +1042,7 @@ def main(argv=None):
     port = server.server_address[1]
     if args.port_file:
         write_port_file(args.port_file, port)
-    print("fake-hibp listening on http://127.0.0.1:%d" % port, file=sys.stderr, flush=True)
+    print("fake-hibp listening on http://%s" % url_authority(args.host, port), file=sys.stderr, flush=True)
     while not received:
         time.sleep(0.2)
     app.stopping.set()

@@ -163,6 +163,33 @@ class CommandLineTests(unittest.TestCase):
         finally:
             server.stop()
 
+    def test_listens_on_ipv6_loopback_with_host(self):
+        try:
+            probe = socket.socket(socket.AF_INET6)
+            probe.bind(("::1", 0))
+            probe.close()
+        except OSError as e:
+            self.skipTest("this machine has no IPv6 loopback (::1): %s" % e)
+        server = FakeServer("--quiet", "--host", "::1")
+        try:
+            self.assertEqual(server.banner.strip(), "fake-hibp listening on http://[::1]:%d" % server.port)
+            conn = http.client.HTTPConnection("::1", server.port, timeout=10)
+            self.assertEqual(request(server.port, "/api/v3/dataclasses", {"User-Agent": UA}, connection=conn).status, 200)
+            conn.close()
+            # Control requests from ::1 count as loopback.
+            conn = http.client.HTTPConnection("::1", server.port, timeout=10)
+            self.assertEqual(request(server.port, "/__control/stats", connection=conn).status, 200)
+            conn.close()
+            with self.assertRaises(OSError):
+                socket.create_connection(("127.0.0.1", server.port), timeout=5).close()
+        finally:
+            server.stop()
+
+    def test_refuses_hosts_other_than_loopback(self):
+        bad = subprocess.run([sys.executable, SERVER, "--host", "0.0.0.0"], capture_output=True, text=True)
+        self.assertEqual(bad.returncode, 2)
+        self.assertIn("--host", bad.stderr)
+
     def test_rejects_bad_options_and_bad_fixtures(self):
         bad_key = subprocess.run([sys.executable, SERVER, "--key", "xyz"], capture_output=True, text=True)
         self.assertEqual(bad_key.returncode, 2)

@@ -11,6 +11,8 @@ enum UsageError: UserFacingError, Equatable {
     case tooManyArguments(command: String, max: Int)
     case invalidValue(command: String, option: String, reason: String)
     case conflicting(command: String, reason: String)
+    /// Argument `position` (1 = the first word after `pwnvault`) is not UTF-8. Its bytes are never shown.
+    case notUTF8(position: Int)
 
     static func == (a: UsageError, b: UsageError) -> Bool { a.message == b.message }
 
@@ -32,6 +34,7 @@ enum UsageError: UserFacingError, Equatable {
             return max == 0 ? "this command takes no arguments" : "too many arguments (at most \(max))"
         case let .invalidValue(_, option, reason): return "invalid value for '\(option)': \(reason)"
         case let .conflicting(_, reason): return reason
+        case let .notUTF8(position): return "argument \(position) is not valid UTF-8 text; nothing was run"
         }
     }
 
@@ -42,6 +45,9 @@ enum UsageError: UserFacingError, Equatable {
 
     var hint: String? {
         switch self {
+        case .notUTF8:
+            return "arguments are counted from the word after 'pwnvault'; give them as UTF-8 (set a UTF-8 locale, "
+                + "or convert the text with iconv -t UTF-8)"
         case let .unknownCommand(_, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help')"
         case .unknownCommand: return "see 'pwnvault help' for the list of commands"
         case let .unknownOption(command, _, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help \(command)')"

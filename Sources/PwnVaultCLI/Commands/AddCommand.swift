@@ -13,7 +13,9 @@ enum AddCommand: Command {
         discussion: """
         Each account is trimmed and recognised as an e-mail address (its domain lower-cased), a phone
         number (7 to 15 digits, optional +) or a username. An account already in the vault is reported,
-        not added twice. If any account is invalid, nothing is added. With '-', accounts are read one
+        not added twice. If any account is invalid, nothing is added (a username of dots only is invalid:
+        HIBP cannot look it up). An account that mixes scripts in one part, or looks like one already in
+        the vault (a Cyrillic 'а' for a Latin 'a'), is added with a warning that names both ids. With '-', accounts are read one
         per line from stdin (blank lines and lines starting with '#' are skipped) so they never appear
         in the shell's history or the process list. The label is what share mode, pipes and --json
         show instead of the account, so a label holding an e-mail address, a phone number or an
@@ -46,7 +48,7 @@ enum AddCommand: Command {
         // The label is screened again against the accounts being added and those in the vault.
         let session = try context.openVault()
         let label = try validatedLabel(rawLabel, accounts: session.payload.accounts, adding: parsed.map(\.0))
-        let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now())
+        let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now(), console: context.console)
         var added: [Account] = []
         var duplicates: [Duplicate] = []
         for (outcome, (_, position)) in zip(outcomes, parsed) {

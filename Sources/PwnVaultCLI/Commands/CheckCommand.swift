@@ -209,7 +209,7 @@ enum CheckCommand: Command {
         let unsaved = entries.compactMap(\.parsed)
         guard !unsaved.isEmpty else { return entries }
         var added: [AccountKey: Account] = [:]
-        for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: session, now: now), unsaved) {
+        for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: session, now: now, console: context.console), unsaved) {
             if case let .added(a) = outcome { added[p.dedupKey] = a }
         }
         return entries.map { e in

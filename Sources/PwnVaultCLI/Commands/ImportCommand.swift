@@ -118,7 +118,7 @@ enum ImportCommand: Command {
     /// address added (as `add` does: masked on a terminal, `#id` and label elsewhere).
     private static func add(_ candidates: [Candidate], to session: VaultSession, report: inout Report,
                             context: Context) throws {
-        let outcomes = try AccountAdder.add(candidates.map { ($0.address.account, $0.label) }, to: session, now: context.now())
+        let outcomes = try AccountAdder.add(candidates.map { ($0.address.account, $0.label) }, to: session, now: context.now(), console: context.console)
         var added: [Added] = []
         var duplicates: [Duplicate] = []
         var addedAccounts: [Account] = []

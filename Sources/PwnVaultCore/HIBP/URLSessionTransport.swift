@@ -101,6 +101,20 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// Why this transport cannot send to `url`, or nil when it can.
+    ///
+    /// swift-corelibs-foundation (Swift 6.0 to at least 6.3) fails every request to a host written as an
+    /// IPv6 literal (`http://[::1]:8080/`) with NSURLErrorBadURL (-1000) before connecting: it compares
+    /// libcurl's reading of the host (`[::1]`) with `URL.host` (`::1`) and refuses when they differ
+    /// (swiftlang/swift-corelibs-foundation#5496, fixed upstream by #5498). Settings refuse such an
+    /// address when they are read, with a way around it, instead of a network error at the first check.
+    /// Remove this once the toolchain pwnvault is built with carries the fix.
+    public static func cannotReachReason(_ url: URL) -> String? {
+        let text = url.absoluteString
+        guard let schemeEnd = text.range(of: "://"), text[schemeEnd.upperBound...].hasPrefix("[") else { return nil }
+        return "this build's networking (Swift's URLSession) cannot connect to an IPv6 address written in brackets"
+    }
+
     static func seconds(_ d: Duration) -> TimeInterval {
         let c = d.components
         return max(0.001, Double(c.seconds) + Double(c.attoseconds) / 1e18)

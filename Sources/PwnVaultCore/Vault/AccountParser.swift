@@ -53,6 +53,7 @@ public enum AccountParseError: UserFacingError, Equatable, Sendable {
     case phoneParentheses
     case usernameTooLong
     case invalidUsernameCharacter
+    case usernameDotsOnly
 
     public var message: String {
         switch self {
@@ -78,11 +79,17 @@ public enum AccountParseError: UserFacingError, Equatable, Sendable {
         case .usernameTooLong: return "the username is longer than 64 characters"
         case .invalidUsernameCharacter:
             return "the username contains a character other than letters, digits, '.', '_' and '-'"
+        case .usernameDotsOnly:
+            return "the username is made of dots only, which Have I Been Pwned cannot look up"
         }
     }
 
     public var hint: String? {
-        "accepted forms: an e-mail address (name@example.com), a phone number of 7 to 15 digits "
+        if self == .usernameDotsOnly {
+            return "in a web address '.' and '..' are steps between folders, so HIBP never sees them as a name; "
+                + "a username needs a letter, a digit, '_' or '-'"
+        }
+        return "accepted forms: an e-mail address (name@example.com), a phone number of 7 to 15 digits "
             + "(+44 20 7946 0958), or a username of up to 64 letters, digits, '.', '_' and '-'"
     }
 
@@ -203,6 +210,11 @@ public enum AccountParser {
         guard !text.unicodeScalars.contains(where: isWhitespace) else { throw AccountParseError.whitespaceInside }
         guard text.allSatisfy(isUsernameCharacter) else { throw AccountParseError.invalidUsernameCharacter }
         guard text.count <= maxUsernameCharacters else { throw AccountParseError.usernameTooLong }
+        // HIBP takes the account as one path segment: "." and ".." are read as steps in the address
+        // (RFC 3986 §5.2.4) before any server sees a name, so a username of dots only can never be
+        // checked. (Empty after trimming is refused above; e-mail addresses and phone numbers always
+        // have more than dots.)
+        guard !text.allSatisfy({ $0 == "." }) else { throw AccountParseError.usernameDotsOnly }
     }
 
     private static func isUsernameCharacter(_ c: Character) -> Bool {

@@ -10,16 +10,22 @@ final class FakeHIBP {
     let process = Process()
     let port: Int
     let dir: URL
-    var apiURL: String { "http://127.0.0.1:\(port)/api/v3" }
-    var base: String { "http://127.0.0.1:\(port)" }
+    /// The loopback address it listens on: 127.0.0.1, or ::1.
+    let host: String
+    var apiURL: String { "http://\(authority)/api/v3" }
+    /// For the tests' own control requests. Swift's URLSession cannot reach `[::1]` (see
+    /// `URLSessionTransport.cannotReachReason`); `localhost` reaches a server on ::1 as well.
+    var base: String { host == "::1" ? "http://localhost:\(port)" : "http://\(authority)" }
+    var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    init(arguments: [String] = ["--rpm", "6000", "--burst", "100"]) throws {
+    init(host: String = "127.0.0.1", arguments: [String] = ["--rpm", "6000", "--burst", "100"]) throws {
+        self.host = host
         dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("fake-hibp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let portFile = dir.appendingPathComponent("port").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Paths.root.appendingPathComponent("tools/fake-hibp/fake_hibp.py").path,
-                             "--port", "0", "--port-file", portFile, "--quiet", "--key", FakeHIBP.key + ":6000",
+                             "--host", host, "--port", "0", "--port-file", portFile, "--quiet", "--key", FakeHIBP.key + ":6000",
                              "--key", "22222222222222222222222222222222:blocked"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
