@@ -15,7 +15,7 @@ enum AddCommand: Command {
         number (7 to 15 digits, optional +) or a username. An account already in the vault is reported,
         not added twice. If any account is invalid, nothing is added (a username of dots only is invalid:
         HIBP cannot look it up). An account that mixes scripts in one part, or looks like one already in
-        the vault (a Cyrillic 'а' for a Latin 'a'), is added with a warning that names both ids. With '-', accounts are read one
+        the vault (a Cyrillic letter a for a Latin one), is added with a warning that names both ids. With '-', accounts are read one
         per line from stdin (blank lines and lines starting with '#' are skipped) so they never appear
         in the shell's history or the process list. The label is what share mode, pipes and --json
         show instead of the account, so a label holding an e-mail address, a phone number or an
