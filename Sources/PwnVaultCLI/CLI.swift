@@ -11,7 +11,7 @@ public enum CLI {
         ProcessHygiene.harden()
         if let position = RawArguments.firstNotUTF8(RawArguments.fromProcess()) {
             let error = UsageError.notUTF8(position: position)
-            StandardStream.write("pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? ""), to: 2)
+            Console.reportBeforeAnyConsole(error)
             return error.exitStatus.rawValue
         }
         let environment = ProcessInfo.processInfo.environment
@@ -22,7 +22,7 @@ public enum CLI {
                          writeOut: { failure.record(StandardStream.write($0, to: 1)) },
                          writeErr: { StandardStream.write($0, to: 2) })
         if let error = failure.error, status == .success || status == .breachesFound {
-            StandardStream.write("pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? ""), to: 2)
+            Console.reportBeforeAnyConsole(error)
             status = error.exitStatus
         }
         return status.rawValue

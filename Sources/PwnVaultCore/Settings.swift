@@ -154,23 +154,17 @@ public struct Settings: Sendable, Equatable {
         }
         hasAPIKeyInEnvironment = value(Self.apiKeyVariable) != nil
 
-        if let raw = value(Self.httpTimeoutVariable) {
-            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int(raw), Self.httpTimeoutRange.contains(seconds) else {
-                throw SettingsError.invalidValue(variable: Self.httpTimeoutVariable, value: raw, expected: "a number of seconds from 1 to 600")
+        /// A whole number of seconds in `range` from `variable`, or `fallback` when it is unset.
+        func seconds(_ variable: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
+            guard let raw = value(variable) else { return fallback }
+            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int(raw), range.contains(seconds) else {
+                throw SettingsError.invalidValue(variable: variable, value: raw,
+                                                 expected: "a number of seconds from \(range.lowerBound) to \(range.upperBound)")
             }
-            httpTimeoutSeconds = seconds
-        } else {
-            httpTimeoutSeconds = Self.defaultHTTPTimeoutSeconds
+            return seconds
         }
-
-        if let raw = value(Self.maxWaitVariable) {
-            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int(raw), Self.maxWaitRange.contains(seconds) else {
-                throw SettingsError.invalidValue(variable: Self.maxWaitVariable, value: raw, expected: "a number of seconds from 1 to 86400")
-            }
-            maxWaitSeconds = seconds
-        } else {
-            maxWaitSeconds = Self.defaultMaxWaitSeconds
-        }
+        httpTimeoutSeconds = try seconds(Self.httpTimeoutVariable, in: Self.httpTimeoutRange, default: Self.defaultHTTPTimeoutSeconds)
+        maxWaitSeconds = try seconds(Self.maxWaitVariable, in: Self.maxWaitRange, default: Self.defaultMaxWaitSeconds)
 
         if let raw = value(Self.shareVariable) {
             shareMode = !["0", "no", "false", "off"].contains(raw.lowercased())

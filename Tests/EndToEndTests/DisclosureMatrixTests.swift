@@ -136,6 +136,11 @@ final class DisclosureMatrixTests: XCTestCase {
     func testTheGateStillTellsWhatItMay() throws {
         let piped = s.run(["check", "#1"])
         XCTAssertTrue(piped.stdout.contains("pwned in 2 breaches: Adobe, 1 sensitive breach (not named)"), piped.stdout)
+        let checked = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["check", "#1", "--json"]).stdout.utf8)) as? [String: Any])
+        let row = try XCTUnwrap((checked["results"] as? [[String: Any]])?.first)
+        XCTAssertEqual(row["breaches"] as? [String], ["Adobe"])
+        XCTAssertEqual(row["sensitiveBreaches"] as? Int, 1)
+        XCTAssertEqual(row["breachCount"] as? Int, 2)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(json[0]["breaches"] as? [String], ["Adobe"])
         XCTAssertEqual(json[0]["sensitiveBreaches"] as? Int, 1)

@@ -63,10 +63,6 @@ enum CheckCommand: Command {
         var attemptFailed: Bool { error != nil }
         var attemptBreached: Bool { error == nil && status == .breached }
         var attemptClean: Bool { error == nil && status == .clean }
-
-        enum CodingKeys: String, CodingKey {
-            case id, input, label, status, breaches, pasteCount, error, saved, checkedAt, lastFailure
-        }
     }
 
     struct Summary: Encodable {

@@ -26,9 +26,17 @@ final class Console {
     /// A message on stderr, prefixed `pwnvault: `.
     func note(_ line: String) { writeErr("pwnvault: \(line)\n") }
     func warning(_ line: String) { writeErr("pwnvault: warning: \(line)\n") }
-    func error(_ error: UserFacingError) {
-        writeErr("pwnvault: error: \(error.message)\n")
-        if let hint = error.hint { writeErr("pwnvault: hint: \(hint)\n") }
+    func error(_ error: UserFacingError) { writeErr(Self.errorLines(error)) }
+
+    /// `pwnvault: error: …` and, when there is one, `pwnvault: hint: …`.
+    static func errorLines(_ error: UserFacingError) -> String {
+        "pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? "")
+    }
+
+    /// An error reported on stderr where no console exists (before the command line is read as
+    /// text, or after the command's console is gone). Its message names no vault data.
+    static func reportBeforeAnyConsole(_ error: UserFacingError) {
+        StandardStream.write(errorLines(error), to: 2)
     }
     /// Raw text on stderr (help for usage errors, progress).
     func errRaw(_ text: String) { writeErr(text) }
