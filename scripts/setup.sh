@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(libsodium-dev libsecret-1-dev libicu-dev pkg-config gnome-keyring libsecret-tools dbus tmux python3 bsdextrautils
-          groff-base man-db zsh fish make)   # the man page and completion tests, make install
+          groff-base man-db zsh fish make faketime)   # the man page and completion tests, make install
 # libicu-dev: its libicui18n.so link names the libicuNN that `add` loads (dlopen) for look-alike checks.
 missing=()
 for p in "${packages[@]}"; do
