@@ -22,10 +22,7 @@ enum ScheduleCommand: Command {
         and command, and from the user manager the next run and the last run's result.
         """,
         options: [OptionSpec("every", value: "PERIOD",
-                             help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)"),
-                  // The global --vault, with what it means here; the passphrase options do not apply.
-                  OptionSpec("vault", value: "PATH",
-                             help: "the vault enable schedules (default: $PWNVAULT_VAULT, then $XDG_DATA_HOME/pwnvault/vault)")],
+                             help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")],
         positionals: 1...1,
         positionalHelp: [("enable", "install the timer and start it (or print a crontab line)"),
                          ("disable", "stop the timer and remove its files"),
@@ -33,8 +30,7 @@ enum ScheduleCommand: Command {
         examples: [("pwnvault schedule enable", "watch once a day"),
                    ("pwnvault schedule enable --every 6h --vault ~/family.vault", "watch another vault every 6 hours"),
                    ("pwnvault schedule status", "when is the next run, and how did the last one end?"),
-                   ("pwnvault schedule disable", "stop watching on a schedule")],
-        usesVault: false)
+                   ("pwnvault schedule disable", "stop watching on a schedule")])
 
     static func run(_ context: Context) throws -> ExitStatus {
         let action = context.arguments.positionals[0]
