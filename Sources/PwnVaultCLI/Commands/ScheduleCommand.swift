@@ -158,7 +158,7 @@ enum ScheduleCommand: Command {
             ("service", display(report.service)),
             ("timer", display(report.timer)),
         ]
-        if let command = report.command { rows.append(("runs", command)) }
+        if let command = report.command { rows.append(("runs", Sanitizer.singleLine(command))) }
         rows.append(("user manager", report.manager))
         if report.manager == "running", report.installation != .notInstalled {
             rows.append(("timer state", report.timerState ?? "unknown"))

@@ -26,12 +26,15 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
         case let .noVault(path): return "there is no vault at \(path) to watch"
         case .noConfigFolder: return "cannot tell where systemd user units go: neither XDG_CONFIG_HOME nor HOME is set"
         case let .unwritablePath(what, path): return "the \(what) \(path) has a control character that a unit file cannot hold"
-        case let .foreignUnit(path): return "\(path) exists and was not written by pwnvault; it was left as it is"
+        case let .foreignUnit(path): return "\(Self.shown(path)) exists and was not written by pwnvault; it was left as it is"
         case .unknownProgramPath: return "cannot tell where this pwnvault program is (/proc/self/exe is unreadable)"
-        case let .fileFailure(path, action, reason): return "could not \(action) \(path): \(reason)"
+        case let .fileFailure(path, action, reason): return "could not \(action) \(Self.shown(path)): \(reason)"
         case let .systemctlFailed(arguments, reason): return "systemctl --user \(arguments) failed: \(reason)"
         }
     }
+
+    /// A path as it may reach a terminal: control characters escaped.
+    private static func shown(_ path: String) -> String { SettingsError.shown(path, limit: nil) }
 
     public var hint: String? {
         switch self {
