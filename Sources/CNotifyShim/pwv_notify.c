@@ -2,6 +2,7 @@
 #include <gio/gio.h>
 #include <string.h>
 
+#include "pwv_deadline.h"
 #include "pwv_notify.h"
 
 #define NOTIFY_NAME "org.freedesktop.Notifications"
@@ -20,75 +21,6 @@ static int fail(pwv_notify_error *error, int code, const char *message) {
 static int recode(pwv_notify_error *error, int code) {
     if (error != NULL) error->code = code;
     return code;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * The deadline, as in pwv_secret.c: a thread sleeps until it passes (monotonic clock) and cancels
- * the GCancellable unless the exchange finished first. g_cancellable_cancel is thread-safe; GDBus
- * then returns G_IO_ERROR_CANCELLED from whatever it was waiting for (connecting, the
- * authentication handshake, a reply).
- * ------------------------------------------------------------------------------------------- */
-
-typedef struct {
-    GCancellable *cancellable;
-    GMutex lock;
-    GCond wake;
-    gint64 end_time; /* g_get_monotonic_time() units (µs) */
-    gboolean finished;
-    gboolean fired;
-    GThread *thread;
-} deadline;
-
-static gpointer deadline_main(gpointer data) {
-    deadline *d = data;
-    gboolean fire = FALSE;
-    g_mutex_lock(&d->lock);
-    while (!d->finished) {
-        if (!g_cond_wait_until(&d->wake, &d->lock, d->end_time)) {
-            fire = !d->finished;
-            d->fired = fire;
-            break;
-        }
-    }
-    g_mutex_unlock(&d->lock);
-    if (fire) g_cancellable_cancel(d->cancellable);
-    return NULL;
-}
-
-static gboolean deadline_start(deadline *d, unsigned int timeout_ms) {
-    memset(d, 0, sizeof *d);
-    d->cancellable = g_cancellable_new();
-    g_mutex_init(&d->lock);
-    g_cond_init(&d->wake);
-    d->end_time = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
-    d->thread = g_thread_try_new("pwv-notify-deadline", deadline_main, d, NULL);
-    if (d->thread == NULL) {
-        g_object_unref(d->cancellable);
-        g_mutex_clear(&d->lock);
-        g_cond_clear(&d->wake);
-        return FALSE;
-    }
-    return TRUE;
-}
-
-/* Milliseconds left before the deadline, at least 1 (a D-Bus timeout of 0 would mean "default"). */
-static gint deadline_left_ms(const deadline *d) {
-    gint64 left = (d->end_time - g_get_monotonic_time()) / 1000;
-    return left < 1 ? 1 : (gint)left;
-}
-
-/* Stops the timer; returns TRUE when it had already fired. */
-static gboolean deadline_stop(deadline *d) {
-    g_mutex_lock(&d->lock);
-    d->finished = TRUE;
-    g_cond_signal(&d->wake);
-    g_mutex_unlock(&d->lock);
-    g_thread_join(d->thread);
-    gboolean fired = d->fired;
-    g_object_unref(d->cancellable);
-    g_mutex_clear(&d->lock);
-    g_cond_clear(&d->wake);
-    return fired;
 }
 
 /* Puts a GError from a D-Bus call into one of the result codes, and frees it. */
@@ -114,13 +46,13 @@ static int fail_call(pwv_notify_error *error, GError **gerror, gboolean fired) {
 
 /* Whether the server's capabilities list "body-markup". A server that cannot say (an error other
  * than "no such service" or the deadline) is taken to show text as it is: the plain body is sent. */
-static int server_wants_markup(GDBusConnection *connection, deadline *d, gboolean *markup,
+static int server_wants_markup(GDBusConnection *connection, pwv_deadline *d, gboolean *markup,
                                pwv_notify_error *error) {
     GError *gerror = NULL;
     *markup = FALSE;
     GVariant *reply = g_dbus_connection_call_sync(
         connection, NOTIFY_NAME, NOTIFY_PATH, NOTIFY_INTERFACE, "GetCapabilities", NULL,
-        G_VARIANT_TYPE("(as)"), G_DBUS_CALL_FLAGS_NONE, deadline_left_ms(d), d->cancellable, &gerror);
+        G_VARIANT_TYPE("(as)"), G_DBUS_CALL_FLAGS_NONE, pwv_deadline_left_ms(d), d->cancellable, &gerror);
     if (reply == NULL) {
         int code = fail_call(error, &gerror, g_cancellable_is_cancelled(d->cancellable));
         return code == PWV_NOTIFY_ERR_FAILED ? PWV_NOTIFY_OK : code;
@@ -139,7 +71,7 @@ static int server_wants_markup(GDBusConnection *connection, deadline *d, gboolea
 
 static int exchange(const char *bus_address, const char *app_name, const char *summary,
                     const char *body_plain, const char *body_markup, unsigned char urgency,
-                    int expire_timeout_ms, deadline *d, uint32_t *id, int *markup_used,
+                    int expire_timeout_ms, pwv_deadline *d, uint32_t *id, int *markup_used,
                     pwv_notify_error *error) {
     GError *gerror = NULL;
     gchar *address = bus_address != NULL
@@ -172,7 +104,7 @@ static int exchange(const char *bus_address, const char *app_name, const char *s
                                              g_variant_builder_end(&hints), (gint32)expire_timeout_ms);
         GVariant *reply = g_dbus_connection_call_sync(
             connection, NOTIFY_NAME, NOTIFY_PATH, NOTIFY_INTERFACE, "Notify", parameters,
-            G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, deadline_left_ms(d), d->cancellable, &gerror);
+            G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, pwv_deadline_left_ms(d), d->cancellable, &gerror);
         if (reply == NULL) {
             status = fail_call(error, &gerror, g_cancellable_is_cancelled(d->cancellable));
         } else {
@@ -201,11 +133,11 @@ int pwv_notify_send(const char *bus_address, const char *app_name, const char *s
     for (size_t i = 0; i < G_N_ELEMENTS(texts); i++) {
         if (!g_utf8_validate(texts[i], -1, NULL)) return fail(error, PWV_NOTIFY_ERR_ARGUMENT, "the text is not UTF-8");
     }
-    deadline d;
-    if (!deadline_start(&d, timeout_ms)) return fail(error, PWV_NOTIFY_ERR_RESOURCE, "no thread for the timeout");
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms)) return fail(error, PWV_NOTIFY_ERR_RESOURCE, "no thread for the timeout");
     int status = exchange(bus_address, app_name, summary, body_plain, body_markup, urgency,
                           expire_timeout_ms, &d, id, markup_used, error);
-    gboolean fired = deadline_stop(&d);
+    gboolean fired = pwv_deadline_stop(&d);
     if (status != PWV_NOTIFY_OK && fired) status = fail(error, PWV_NOTIFY_ERR_TIMEOUT, "the deadline passed");
     return status;
 }

@@ -8,9 +8,9 @@
  *     goes away, and is shared with libsecret. This shim opens a private connection of its own
  *     (exit-on-close off) and closes it before it returns.
  *   - A wedged bus or notification server must not hang pwnvault: the whole exchange (connect,
- *     authenticate, GetCapabilities, Notify) runs under one deadline. A small thread cancels the
- *     GCancellable when it passes (the pattern of pwv_secret.c); each call also gets what is left
- *     of it as its D-Bus timeout.
+ *     authenticate, GetCapabilities, Notify) runs under one deadline: a small thread cancels the
+ *     GCancellable when it passes (pwv_deadline.h, shared with pwv_secret.c), and each call also
+ *     gets what is left of it as its D-Bus timeout.
  *   - Whether the body may be sent as markup is the server's word (GetCapabilities lists
  *     "body-markup"); the caller hands both forms and this shim sends the one the server wants:
  *     `body_markup` (text with &, < and > escaped) when it interprets markup, `body_plain` when
