@@ -25,7 +25,7 @@ final class DisclosureMatrixTests: XCTestCase {
     ]
     /// Commands that never print an account, a label or which breach an account is in.
     static let printsNoVaultData: Set<String> = ["init", "passwd", "config", "breaches", "breach", "notify", "password",
-                                                  "completions", "help"]
+                                                  "schedule", "completions", "help"]
 
     enum Mode: String, CaseIterable {
         case terminal, pipe, file, json, share, detectedShare

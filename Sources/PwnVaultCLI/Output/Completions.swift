@@ -48,6 +48,8 @@ enum Completions {
             return Shell.allCases.map(\.rawValue)
         case ConfigCommand.spec.name:
             return ["api-key"]
+        case ScheduleCommand.spec.name:
+            return ["enable", "disable", "status"]
         default:
             return nil
         }
