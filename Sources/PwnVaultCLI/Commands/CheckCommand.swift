@@ -191,7 +191,7 @@ enum CheckCommand: Command {
             }.map { Entry(account: $0, parsed: nil, position: nil) }
         }
         let payload = session?.payload ?? VaultPayload()
-        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true)
+        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true, disclosure: context.console.disclosure)
         return targets.map { target in
             switch target {
             case let .inVault(a): return Entry(account: a, parsed: nil, position: nil)

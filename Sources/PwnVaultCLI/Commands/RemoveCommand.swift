@@ -17,7 +17,7 @@ enum RemoveCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
         let removed: [Int] = try session.update { payload in
-            let ids = try AccountResolver.vaultAccounts(context.arguments.positionals, in: payload).map(\.id)
+            let ids = try AccountResolver.vaultAccounts(context.arguments.positionals, in: payload, disclosure: context.console.disclosure).map(\.id)
             payload.accounts.removeAll { ids.contains($0.id) }
             return ids
         }

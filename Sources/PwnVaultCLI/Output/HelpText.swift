@@ -13,7 +13,7 @@ enum HelpText {
             "OVERVIEW: pwnvault keeps the accounts you watch in an encrypted vault, checks them against",
             "Have I Been Pwned, and never lets your screen give them away.",
             "",
-            "USAGE: pwnvault <command> [options]",
+            "USAGE: pwnvault [global options] <command> [options]",
             "",
             "COMMANDS:",
         ]
@@ -21,7 +21,7 @@ enum HelpText {
             let spec = command.spec
             lines.append("  " + spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.summary)
         }
-        lines += ["", "GLOBAL OPTIONS:"] + optionLines(GlobalOptions.all)
+        lines += ["", "GLOBAL OPTIONS (before or after the command):"] + optionLines(GlobalOptions.all)
         lines += ["", "  --version  show the version", "",
                   "See 'pwnvault help <command>' or 'pwnvault <command> --help' for details and examples."]
         return lines.joined(separator: "\n")
