@@ -37,7 +37,7 @@ public enum CLI {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
                             colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)
         if arguments.isEmpty {
-            plain.out(HelpText.overview())
+            plain.out(HelpText.overview(width: terminal.columns))
             return .success
         }
         // Global options may come before the command too (`pwnvault --json list`), as gh and git allow.
@@ -53,7 +53,7 @@ public enum CLI {
         switch leading.stop {
         case .version: plain.out("pwnvault \(version)"); return .success
         case .end:
-            if leading.options.contains(where: { $0 == "--help" || $0 == "-h" }) { plain.out(HelpText.overview()); return .success }
+            if leading.options.contains(where: { $0 == "--help" || $0 == "-h" }) { plain.out(HelpText.overview(width: terminal.columns)); return .success }
             let error = UsageError.missingCommand
             plain.error(error)
             return error.exitStatus
@@ -76,7 +76,7 @@ public enum CLI {
             plain.error(InternalError(error))
             return .usage
         }
-        if parsed.has("help") { plain.out(HelpText.command(spec)); return .success }
+        if parsed.has("help") { plain.out(HelpText.command(spec, width: terminal.columns)); return .success }
         let settings: Settings
         do { settings = try Settings(environment: environment) } catch let error as UserFacingError {
             plain.error(error)

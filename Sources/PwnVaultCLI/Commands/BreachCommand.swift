@@ -6,11 +6,12 @@ enum BreachCommand: Command {
     static let spec = CommandSpec(
         name: "breach",
         summary: "explain one breach: dates, size, what was exposed, flags and description",
-        usage: ["NAME [--refresh]"],
+        usage: ["NAME|TITLE [--refresh]"],
         options: [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
         positionals: 1...1,
-        positionalHelp: [("NAME", "the breach's name, as in 'pwnvault breaches' (case-insensitive)")],
-        examples: [("pwnvault breach Adobe", "what the Adobe breach exposed")],
+        positionalHelp: [("NAME|TITLE", "the breach's name or title, as 'pwnvault breaches', 'show' and 'check' print them (case-insensitive)")],
+        examples: [("pwnvault breach Adobe", "what the Adobe breach exposed"),
+                   ("pwnvault breach 'River City Media Spam List'", "a breach by the title 'show' printed")],
         usesVault: false)
 
     struct Report: Encodable {
@@ -28,8 +29,8 @@ enum BreachCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let name = context.arguments.positionals[0]
         let catalog = try HIBPServices(context).catalog(refresh: context.arguments.has("refresh"))
-        guard let b = catalog.breach(named: name) else {
-            let suggestion = Suggest.closest(to: name, in: catalog.breaches.map(\.name))
+        guard let b = catalog.breach(namedOrTitled: name) else {
+            let suggestion = Suggest.closest(to: name, in: catalog.breaches.map(\.name) + catalog.breaches.map(\.title))
             // Breach names are letters and digits; anything else is not echoed (it may be an account).
             let shown = UsageError.isPlainWord(name) ? " named '\(name)'" : " by that name"
             throw InputError("no breach\(shown) in the catalog",

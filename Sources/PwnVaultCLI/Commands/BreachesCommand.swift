@@ -50,13 +50,13 @@ enum BreachesCommand: Command {
             c.note("no breach in the catalog matches")
             return .success
         }
-        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"])
+        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"], keep: [0, 3])
         for b in found {
-            table.rows.append([b.breachDate.map { "\($0)" } ?? "-", String(Sanitizer.singleLine(b.title).prefix(40)),
-                               b.domain.isEmpty ? "-" : String(Sanitizer.singleLine(b.domain).prefix(32)),
+            table.rows.append([b.breachDate.map { "\($0)" } ?? "-", Sanitizer.singleLine(b.title),
+                               b.domain.isEmpty ? "-" : Sanitizer.singleLine(b.domain),
                                thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
         }
-        let lines = table.render(style: { c.styled($0, .bold) })
+        let lines = c.lines(of: table)
         let footer = "\(found.count) of \(catalog.breaches.count) breaches; details: pwnvault breach NAME"
         if c.terminal.stdoutIsTerminal, lines.count > 20, let pager = Pager(command: context.settings.pager ?? "less -FRX") {
             for line in lines + [footer] where !pager.write(line + "\n") { break }

@@ -52,7 +52,8 @@ enum ListCommand: Command {
             return .success
         }
         let showAccount = c.showsAccounts
-        var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"])
+        var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"],
+                          keep: showAccount ? [0, 3, 4] : [0, 2, 3])
         var statuses: [String] = []
         for a in accounts {
             let status = statusText(a.result)
@@ -62,7 +63,7 @@ enum ListCommand: Command {
             row += [c.label(a) ?? "-", status, a.result.checkedAt.map(Self.format) ?? "-"]
             table.rows.append(row)
         }
-        let lines = table.render(style: { c.styled($0, .bold) })
+        let lines = c.lines(of: table)
         c.out(lines[0])
         for (line, a) in zip(lines.dropFirst(), accounts) {
             switch a.result.status {

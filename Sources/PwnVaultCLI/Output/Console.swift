@@ -41,6 +41,21 @@ final class Console {
     /// Raw text on stderr (help for usage errors, progress).
     func errRaw(_ text: String) { writeErr(text) }
 
+    /// How many cells wide stdout's lines may be; nil when stdout is no terminal (nothing is wrapped or cut).
+    var width: Int? { terminal.columns }
+
+    /// A table's lines fitted to the width, the header in bold.
+    func lines(of table: Table) -> [String] { table.render(width: width, style: { self.styled($0, .bold) }) }
+
+    /// `first` then `text` wrapped to the width with a hanging indent under where `text` starts.
+    func hanging(_ first: String, _ text: String) -> [String] { TerminalCells.hanging(first, text, width: width) }
+
+    /// A paragraph wrapped to the width (one line when stdout is no terminal).
+    func wrapped(_ paragraph: String, indent: Int = 0) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        return TerminalCells.wrap(paragraph, to: width.map { $0 - indent } ?? 0).map { pad + $0 }
+    }
+
     /// Whether account characters (masked) may appear at all: on a terminal, outside share mode.
     var showsAccounts: Bool { policy.showsMaskedAccounts }
 

@@ -1,21 +1,46 @@
-/// A plain text table: columns padded to the widest cell, two spaces apart, the last column unpadded.
+import PwnVaultCore
+
+/// A plain text table: columns padded to the widest cell (in terminal cells, so CJK and emoji align),
+/// two spaces apart, the last column unpadded. Given a width, the widest columns shrink until the
+/// table fits, and cells cut short end in `…`; columns in `keep` (dates, counts) are never cut.
 struct Table {
     var header: [String]
     var rows: [[String]] = []
+    var keep: Set<Int> = []
 
-    func render(style: (String) -> String = { $0 }) -> [String] {
-        let all = [header] + rows
+    init(header: [String], rows: [[String]] = [], keep: Set<Int> = []) {
+        self.header = header; self.rows = rows; self.keep = keep
+    }
+
+    func render(width: Int? = nil, style: (String) -> String = { $0 }) -> [String] {
         let columns = header.count
-        var widths = [Int](repeating: 0, count: columns)
-        for row in all { for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], cell.count) } }
+        let widths = columnWidths(fitting: width)
         func line(_ row: [String]) -> String {
             var parts: [String] = []
-            for (i, cell) in row.enumerated() {
-                parts.append(i == columns - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count))
+            for (i, cell) in row.enumerated() where i < columns {
+                let fitted = TerminalCells.truncate(cell, to: widths[i])
+                parts.append(i == columns - 1 ? fitted : TerminalCells.pad(fitted, to: widths[i]))
             }
             return parts.joined(separator: "  ").trailingSpacesTrimmed
         }
         return [style(line(header))] + rows.map(line)
+    }
+
+    /// Each column's width: its widest cell; with `width`, the widest shrinkable column loses a cell
+    /// at a time until the table fits or every column is down to its header (at least 3 cells).
+    func columnWidths(fitting width: Int?) -> [Int] {
+        let columns = header.count
+        var widths = [Int](repeating: 0, count: columns)
+        for row in [header] + rows { for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], TerminalCells.width(cell)) } }
+        guard let width else { return widths }
+        let floors = (0..<columns).map { keep.contains($0) ? widths[$0] : min(widths[$0], max(3, TerminalCells.width(header[$0]))) }
+        var total = widths.reduce(0, +) + 2 * (columns - 1)
+        while total > width {
+            guard let i = (0..<columns).filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) else { break }
+            widths[i] -= 1
+            total -= 1
+        }
+        return widths
     }
 }
 
