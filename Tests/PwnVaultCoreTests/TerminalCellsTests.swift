@@ -26,6 +26,8 @@ final class TerminalCellsTests: XCTestCase {
         let hung = TerminalCells.hanging("exposed:  ", "Email addresses, IP addresses, Names, Passwords", width: 30)
         XCTAssertEqual(hung, ["exposed:  Email addresses, IP", "          addresses, Names,", "          Passwords"])
         XCTAssertEqual(TerminalCells.hanging("x: ", "a b c", width: nil), ["x: a b c"], "no width: one line")
-        XCTAssertTrue(TerminalCells.wrap("집꾸미기집꾸미기집꾸미기", to: 10).allSatisfy { TerminalCells.width($0) <= 10 })
+        XCTAssertEqual(TerminalCells.wrap("집꾸미기 집꾸미기 집", to: 17), ["집꾸미기 집꾸미기", "집"], "8 + 1 + 8 cells fill 17")
+        XCTAssertEqual(TerminalCells.wrap("see https://example.com/long now", to: 10), ["see", "https://example.com/long", "now"],
+                       "a word longer than the line is not cut")
     }
 }

@@ -366,9 +366,9 @@ enum CheckCommand: Command {
         case .breached:
             let disclosed = c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
-            let named = disclosed.shown.map { Sanitizer.singleLine($0.hasDetails ? $0.title : $0.name) } + disclosed.countedNotes
-            return who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + named.joined(separator: ", ")
-                + (result.pasteCount.map { $0 > 0 ? "; \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")
+            let named = BreachRendering(c).titles(disclosed)
+            return c.hanging(who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": ", named.joined(separator: ", ")
+                + (result.pasteCount.map { $0 > 0 ? "; \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")).joined(separator: "\n")
         case .clean:
             return who + "  " + c.styled("no breach found", .green)
                 + (result.pasteCount.map { $0 > 0 ? "; but in \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")

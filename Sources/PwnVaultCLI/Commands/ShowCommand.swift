@@ -19,21 +19,13 @@ enum ShowCommand: Command {
         examples: [("pwnvault show '#3'", "what happened to account #3"),
                    ("pwnvault show '#3' --json", "the same for a script")])
 
-    struct BreachRow: Encodable {
-        let name: String
-        let title: String?
-        let breachDate: String?
-        let dataClasses: [String]
-        let sensitive: Bool
-    }
-
     struct Report: Encodable {
         let id: Int
         let label: String?
         let status: CheckStatus
         let checkedAt: Date?
         let breachCount: Int
-        let breaches: [BreachRow]
+        let breaches: [BreachRendering.JSON]
         /// Sensitive breaches: counted, never named.
         let sensitiveBreaches: Int
         /// Breaches whose catalog entry could not be had: counted, not named.
@@ -58,9 +50,7 @@ enum ShowCommand: Command {
         if context.json {
             try c.json(Report(id: account.id, label: c.label(account), status: result.status, checkedAt: result.checkedAt,
                               breachCount: disclosed.total,
-                              breaches: visible.map { BreachRow(name: $0.name, title: $0.hasDetails ? Sanitizer.singleLine($0.title) : nil,
-                                                                breachDate: $0.breachDate.map { "\($0)" },
-                                                                dataClasses: $0.dataClasses.map(Sanitizer.singleLine), sensitive: false) },
+                              breaches: visible.map(BreachRendering.JSON.init),
                               sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                               pasteCount: result.pasteCount, error: result.errorMessage,
                               lastFailure: FailureRow(result.lastFailure)))
@@ -90,14 +80,8 @@ enum ShowCommand: Command {
         if let pastes = result.pasteCount, pastes > 0 { c.out("also found in \(pastes) paste\(pastes == 1 ? "" : "s")") }
         if !visible.isEmpty {
             c.out("")
-            for b in visible {
-                let date = b.breachDate.map { "\($0)" } ?? "unknown date"
-                let title = b.hasDetails ? Sanitizer.singleLine(b.title) : Sanitizer.singleLine(b.name)
-                c.out("\(date)  \(c.styled(title, .bold))")
-                if !b.dataClasses.isEmpty {
-                    c.out("            exposed: " + b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ").lowercased())
-                }
-            }
+            let rendering = BreachRendering(c)
+            for b in visible { rendering.entry(b).forEach { c.out($0) } }
         }
         for note in disclosed.countedNotes { c.out(note) }
         let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)

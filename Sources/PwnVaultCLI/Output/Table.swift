@@ -7,9 +7,11 @@ struct Table {
     var header: [String]
     var rows: [[String]] = []
     var keep: Set<Int> = []
+    /// Columns that shrink sooner than the others (a breach's internal name sooner than its title).
+    var shrinkFirst: Set<Int> = []
 
-    init(header: [String], rows: [[String]] = [], keep: Set<Int> = []) {
-        self.header = header; self.rows = rows; self.keep = keep
+    init(header: [String], rows: [[String]] = [], keep: Set<Int> = [], shrinkFirst: Set<Int> = []) {
+        self.header = header; self.rows = rows; self.keep = keep; self.shrinkFirst = shrinkFirst
     }
 
     func render(width: Int? = nil, style: (String) -> String = { $0 }) -> [String] {
@@ -27,7 +29,7 @@ struct Table {
     }
 
     /// Each column's width: its widest cell; with `width`, the widest shrinkable column loses a cell
-    /// at a time until the table fits or every column is down to its header (at least 3 cells).
+    /// at a time (those in `shrinkFirst` sooner) until the table fits or every column is down to its header (at least 3 cells).
     func columnWidths(fitting width: Int?) -> [Int] {
         let columns = header.count
         var widths = [Int](repeating: 0, count: columns)
@@ -36,7 +38,9 @@ struct Table {
         let floors = (0..<columns).map { keep.contains($0) ? widths[$0] : min(widths[$0], max(3, TerminalCells.width(header[$0]))) }
         var total = widths.reduce(0, +) + 2 * (columns - 1)
         while total > width {
-            guard let i = (0..<columns).filter({ widths[$0] > floors[$0] }).max(by: { widths[$0] < widths[$1] }) else { break }
+            // Widest first; a `shrinkFirst` column counts double, so it ends about half as wide as the others.
+            func weight(_ i: Int) -> Int { widths[i] * (shrinkFirst.contains(i) ? 2 : 1) }
+            guard let i = (0..<columns).filter({ widths[$0] > floors[$0] }).max(by: { weight($0) < weight($1) }) else { break }
             widths[i] -= 1
             total -= 1
         }

@@ -19,8 +19,17 @@ public enum TerminalCells {
         }
     }
 
-    /// The cells a string takes on one line.
-    public static func width<S: StringProtocol>(_ s: S) -> Int { s.reduce(0) { $0 + width($1) } }
+    /// The cells a string takes on one line. pwnvault's own color sequences (`ESC [ … m`) take none;
+    /// escape sequences from data never get this far (`Sanitizer`).
+    public static func width<S: StringProtocol>(_ s: S) -> Int {
+        var total = 0, inEscape = false
+        for c in s {
+            if inEscape { if c.isLetter { inEscape = false }; continue }
+            if c == "\u{1B}" { inEscape = true; continue }
+            total += width(c)
+        }
+        return total
+    }
 
     /// `s` cut to at most `cells` cells, ending in `…` when anything was cut.
     public static func truncate(_ s: String, to cells: Int) -> String {
@@ -40,31 +49,24 @@ public enum TerminalCells {
         s + String(repeating: " ", count: max(0, cells - width(s)))
     }
 
-    /// Word-wraps one paragraph into lines of at most `cells` cells, breaking at spaces only (a word
-    /// longer than a line is cut where it must be). `cells <= 0`: one line, unwrapped. U+00A0 never
-    /// breaks and becomes a plain space.
+    /// Word-wraps one paragraph into lines of at most `cells` cells, breaking at spaces only: a word
+    /// longer than a line (a link) gets a line of its own, uncut, so it can still be copied.
+    /// `cells <= 0`: one line, unwrapped. U+00A0 never breaks and becomes a plain space.
     public static func wrap(_ text: String, to cells: Int) -> [String] {
         guard cells > 0 else { return [text.replacingOccurrences(of: "\u{00A0}", with: " ")] }
         var lines: [String] = [], current = "", used = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            var word = Substring(word)
-            var w = width(word)
-            if !current.isEmpty, used + 1 + w <= cells {
+            let w = width(word)
+            if current.isEmpty {
+                current = String(word); used = w
+            } else if used + 1 + w <= cells {
                 current += " " + word; used += 1 + w
-                continue
+            } else {
+                lines.append(current)
+                current = String(word); used = w
             }
-            if !current.isEmpty { lines.append(current); current = ""; used = 0 }
-            while w > cells {   // a word wider than the line: as much as fits, then the rest
-                var head = "", hw = 0
-                while let c = word.first, hw + width(c) <= cells || head.isEmpty {
-                    head.append(c); hw += width(c); word = word.dropFirst()
-                }
-                lines.append(head)
-                w = width(word)
-            }
-            current = String(word); used = w
         }
-        if !current.isEmpty || lines.isEmpty { lines.append(current) }
+        lines.append(current)
         return lines.map { $0.replacingOccurrences(of: "\u{00A0}", with: " ") }
     }
 
