@@ -26,7 +26,7 @@ enum BreachCommand: Command {
         }
         let c = context.console
         if context.json {
-            try c.json(BreachRendering.JSON(b))
+            try c.json(BreachRendering.JSON(b, advice: true))
         } else {
             BreachRendering(c).details(b).forEach { c.out($0) }
         }

@@ -33,7 +33,7 @@ enum BreachesCommand: Command {
         let found = catalog.search(BreachQuery(search: args.value("search"), domain: args.value("domain"), sort: sort))
         let c = context.console
         if context.json {
-            try c.json(found.map(BreachRendering.JSON.init))
+            try c.json(found.map { BreachRendering.JSON($0) })
             return .success
         }
         if found.isEmpty {

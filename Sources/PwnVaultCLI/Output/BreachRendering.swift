@@ -8,8 +8,9 @@ import PwnVaultCore
 /// on a terminal and unwrapped elsewhere. Which breaches may be named is not decided here: that is
 /// the disclosure gate's answer (`Disclosure.breaches`), already newest first.
 ///
-/// Markers (`marker:`) go in front of a breach's title, e.g. a `NEW` for breaches an account was not
-/// known to be in before.
+/// What the vault remembers about an account's breaches (issue 9) is shown from the gate's answer:
+/// `NEW` after a breach first seen by the latest check, `(acknowledged)` after one the user dealt with,
+/// and advice per data class under every breach not acknowledged yet.
 struct BreachRendering {
     let console: Console
 
@@ -19,29 +20,36 @@ struct BreachRendering {
 
     /// A breach in one line: its title (the name when only the name is known), then its flags in
     /// brackets: `River City Media Spam List [spam list]`.
-    func title(_ b: Breach, marker: String? = nil) -> String {
-        let title = Sanitizer.singleLine(b.hasDetails ? b.title : b.name)
+    func title(_ b: Breach) -> String {
         let flags = Self.flags(b)
-        return (marker.map { "\($0) " } ?? "") + title + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+        return Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
     }
 
-    /// Titles for a one-line list (`check`): breaches in the gate's order, then what is only counted.
-    func titles(_ disclosed: DisclosedBreaches, marker: (Breach) -> String? = { _ in nil }) -> [String] {
-        disclosed.shown.map { title($0, marker: marker($0)) } + disclosed.countedNotes
+    /// Titles for a one-line list (`check`): breaches in the gate's order (newest first), each new one
+    /// followed by `newMark`, then what is only counted.
+    func titles(_ disclosed: DisclosedBreaches, newMark: String = "NEW") -> [String] {
+        disclosed.shown.map { title($0) + (disclosed.isNew($0) ? " " + newMark : "") } + disclosed.countedNotes
     }
 
-    /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]`, then what was
-    /// exposed under a hanging indent.
-    func entry(_ b: Breach, marker: String? = nil) -> [String] {
+    /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]  NEW`, what was
+    /// exposed, and (unless acknowledged) what to do, each under a hanging indent.
+    func entry(_ b: Breach, in disclosed: DisclosedBreaches? = nil) -> [String] {
         let date = b.breachDate.map { "\($0)" } ?? "unknown   "
-        var lines = console.hanging(date + "  ", styledTitle(b, marker: marker))
+        let mark = disclosed.map { d in
+            d.isNew(b) ? "  " + console.styled("NEW", .red) : d.isAcknowledged(b) ? "  " + console.styled("(acknowledged)", .dim) : ""
+        } ?? ""
+        var lines = console.hanging(date + "  ", styledTitle(b) + mark)
         if !b.dataClasses.isEmpty {
             lines += console.hanging("            exposed: ", dataClasses(b))
+        }
+        if let disclosed, !disclosed.isAcknowledged(b) {
+            for advice in BreachAdvice.lines(for: b) { lines += console.hanging("            → ", advice) }
         }
         return lines
     }
 
-    /// Everything the catalog says about one breach (`breach NAME`).
+    /// Everything the catalog says about one breach (`breach NAME`), and what to do if one's
+    /// account is in it.
     func details(_ b: Breach) -> [String] {
         let flags = Self.allFlags(b)
         var lines = console.wrapped(console.styled(Sanitizer.singleLine(b.title), .bold)
@@ -56,6 +64,11 @@ struct BreachRendering {
         if !links.isEmpty {
             lines.append("")
             for (i, link) in links.enumerated() { lines += console.hanging("[\(i + 1)] ", Sanitizer.singleLine(link)) }
+        }
+        let advice = BreachAdvice.lines(for: b)
+        if !advice.isEmpty {
+            lines += ["", "if one of your accounts is in it:"]
+            for line in advice { lines += console.hanging("  → ", line) }
         }
         return lines
     }
@@ -78,10 +91,9 @@ struct BreachRendering {
         b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ")
     }
 
-    private func styledTitle(_ b: Breach, marker: String?) -> String {
-        let plain = Sanitizer.singleLine(b.hasDetails ? b.title : b.name)
+    private func styledTitle(_ b: Breach) -> String {
         let flags = Self.flags(b)
-        return (marker.map { console.styled($0, .yellow) + " " } ?? "") + console.styled(plain, .bold)
+        return console.styled(Sanitizer.singleLine(b.hasDetails ? b.title : b.name), .bold)
             + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
     }
 
@@ -144,8 +156,24 @@ struct BreachRendering {
         let links: [String]
         let attribution: String?
         let disclosureUrl: String?
+        /// For an account's breach (`show`): first seen by the latest check and not acknowledged.
+        let new: Bool?
+        /// For an account's breach: the user said it was dealt with (`ack`).
+        let acknowledged: Bool?
+        /// What to do when one's account is in it, one line per kind of data exposed (none once acknowledged).
+        let advice: [String]?
 
-        init(_ b: Breach) {
+        /// An account's breach, as the gate disclosed it: with its new and acknowledged marks and advice.
+        init(_ b: Breach, in disclosed: DisclosedBreaches) {
+            let acknowledged = disclosed.isAcknowledged(b)
+            self.init(b, advice: !acknowledged, new: disclosed.isNew(b), acknowledged: acknowledged)
+        }
+
+        /// A catalog entry; `advice` adds what to do when one's account is in it.
+        init(_ b: Breach, advice: Bool = false, new: Bool? = nil, acknowledged: Bool? = nil) {
+            self.new = new
+            self.acknowledged = acknowledged
+            self.advice = advice ? BreachAdvice.lines(for: b) : (acknowledged == true ? [] : nil)
             let known = b.hasDetails
             let (text, links) = HTMLText.render(b.descriptionHTML, width: 0)
             name = Sanitizer.singleLine(b.name)
