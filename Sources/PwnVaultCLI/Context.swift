@@ -46,7 +46,9 @@ struct Context {
         let source = try passphraseSource(useEnvironment: !requirePassphrase)
         let session: VaultSession
         do {
-            session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase) { reason in
+            // On a terminal a mistyped passphrase is asked for again (not on reveal's private screen).
+            let retry = PromptRetry.forPerson(interactive: source == .terminal && terminalPrompt == nil, say: { console.note($0) })
+            session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase, retry: retry) { reason in
                 // One line saying why the keyring was not used, unless the user turned it off on purpose.
                 if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }
                 let prompt = "Passphrase for \(location.displayPath): "

@@ -15,7 +15,7 @@ final class DisclosureMatrixTests: XCTestCase {
         "check": [["check", "--all", "--force"], ["check", "#1"], ["check", "fault-escape@example.org"]],
         "add": [["add", "sensitive.person@example.com", "new.watcher@example.net"]],
         "import": [["import", "@CONTACTS"]],
-        "remove": [["remove", "new.watcher@example.net"]],
+        "remove": [["remove", "new.watcher@example.net", "--yes"]],
         "reveal": [["reveal"]],
         "status": [["status"]],
         "doctor": [["doctor"]],
