@@ -89,7 +89,11 @@ final class MonitorEndToEndTests: XCTestCase {
         let watch = s.run(["watch"])
         XCTAssertEqual(watch.status, 1, watch.all)
         XCTAssertTrue(watch.stdout.hasPrefix("#3  Mum  NEW: Fresh Leak\n"), watch.stdout)
-        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 3, "a changed catalog means a full check")
+        // A changed catalog means a full check: Dad and #2 are on the key's verified domain, answered by
+        // one domain search; Mum alone is asked for.
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 1, watch.all)
+        XCTAssertEqual(paths().filter { $0.contains("/breacheddomain/hibp-integration-tests.com") }.count, 1)
+        XCTAssertEqual(paths().filter { $0.hasSuffix("/subscribeddomains") }.count, 1)
         rows = try listRows()
         XCTAssertEqual(rows[2]["status"] as? String, "breached")
         XCTAssertEqual(rows[2]["new"] as? Int, 1)
@@ -160,12 +164,13 @@ final class MonitorEndToEndTests: XCTestCase {
         let full = try XCTUnwrap(try json(s.run(["watch", "--json"]).stdout) as? [String: Any])
         XCTAssertEqual(full["fullCheck"] as? Bool, true)
         XCTAssertTrue((full["reason"] as? String ?? "").contains("7 days old"), "\(full)")
-        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 4)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 2, "two on the verified domain, by domain search")
+        XCTAssertEqual(paths().filter { $0.contains("/breacheddomain/") }.count, 1)
         // ... and 2 days ago with --full-every 1.
         try edit { $0.monitor?.lastFullCheck = Date().addingTimeInterval(-2 * 86_400) }
         server.control("/__control/reset", "{}")
         XCTAssertEqual(s.run(["watch", "--full-every", "1"]).status, 0)
-        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 4)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") || $0.contains("/breacheddomain/") }.count, 3)
         server.control("/__control/reset", "{}")
         XCTAssertEqual(s.run(["watch", "--full-every", "1"]).status, 0)
         XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 0)
@@ -269,5 +274,46 @@ final class MonitorEndToEndTests: XCTestCase {
         XCTAssertTrue(refused.stdout.contains("checked 3 of 3"), refused.stdout)
         XCTAssertEqual(s.run(["ack", "--all"]).status, 0)
         XCTAssertEqual(s.run(["check", "--all"]).status, 0)
+    }
+
+    // MARK: domain search
+
+    func testADomainSearchListsEveryBreachedAddressMaskedAndSavesThem() throws {
+        let domains = s.run(["domain"])
+        XCTAssertEqual(domains.status, 0, domains.all)
+        XCTAssertTrue(domains.stdout.hasPrefix("hibp-integration-tests.com  12 breached addresses"), domains.stdout)
+
+        s.initVault()
+        XCTAssertEqual(s.run(["add", Self.dad, "--label", "Dad"]).status, 0)
+        let piped = s.run(["domain", "hibp-integration-tests.com"])
+        XCTAssertEqual(piped.status, 1, piped.all)
+        XCTAssertEqual(paths().filter { $0.contains("/breacheddomain/") }.count, 1, "one request for the whole domain")
+        XCTAssertTrue(piped.stdout.hasPrefix("hibp-integration-tests.com: 12 breached addresses\n"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("#1  Dad  pwned in 1 breach: Adobe\n"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("address 2  pwned in"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("1 sensitive breach (not named)"), "domain search returns sensitive breaches: \(piped.stdout)")
+        for secret in ["multiple-breaches", "sensitive-breach", "VelvetRendezvous", "@hibp-integration-tests.com"] {
+            XCTAssertFalse(piped.all.contains(secret), "printed \(secret): \(piped.all)")
+        }
+        let terminal = s.runOnTerminal(["domain", "hibp-integration-tests.com"]).stdout
+        XCTAssertTrue(terminal.contains("•••"), terminal)
+        XCTAssertFalse(terminal.contains("multiple-breaches"), terminal)
+
+        let saved = s.run(["domain", "hibp-integration-tests.com", "--save", "--json"])
+        XCTAssertEqual(saved.status, 1, saved.all)
+        let report = try XCTUnwrap(try json(saved.stdout) as? [String: Any])
+        XCTAssertEqual(report["added"] as? Int, 11)
+        let rows = try listRows()
+        XCTAssertEqual(rows.count, 12)
+        XCTAssertTrue(rows.allSatisfy { $0["status"] as? String == "breached" }, "\(rows)")
+        XCTAssertEqual(s.run(["ack", "--all"]).status, 0)
+        XCTAssertEqual(s.run(["domain", "hibp-integration-tests.com", "--save"]).status, 0, "all acknowledged")
+
+        let bad = s.run(["domain", "alice@example.com"])
+        XCTAssertEqual(bad.status, 2, bad.all)
+        XCTAssertFalse(bad.all.contains("alice"), bad.all)
+        server.control("/__control/config", #"{"domains": []}"#)
+        let refused = s.run(["domain", "hibp-integration-tests.com"])
+        XCTAssertEqual(refused.status, 7, refused.all)
     }
 }

@@ -103,15 +103,26 @@ enum WatchCommand: Command {
             return .success
         }
 
-        let entries = chosen.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
-        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
-        let asked: Bool
-        (rpm, asked) = try CheckCommand.rate(given: rpm, entries: entries.count, client: client, key: key, services: services)
+        let (client, key) = try services.keyedClient(allOnTestDomain: chosen.allSatisfy(\.isOnTestDomain))
+        var asked: Bool
+        // A full check sends at least two keyed requests (the domains, then the accounts): know the rate.
+        (rpm, asked) = try CheckCommand.rate(given: rpm, entries: full ? max(2, chosen.count) : chosen.count,
+                                             client: client, key: key, services: services)
+        // Addresses on the key's verified domains: one domain search each domain, not one per address.
+        // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
+        var byDomain = DomainAnswers.Answered()
+        if full && !args.has("pastes") && !args.has("stealer-logs") {
+            byDomain = DomainAnswers.answer(chosen, client: client, rpm: rpm, session: session, now: now)
+            asked = asked || byDomain.requests > 0
+        }
+        let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
         let c = context.console
         let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: asked,
                                  session: session, pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"))
-        let report = runner.run(entries, progress: Progress(console: c, total: entries.count, enabled: false)) { _, _ in }
+        var report = entries.isEmpty ? CheckRunner.Report()
+            : runner.run(entries, progress: Progress(console: c, total: entries.count, enabled: false)) { _, _ in }
         if let error = report.saveFailure { throw error }
+        report.outcomes = byDomain.outcomes + report.outcomes
 
         if full && report.stop == nil && !report.interrupted && report.failed == 0 {
             try session.update { payload in
