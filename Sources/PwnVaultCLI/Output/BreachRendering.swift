@@ -25,10 +25,10 @@ struct BreachRendering {
         return Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
     }
 
-    /// Titles for a one-line list (`check`): breaches in the gate's order (newest first), each new one
-    /// followed by `newMark`, then what is only counted.
-    func titles(_ disclosed: DisclosedBreaches, newMark: String = "NEW") -> [String] {
-        disclosed.shown.map { title($0) + (disclosed.isNew($0) ? " " + newMark : "") } + disclosed.countedNotes
+    /// Titles for a one-line list (`check`, `domain`): breaches in the gate's order (newest first), each
+    /// new one followed by `newMark` (nil: no marks), then what is only counted.
+    func titles(_ disclosed: DisclosedBreaches, newMark: String? = "NEW") -> [String] {
+        disclosed.shown.map { b in title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "") } + disclosed.countedNotes
     }
 
     /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]  NEW`, what was
