@@ -50,6 +50,18 @@ final class TermFitEndToEndTests: XCTestCase {
         let typo = s.run(["show", "rc@exmple.com"])
         XCTAssertTrue(typo.stderr.contains("did you mean '#1'?"), typo.stderr)
         XCTAssertFalse(typo.stderr.contains("rc@e"), "piped: the account is not shown, even masked: \(typo.stderr)")
+        func ids(_ args: [String]) throws -> [Int] {
+            let rows = try JSONSerialization.jsonObject(with: Data(s.run(args).stdout.utf8)) as? [[String: Any]]
+            return rows?.compactMap { $0["id"] as? Int } ?? []
+        }
+        XCTAssertEqual(try ids(["list", "--status", "breached", "--json"]), [1])
+        XCTAssertEqual(try ids(["list", "--status", "new", "--json"]), [1])
+        XCTAssertEqual(try ids(["list", "--status", "never", "--status", "clean", "--json"]), [2, 3])
+        XCTAssertEqual(try ids(["--json", "list", "--status", "failed"]), [])
+        XCTAssertEqual(s.run(["list", "--status", "pwned"]).status, 2)
+        let status = try JSONSerialization.jsonObject(with: Data(s.run(["status", "--json"]).stdout.utf8)) as? [String: Any]
+        XCTAssertEqual(status?["path"] as? String, s.vault, "absolute, not ~/…")
+
         let comment = s.run(["show"])   // what `pwnvault show #2` becomes in a shell
         XCTAssertTrue(comment.stderr.contains("an unquoted # starts a shell comment"), comment.stderr)
     }
