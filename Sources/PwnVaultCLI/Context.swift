@@ -35,6 +35,13 @@ struct Context {
         return .terminal
     }
 
+    /// The vault when the keyring opens it, else nil: nothing is asked and no passphrase file is read
+    /// (shell completion calls this on every Tab).
+    func openVaultWithoutAsking() -> VaultSession? {
+        guard let location = try? vaultLocation() else { return nil }
+        return try? VaultSession.open(at: location, keyring: keyring) { _ in throw TerminalError.noTerminal }
+    }
+
     /// Opens the vault, asking for the passphrase only when the keyring cannot give the key.
     /// `requirePassphrase` (reveal, passwd): the keyring is skipped and `PWNVAULT_PASSPHRASE_FILE` is
     /// not used, so only a person typing, or an explicit option on this command line, unlocks it.

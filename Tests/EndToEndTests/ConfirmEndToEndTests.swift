@@ -98,4 +98,38 @@ final class ConfirmEndToEndTests: XCTestCase {
         let rows = try JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [Any]
         XCTAssertEqual(rows?.count, 0)
     }
+
+    func testCompletionsOfferIdsWithLabelsAndBreachNamesWithoutAsking() throws {
+        let s = try Sandbox()
+        let server = try FakeHIBP()
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "kim@example.com", "--label", "Kim (work)"]).status, 0)
+        XCTAssertEqual(s.run(["add", "lee@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["breaches"]).status, 0)   // the catalog is cached; completion never fetches it
+        let ids = s.run(["completions", "--list", "ids"], passphraseFromFile: false)
+        XCTAssertEqual(ids.stdout, "#1\tKim (work)\n#2\n", "labels as descriptions, never an account")
+        XCTAssertFalse(ids.all.contains("kim@") || ids.all.contains("lee@"), ids.all)
+        let requests = server.log().count
+        XCTAssertTrue(s.run(["completions", "--list", "breaches"]).stdout.contains("Adobe\n"))
+        XCTAssertEqual(server.log().count, requests, "from the cache only")
+        // Without the keyring there is nothing to offer, and nothing is asked (not even the file is read).
+        let locked = s.run(["completions", "--list", "ids"], env: ["PWNVAULT_KEYRING": "none"])
+        XCTAssertEqual(locked.status, 0, locked.all)
+        XCTAssertEqual(locked.stdout, "")
+
+        // bash, for real: ids bare or after an escaped #, breach names.
+        let script = s.run(["completions", "bash"]).stdout
+        func complete(_ words: [String]) -> [String] {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+            let r = Sandbox.exec("/bin/bash", ["--norc", "--noprofile", "-c",
+                                               script + "\nCOMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _pwnvault; printf '%s\\n' \"${COMPREPLY[@]}\""],
+                                 input: nil, environment: s.environment)
+            return r.stdout.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(complete([Paths.binary, "show", ""]), ["1", "2"])
+        XCTAssertEqual(complete([Paths.binary, "remove", "\\#"]), ["\\#1", "\\#2"])
+        XCTAssertEqual(complete([Paths.binary, "breach", "Ado"]), ["Adobe"])
+        XCTAssertEqual(complete([Paths.binary, "list", "--status", "br"]), ["breached"])
+    }
 }

@@ -22,10 +22,11 @@ final class DisclosureMatrixTests: XCTestCase {
         "watch": [["watch", "--full-every", "1"]],
         "ack": [["ack", "#4"]],
         "domain": [["domain", "hibp-integration-tests.com"]],
+        "completions": [["completions", "--list", "ids"], ["completions", "--list", "breaches"]],
     ]
     /// Commands that never print an account, a label or which breach an account is in.
     static let printsNoVaultData: Set<String> = ["init", "passwd", "config", "breaches", "breach", "notify", "password",
-                                                  "completions", "help"]
+                                                  "help"]
 
     enum Mode: String, CaseIterable {
         case terminal, pipe, file, json, share, detectedShare
