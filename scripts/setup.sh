@@ -2,7 +2,7 @@
 # Installs what pwnvault needs to build, test and demo on Debian/Ubuntu, once. Safe to run again.
 set -euo pipefail
 
-packages=(libsodium-dev libsecret-1-dev libicu-dev pkg-config gnome-keyring libsecret-tools dbus tmux python3 bsdextrautils
+packages=(libsodium-dev libsecret-1-dev libicu-dev libpsl-dev publicsuffix pkg-config gnome-keyring libsecret-tools dbus tmux python3 bsdextrautils
           groff-base man-db zsh fish make)   # the man page and completion tests, make install
 # libicu-dev: its libicui18n.so link names the libicuNN that `add` loads (dlopen) for look-alike checks.
 missing=()
