@@ -95,6 +95,7 @@ public enum CLI {
         let console = Console(terminal: terminal,
                               policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: share != nil),
                               colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr)
+        console.apiKeyFromEnvironment = !(environment[Settings.apiKeyVariable] ?? "").isEmpty
         if let share, spec.usesVault {
             console.note("share mode is on (\(share)): accounts appear by label or #id only")
         }

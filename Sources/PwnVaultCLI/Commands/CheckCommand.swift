@@ -267,7 +267,7 @@ enum CheckCommand: Command {
         } catch let e as HIBPError where e.stopsRun {
             throw e
         } catch {
-            context.console.note("could not learn the api key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
+            context.console.note("could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
             return nil
         }
     }
