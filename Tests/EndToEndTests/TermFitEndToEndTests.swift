@@ -116,7 +116,7 @@ final class TermFitEndToEndTests: XCTestCase {
         defer { tmux.close() }
         for width in [60, 80, 120] {
             tmux.tmux("resize-window", "-x", "\(width)")
-            tmux.run("for c in 'help breaches' 'help list' help list breaches 'show 1' 'breach Ohmbook' 'breach Kettlewise'; do "
+            tmux.run("for c in 'help breaches' 'help list' help 'help environment' list status breaches 'show 1' 'breach Ohmbook' 'breach Kettlewise'; do "
                      + "echo \"== $c\"; PAGER=cat \"$TEST_BIN\" --no-share $c; done; echo END-$((\(width)))")
             XCTAssertTrue(tmux.wait(for: "END-\(width)", seconds: 30))
             let joined = tmux.call(["tmux", tmux.socket, "capture-pane", "-p", "-J", "-S", "-", "-t", "main"]).output

@@ -33,7 +33,7 @@ enum StatusCommand: Command {
             ("share mode", report.shareMode.map { "on (\($0))" } ?? "off"),
         ]
         let w = rows.map(\.0.count).max()!
-        for (k, v) in rows { c.out((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0) + v) }
+        for (k, v) in rows { c.hanging((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0), v).forEach { c.out($0) } }
         return .success
     }
 }

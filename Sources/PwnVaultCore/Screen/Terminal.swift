@@ -47,7 +47,9 @@ public struct TerminalCapabilities: Equatable, Sendable {
     }
 
     /// The same decision with the "is this fd a terminal" question answered by `isTerminal`.
-    public static func detect(environment: [String: String], isTerminal: (Int32) -> Bool) -> TerminalCapabilities {
+    /// `windowColumns` answers the window width of the terminal on stdout (the real `ioctl` by default).
+    public static func detect(environment: [String: String], isTerminal: (Int32) -> Bool,
+                              windowColumns: () -> Int? = stdoutWindowColumns) -> TerminalCapabilities {
         let dumb = environment["TERM"] == "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let stdin = !dumb && isTerminal(STDIN_FILENO)
@@ -58,8 +60,6 @@ public struct TerminalCapabilities: Equatable, Sendable {
                                     columns: stdout ? columns(windowColumns: windowColumns(), environment: environment) : nil)
     }
 
-    /// The window width of the terminal on stdout, else of the controlling terminal.
-    static func windowColumns() -> Int? {
-        TerminalIO.windowSize(STDOUT_FILENO)?.columns
-    }
+    /// The window width of the terminal on stdout, when it has one.
+    public static func stdoutWindowColumns() -> Int? { TerminalIO.windowSize(STDOUT_FILENO)?.columns }
 }
