@@ -69,7 +69,10 @@ enum HelpText {
         var lines = hanging("ENVIRONMENT: ", "the variables pwnvault reads (empty counts as unset)", width: width, indent: 0) + [""]
         for (name, value, meaning) in Settings.documentation {
             lines += hanging("  " + name.padding(toLength: w + 2, withPad: " ", startingAt: 0), meaning, width: width)
-            lines += hanging("  " + String(repeating: " ", count: w + 2) + "default: ", value, width: width)
+            // Under the meaning when it fits there; a long value (a URL) otherwise gets a shallower indent.
+            let under = "  " + String(repeating: " ", count: w + 2) + "default: "
+            let fits = width.map { TerminalCells.width(under + value) <= $0 } ?? true
+            lines += hanging(fits ? under : "      default: ", value, width: width)
         }
         return lines.joined(separator: "\n")
     }
