@@ -16,24 +16,28 @@ struct Table {
 
     func render(width: Int? = nil, style: (String) -> String = { $0 }) -> [String] {
         let columns = header.count
-        let widths = columnWidths(fitting: width)
-        func line(_ row: [String]) -> String {
+        let all = [header] + rows
+        let cells = all.map { $0.prefix(columns).map(TerminalCells.width) }   // each cell measured once
+        let widths = columnWidths(fitting: width, cells: cells)
+        func line(_ r: Int) -> String {
             var parts: [String] = []
-            for (i, cell) in row.enumerated() where i < columns {
-                let fitted = TerminalCells.truncate(cell, to: widths[i])
-                parts.append(i == columns - 1 ? fitted : TerminalCells.pad(fitted, to: widths[i]))
+            for (i, cell) in all[r].prefix(columns).enumerated() {
+                let fitted = cells[r][i] > widths[i] ? TerminalCells.truncate(cell, to: widths[i]) : cell
+                let used = cells[r][i] > widths[i] ? TerminalCells.width(fitted) : cells[r][i]
+                parts.append(i == columns - 1 ? fitted : fitted + String(repeating: " ", count: max(0, widths[i] - used)))
             }
             return parts.joined(separator: "  ").trailingSpacesTrimmed
         }
-        return [style(line(header))] + rows.map(line)
+        return [style(line(0))] + (1..<all.count).map(line)
     }
 
     /// Each column's width: its widest cell; with `width`, the widest shrinkable column loses a cell
-    /// at a time (those in `shrinkFirst` sooner) until the table fits or every column is down to its header (at least 3 cells).
-    func columnWidths(fitting width: Int?) -> [Int] {
+    /// at a time (those in `shrinkFirst` sooner) until the table fits or every column is down to its
+    /// header (at least 3 cells).
+    func columnWidths(fitting width: Int?, cells: [[Int]]) -> [Int] {
         let columns = header.count
         var widths = [Int](repeating: 0, count: columns)
-        for row in [header] + rows { for (i, cell) in row.enumerated() where i < columns { widths[i] = max(widths[i], TerminalCells.width(cell)) } }
+        for row in cells { for (i, w) in row.enumerated() { widths[i] = max(widths[i], w) } }
         guard let width else { return widths }
         let floors = (0..<columns).map { keep.contains($0) ? widths[$0] : min(widths[$0], max(3, TerminalCells.width(header[$0]))) }
         var total = widths.reduce(0, +) + 2 * (columns - 1)

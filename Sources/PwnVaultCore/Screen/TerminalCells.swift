@@ -22,6 +22,8 @@ public enum TerminalCells {
     /// The cells a string takes on one line. pwnvault's own color sequences (`ESC [ … m`) take none;
     /// escape sequences from data never get this far (`Sanitizer`).
     public static func width<S: StringProtocol>(_ s: S) -> Int {
+        // Printable ASCII, the common case (ids, dates, counts): one cell per byte.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s.utf8.count }
         var total = 0, inEscape = false
         for c in s {
             if inEscape { if c.isLetter { inEscape = false }; continue }
