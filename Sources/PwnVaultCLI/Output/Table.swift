@@ -51,11 +51,3 @@ struct Table {
         return widths
     }
 }
-
-extension String {
-    var trailingSpacesTrimmed: String {
-        var s = self
-        while s.last == " " { s.removeLast() }
-        return s
-    }
-}

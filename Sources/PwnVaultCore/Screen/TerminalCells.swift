@@ -84,7 +84,7 @@ public enum TerminalCells {
             return [first + wrapped[0]] + wrapped.dropFirst().map { pad + $0 }
         }
         let pad = String(repeating: " ", count: fallbackIndent)
-        return [first.trailingSpacesRemoved] + wrap(text, to: cells - fallbackIndent).map { pad + $0 }
+        return [first.trailingSpacesTrimmed] + wrap(text, to: cells - fallbackIndent).map { pad + $0 }
     }
 
     /// Wide and fullwidth ranges (East Asian Width W and F) that `isEmojiPresentation` does not cover.
@@ -102,7 +102,8 @@ public enum TerminalCells {
 }
 
 extension String {
-    var trailingSpacesRemoved: String {
+    /// The string without the spaces at its end (table rows, the first line of a hanging indent).
+    public var trailingSpacesTrimmed: String {
         var s = self
         while s.last == " " { s.removeLast() }
         return s
