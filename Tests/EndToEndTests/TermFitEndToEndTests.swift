@@ -86,6 +86,15 @@ final class TermFitEndToEndTests: XCTestCase {
         for tz in ["UTC", "America/Los_Angeles", "Pacific/Kiritimati"] {
             XCTAssertTrue(s.run(["breach", "adobe"], env: ["TZ": tz]).stdout.contains("added to HIBP:      2013-12-04"), tz)
         }
+        // Every breach date in show, breaches and the JSON is HIBP's; only "checked …" (the user's own
+        // clock time of the check) follows the local zone.
+        func withoutCheckTimes(_ text: String) -> String {
+            text.components(separatedBy: "\n").filter { !$0.hasPrefix("checked ") }.joined(separator: "\n")
+        }
+        for args in [["show", "1"], ["show", "1", "--json"], ["breaches"], ["breaches", "--json"], ["breach", "Jipkkumigi"]] {
+            let utc = s.run(args, env: ["TZ": "UTC"]).stdout, east = s.run(args, env: ["TZ": "Pacific/Kiritimati"]).stdout
+            XCTAssertEqual(withoutCheckTimes(utc), withoutCheckTimes(east), args.joined(separator: " "))
+        }
         let catalog = try JSONSerialization.jsonObject(with: Data(s.run(["breaches", "--json"]).stdout.utf8)) as? [[String: Any]]
         let ohmbook = try XCTUnwrap(catalog?.first { $0["name"] as? String == "Ohmbook" })
         XCTAssertEqual((ohmbook["dataClasses"] as? [String])?.count, 31)
