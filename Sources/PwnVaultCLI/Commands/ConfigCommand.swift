@@ -48,8 +48,8 @@ enum ConfigCommand: Command {
             let key = typed ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ") : try PassphrasePrompt.readLine(fd: 0)
             guard APIKey.isWellFormed(key) else { throw APIKeyRefusal.malformed }
             guard verify else { return (key, nil) }
-            let client = HIBPClient(baseURL: HIBPServices(context).baseURL, apiKey: key, version: CLI.version,
-                                    transport: HIBPServices(context).transport)
+            let services = HIBPServices(context)
+            let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
             do {
                 return (key, try blocking { try await client.subscriptionStatus() })
             } catch let error as HIBPError {
