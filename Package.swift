@@ -13,6 +13,9 @@ let package = Package(
                        pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret",
                        pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // The Public Suffix List, as curl reads it (Debian's libpsl with the publicsuffix data).
+        .systemLibrary(name: "CPSL", path: "Sources/CPSL",
+                       pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         // Fixed-arity wrappers around libsecret (variadic calls, GLib cancellation and lock checks).
         .target(name: "CSecretShim", dependencies: ["CLibSecret", "CGLibDeadline"], path: "Sources/CSecretShim"),
         // GIO's GDBus (Debian's libglib2.0-dev; already linked through libsecret) for desktop notifications,
@@ -24,7 +27,7 @@ let package = Package(
         .target(name: "CGLibDeadline", dependencies: ["CGio"], path: "Sources/CGLibDeadline"),
 
         // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CPSL"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.

@@ -2,8 +2,8 @@
 # Installs what pwnvault needs to build, test and demo on Debian/Ubuntu, once. Safe to run again.
 set -euo pipefail
 
-packages=(libsodium-dev libsecret-1-dev libicu-dev libglib2.0-dev pkg-config gnome-keyring libsecret-tools dbus libglib2.0-bin
-          tmux python3 python3-gi systemd bsdextrautils
+packages=(libsodium-dev libsecret-1-dev libicu-dev libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
+          dbus libglib2.0-bin tmux python3 python3-gi systemd bsdextrautils
           groff-base man-db zsh fish make)   # the man page and completion tests, make install
 # libglib2.0-dev: GIO's GDBus, for desktop notifications (libsecret pulls it in too; named because it is used directly).
 # libglib2.0-bin: gdbus, which the keyring session and the notification tests call.

@@ -36,24 +36,39 @@ public enum CLI {
                     detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) }) -> ExitStatus {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
                             colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)
-        guard let first = arguments.first else {
-            plain.out(HelpText.overview())
+        if arguments.isEmpty {
+            plain.out(HelpText.overview(width: terminal.columns))
             return .success
         }
-        if first == "--version" || first == "-V" { plain.out("pwnvault \(version)"); return .success }
-        if first == "--help" || first == "-h" { plain.out(HelpText.overview()); return .success }
+        // Global options may come before the command too (`pwnvault --json list`), as gh and git allow.
+        let leading: ArgumentReader.Leading
+        do { leading = try ArgumentReader.leadingGlobalOptions(arguments) } catch let error as UsageError {
+            plain.error(error)
+            return error.exitStatus
+        } catch {
+            plain.error(InternalError(error))
+            return .usage
+        }
+        let first: String
+        switch leading.stop {
+        case .version: plain.out("pwnvault \(version)"); return .success
+        case .end:
+            if leading.options.contains(where: { $0 == "--help" || $0 == "-h" }) { plain.out(HelpText.overview(width: terminal.columns)); return .success }
+            let error = UsageError.missingCommand
+            plain.error(error)
+            return error.exitStatus
+        case let .command(word): first = word
+        }
 
         guard let command = Commands.named(first) else {
-            let error: UsageError = first.hasPrefix("-")
-                ? .unknownOption(command: "pwnvault", option: first, suggestion: Suggest.closest(to: first, in: ["--help", "--version"]))
-                : .unknownCommand(first, suggestion: Suggest.closest(to: first, in: Commands.all.map { $0.spec.name }))
+            let error: UsageError = .unknownCommand(first, suggestion: Suggest.closest(to: first, in: Commands.all.map { $0.spec.name }))
             plain.error(error)
             return error.exitStatus
         }
         let spec = command.spec
         let parsed: ParsedArguments
         do {
-            parsed = try ArgumentReader.read(Array(arguments.dropFirst()), spec: spec)
+            parsed = try ArgumentReader.read(leading.options + Array(arguments.dropFirst(leading.options.count + 1)), spec: spec)
         } catch let error as UsageError {
             plain.error(error)
             return error.exitStatus
@@ -61,7 +76,7 @@ public enum CLI {
             plain.error(InternalError(error))
             return .usage
         }
-        if parsed.has("help") { plain.out(HelpText.command(spec)); return .success }
+        if parsed.has("help") { plain.out(HelpText.command(spec, width: terminal.columns)); return .success }
         let settings: Settings
         do { settings = try Settings(environment: environment) } catch let error as UserFacingError {
             plain.error(error)
@@ -80,6 +95,7 @@ public enum CLI {
         let console = Console(terminal: terminal,
                               policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: share != nil),
                               colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr)
+        console.apiKeyFromEnvironment = !(environment[Settings.apiKeyVariable] ?? "").isEmpty
         if let share, spec.usesVault {
             console.note("share mode is on (\(share)): accounts appear by label or #id only")
         }

@@ -61,7 +61,7 @@ struct CheckRunner {
         let targets = entries.enumerated().map { $1.target($0) }
         let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), onLongWait: { wait in
             progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
-                          + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
+                          + "before asking Have I Been Pwned again (Ctrl-C stops here and keeps the results so far)")
         })
         let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: pastes, stealerLogs: stealerLogs,
                                        now: context.now, onStealerLogsRefused: { error in
