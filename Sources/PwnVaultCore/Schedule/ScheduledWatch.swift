@@ -47,6 +47,8 @@ public struct ScheduledWatch: Sendable, Equatable {
         [Service]
         Type=oneshot
         ExecStart=\(arguments.map(Self.systemdQuoted).joined(separator: " "))
+        # Status 1 means "something new was found" (and said in a notification): a run that did its job.
+        SuccessExitStatus=1
         # A run that hangs must end so that the next one can start.
         TimeoutStartSec=\(max(interval.hours, 6))h
         # A background job: low CPU and I/O priority.

@@ -40,9 +40,9 @@ struct CheckRunner {
         var saveFailure: Error?
         var checked: Int { outcomes.filter { !$0.attemptFailed }.count }
         var failed: Int { outcomes.filter(\.attemptFailed).count }
-        /// Vault accounts with something new in this run, with what.
+        /// Vault accounts with something new in this run, with what, by id.
         var news: [(account: Account, findings: [Finding])] {
-            outcomes.compactMap { o in o.known.flatMap { o.news.isEmpty ? nil : ($0, o.news) } }
+            outcomes.compactMap { o in o.known.flatMap { o.news.isEmpty ? nil : ($0, o.news) } }.sorted { $0.account.id < $1.account.id }
         }
     }
 
