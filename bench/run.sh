@@ -14,6 +14,10 @@ case "$what" in
   vault) exec Tests/Support/keyring-session.sh -- python3 bench/vault_bench.py ;;
   check) PWNVAULT_KEYRING=none exec python3 bench/check_bench.py ;;
   passwords) PWNVAULT_KEYRING=none exec python3 bench/passwords_bench.py ;;
-  monitor) exec Tests/Support/keyring-session.sh -- python3 bench/monitor_bench.py ;;
+  monitor)
+    # The same release build with a calendar clock the benchmark can move by whole days (main.swift).
+    swift build -c release --build-path .build/bench -Xswiftc -DPWNVAULT_BENCH_CLOCK 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
+    PWNVAULT_BIN="$(swift build -c release --build-path .build/bench --show-bin-path)/pwnvault" \
+      exec Tests/Support/keyring-session.sh -- python3 bench/monitor_bench.py ;;
   *) echo "bench/run.sh: unknown benchmark '$what' (vault, check, passwords, monitor)" >&2; exit 2 ;;
 esac

@@ -7,7 +7,8 @@ public enum CLI {
 
     /// Runs one command line against the real process environment, terminal and keyring.
     /// `argv` is `CommandLine.arguments`; the raw bytes behind it are checked first (`RawArguments`).
-    public static func run(_ argv: [String]) -> Int32 {
+    /// `now` is the clock; only the benchmark build (`bench/run.sh monitor`) passes another one.
+    public static func run(_ argv: [String], now: @escaping () -> Date = Date.init) -> Int32 {
         ProcessHygiene.harden()
         if let position = RawArguments.firstNotUTF8(RawArguments.fromProcess()) {
             let error = UsageError.notUTF8(position: position)
@@ -20,7 +21,7 @@ public enum CLI {
                          terminal: TerminalCapabilities.detect(environment: environment),
                          keyring: { KeyringFactory.make(settings: $0) },
                          writeOut: { failure.record(StandardStream.write($0, to: 1)) },
-                         writeErr: { StandardStream.write($0, to: 2) })
+                         writeErr: { StandardStream.write($0, to: 2) }, now: now)
         if let error = failure.error, status == .success || status == .breachesFound {
             Console.reportBeforeAnyConsole(error)
             status = error.exitStatus

@@ -68,4 +68,20 @@ struct Context {
         for notice in session.notices { console.note(notice) }
         return session
     }
+
+    /// The vault opened through the keyring alone, never asking for anything (for unattended runs
+    /// and status lines): a locked or missing keyring is a `KeyringOnlyError`, status 5.
+    func openVaultThroughKeyringOnly() throws -> VaultSession {
+        try VaultSession.open(at: try vaultLocation(), keyring: keyring) { reason in
+            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault")
+        }
+    }
+}
+
+/// An unattended run never prompts: when the keyring cannot open the vault, it stops with the keyring status.
+struct KeyringOnlyError: UserFacingError {
+    let reason: String
+    var message: String { "\(reason); watch never asks for a passphrase" }
+    var hint: String? { "unlock the keyring (log in to the desktop session), or run 'pwnvault list' once to put the vault key in it" }
+    var exitStatus: ExitStatus { .keyring }
 }

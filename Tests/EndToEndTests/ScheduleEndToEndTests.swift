@@ -301,5 +301,11 @@ final class ScheduleEndToEndTests: XCTestCase {
         let r = Sandbox.exec(argv[0], Array(argv.dropFirst()), input: nil, environment: environment)
         XCTAssertEqual(r.status, 0, r.all)
         XCTAssertEqual(r.all, "", "a quiet watch prints nothing")
+        // The run was a full check (the first one): status says when, from the vault, without asking.
+        let status = s.run(["schedule", "status", "--vault", vault], env: ["PWNVAULT_PASSPHRASE_FILE": "/nonexistent"])
+        XCTAssertEqual(status.status, 0, status.all)
+        XCTAssertTrue(status.stdout.contains("last full check: 20"), status.stdout)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json", "--vault", vault]).stdout.utf8)) as? [String: Any])
+        XCTAssertNotNil(json["lastFullCheck"] as? String, "\(json)")
     }
 }

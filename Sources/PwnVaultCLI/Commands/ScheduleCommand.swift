@@ -149,7 +149,10 @@ enum ScheduleCommand: Command {
     // MARK: status
 
     private static func status(_ context: Context, files: ScheduleFiles, manager: SystemdUserManager) throws -> ExitStatus {
-        let report = try ScheduleStatus.read(files: files, manager: manager)
+        var report = try ScheduleStatus.read(files: files, manager: manager)
+        // The last full check is in the vault: read through the keyring only, never asking.
+        let vault = Result { try context.openVaultThroughKeyringOnly() }
+        report.lastFullCheck = (try? vault.get())?.payload.monitor?.lastFullCheck
         if context.json { try context.console.json(report); return .success }
         let shown = try? context.vaultLocation()
         let display: (String) -> String = { shown?.display($0) ?? $0 }
@@ -164,6 +167,12 @@ enum ScheduleCommand: Command {
             rows.append(("timer state", report.timerState ?? "unknown"))
             rows.append(("next run", report.nextRun.map(ListCommand.format) ?? "none scheduled"))
             rows.append(("last run", report.lastRun.map(describe) ?? "none since the user manager started"))
+        }
+        switch vault {
+        case let .success(session):
+            rows.append(("last full check", session.payload.monitor?.lastFullCheck.map(ListCommand.format) ?? "none yet"))
+        case let .failure(error):
+            rows.append(("last full check", "unknown (" + ((error as? KeyringOnlyError)?.reason ?? "the vault could not be opened") + ")"))
         }
         let w = rows.map(\.0.count).max()!
         for (k, v) in rows { context.console.out((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0) + v) }

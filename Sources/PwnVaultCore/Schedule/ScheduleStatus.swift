@@ -39,6 +39,9 @@ public struct ScheduleStatus: Sendable, Encodable {
     public let timerState: String?
     public let nextRun: Date?
     public let lastRun: LastRun?
+    /// When `watch` (or a finished `check --all --force`) last checked every account; read from the
+    /// vault through the keyring by the caller, nil when unknown.
+    public var lastFullCheck: Date?
 
     /// Reads the files, and asks `manager` when it runs.
     public static func read(files: ScheduleFiles, manager: SystemdUserManager) throws -> ScheduleStatus {
