@@ -200,16 +200,17 @@ final class ScheduleEndToEndTests: XCTestCase {
     func testStatusSaysWhatIsInstalledAndThatNoManagerRuns() throws {
         let before = s.run(["schedule", "status"])
         XCTAssertEqual(before.status, 0, before.all)
-        XCTAssertTrue(before.stdout.hasPrefix("schedule:     not installed\n"), before.stdout)
+        XCTAssertTrue(before.stdout.hasPrefix("schedule:        not installed\n"), before.stdout)
         XCTAssertTrue(before.stderr.contains("install it with 'pwnvault schedule enable'"), before.stderr)
 
         XCTAssertEqual(s.run(["schedule", "enable", "--every", "12h", "--vault", vault]).status, 0)
-        let after = s.run(["schedule", "status"])
+        let after = s.run(["schedule", "status", "--vault", vault])
         XCTAssertEqual(after.status, 0, after.all)
-        XCTAssertTrue(after.stdout.contains("schedule:     installed, every 12h\n"), after.stdout)
-        XCTAssertTrue(after.stdout.contains("service:      ~/.config/systemd/user/pwnvault-watch.service\n"), after.stdout)
-        XCTAssertTrue(after.stdout.contains("user manager: not running: "), after.stdout)
+        XCTAssertTrue(after.stdout.contains("schedule:        installed, every 12h\n"), after.stdout)
+        XCTAssertTrue(after.stdout.contains("service:         ~/.config/systemd/user/pwnvault-watch.service\n"), after.stdout)
+        XCTAssertTrue(after.stdout.contains("user manager:    not running: "), after.stdout)
         XCTAssertFalse(after.stdout.contains("next run"), "no run time is made up without a manager")
+        XCTAssertTrue(after.stdout.contains("last full check: none yet\n"), after.stdout)
 
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json"]).stdout.utf8)) as? [String: Any])
         XCTAssertEqual(json["installation"] as? String, "installed")
@@ -276,7 +277,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: servicePath))
 
         let status = s.run(["schedule", "status"])
-        XCTAssertTrue(status.stdout.hasPrefix("schedule:     not pwnvault's"), status.stdout)
+        XCTAssertTrue(status.stdout.hasPrefix("schedule:        not pwnvault's"), status.stdout)
     }
 
     // MARK: the scheduled command, run by hand
