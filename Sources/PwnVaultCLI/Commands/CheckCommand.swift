@@ -37,11 +37,9 @@ enum CheckCommand: Command {
                   OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
                   OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
                   OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)"),
-                  OptionSpec("notify", help: "send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)", optionalValue: "count"),
-                  OptionSpec("save", help: "add accounts that are not in the vault, and save their results"),
-                  OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
-                  OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)"),
-                  OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+                  NotifyOption.spec,
+                  OptionSpec("save", help: "add accounts that are not in the vault, and save their results")]
+            + PacingOptions.specs + [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
         examples: [("pwnvault check --all", "check every account that is due, as fast as the key allows"),
@@ -99,21 +97,10 @@ enum CheckCommand: Command {
         }
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
         if args.has("force") && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
-        var rpm: Int?
-        if let text = args.value("rpm") {
-            guard let n = Int(text), (1...1_000_000).contains(n) else {
-                throw UsageError.invalidValue(command: "check", option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
-            }
-            rpm = n
-        }
+        let pacing = try PacingOptions(context, command: "check")
+        var rpm = pacing.rpm
+        let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
-        var maxWait = context.settings.maxWaitSeconds
-        if let text = args.value("max-wait") {
-            guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
-                throw UsageError.invalidValue(command: "check", option: "--max-wait", reason: "a whole number of seconds from 1 to 86400")
-            }
-            maxWait = n
-        }
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
