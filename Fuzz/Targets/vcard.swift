@@ -25,8 +25,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     } catch let error as VCardError {
         let message = error.message
         invariant(!message.isEmpty, "an error without a message")
-        for number in numbers(in: message) where number != VCardParser.maxBytes {
-            invariant(number <= lineLimit, "an error names line \(number), beyond the file")
+        for number in lineNumbers(in: error) {
+            invariant(number >= 1 && number <= lineLimit, "an error names line \(number), outside the file")
         }
         return 0
     } catch {
@@ -66,7 +66,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     return 0
 }
 
-/// The decimal numbers in `text`.
-private func numbers(in text: String) -> [Int] {
-    text.split(whereSeparator: { !$0.isASCII || !$0.isNumber }).compactMap { Int($0) }
+/// The line numbers an error carries (every case but `tooLarge` holds only lines).
+private func lineNumbers(in error: VCardError) -> [Int] {
+    if case .tooLarge = error { return [] }
+    func ints(_ value: Any) -> [Int] {
+        if let n = value as? Int { return [n] }
+        return Mirror(reflecting: value).children.flatMap { ints($0.value) }
+    }
+    return ints(error)
 }
