@@ -35,6 +35,8 @@ if [ "$which" = all ]; then selected=$targets
 elif [ -f "Fuzz/Targets/$which.swift" ]; then selected=$which
 else echo "fuzz.sh: no target '$which' (scripts/fuzz.sh --list)" >&2; exit 2; fi
 
+# The Swift runtime's crash backtracer reads memory ASan does not expect it to: leave crashes to ASan.
+export SWIFT_BACKTRACE=enable=no
 mkdir -p "$build/bin" "$build/corpus" "$build/artifacts"
 swiftflags=(-use-ld=lld -parse-as-library -swift-version 5 -O -wmo -num-threads 1 -g -sanitize=fuzzer,address)
 cflags=$(pkg-config --cflags libsecret-1 | sed 's/-pthread//')
