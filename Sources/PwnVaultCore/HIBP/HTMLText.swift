@@ -96,7 +96,9 @@ public enum HTMLText {
         // Text and whitespace
 
         mutating func emit(_ c: Unicode.Scalar) {
-            if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" {
+            // U+2028/U+2029 (from `&#x2028;`) count as spaces: the last pass would make them line breaks
+            // after the blank lines were already tidied.
+            if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" || c == "\u{2028}" || c == "\u{2029}" {
                 pendingSpace = true
                 return
             }
