@@ -37,10 +37,14 @@ for kind in $kinds; do
   # end-to-end tests run: Tests/EndToEndTests/Support/Sandbox.swift passes them on) writes its reports
   # to $reports/report.PID instead of stderr, so a report fails this script, not an unrelated assertion
   # about stderr.
-  export ASAN_OPTIONS="log_path=$reports/report:detect_leaks=1:abort_on_error=0"
+  # The toolchain's llvm-symbolizer: Debian's (first on PATH) links libxml2 and so ICU, and a test that
+  # checks with LD_DEBUG that `list` never loads ICU would see the symbolizer's libraries.
+  symbolizer=$(dirname "$(command -v swift)")/llvm-symbolizer
+  common="external_symbolizer_path=$symbolizer"
+  export ASAN_OPTIONS="$common:log_path=$reports/report:detect_leaks=1:abort_on_error=0"
   export LSAN_OPTIONS="suppressions=$root/scripts/sanitize-lsan.supp:print_suppressions=0"
-  export UBSAN_OPTIONS="log_path=$reports/report:print_stacktrace=1:halt_on_error=1"
-  export TSAN_OPTIONS="log_path=$reports/report:suppressions=$root/scripts/sanitize-tsan.supp:halt_on_error=0"
+  export UBSAN_OPTIONS="$common:log_path=$reports/report:print_stacktrace=1:halt_on_error=1"
+  export TSAN_OPTIONS="$common:log_path=$reports/report:suppressions=$root/scripts/sanitize-tsan.supp:halt_on_error=0"
   echo "== sanitize: $kind: swift test" >&2
   log=$root/$dir/test.log
   set +e

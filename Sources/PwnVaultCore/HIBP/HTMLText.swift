@@ -40,7 +40,13 @@ public enum HTMLText {
             }
             lines.append(current)
         }
-        return lines.joined(separator: "\n").replacingOccurrences(of: "\u{00A0}", with: " ")
+        // A no-break space that ends a line (`word&nbsp;` before a break) would become a trailing space,
+        // and a line of nothing else a blank line of its own.
+        return lines.compactMap { line in
+            var plain = line.replacingOccurrences(of: "\u{00A0}", with: " ")
+            while plain.last == " " { plain.removeLast() }
+            return plain.isEmpty && !line.isEmpty ? nil : plain
+        }.joined(separator: "\n")
     }
 
     // MARK: control characters
