@@ -95,7 +95,10 @@ for t in $selected; do
   mkdir -p "Fuzz/corpus/$t" "$build/corpus/$t"
   if [ "$mode" = replay ]; then
     echo "== fuzz: replay $t ($(ls "Fuzz/corpus/$t" | wc -l) inputs)" >&2
-    "$build/bin/$t" -runs=0 "${dict[@]}" "Fuzz/corpus/$t" 2>&1 | grep -E 'INITED|DONE|ERROR|INVARIANT|Sanitizer' >&2 || status=1
+    rc=0
+    "$build/bin/$t" -runs=0 "Fuzz/corpus/$t" > "$build/$t.replay.log" 2>&1 || rc=$?
+    grep -E 'INITED|DONE|INVARIANT|ERROR|SUMMARY' "$build/$t.replay.log" >&2 || true
+    [ "$rc" -eq 0 ] || { echo "fuzz.sh: an input of Fuzz/corpus/$t fails: see $build/$t.replay.log" >&2; status=1; }
     continue
   fi
   echo "== fuzz: $t for ${seconds}s" >&2
