@@ -53,7 +53,9 @@ final class Sandbox {
                                        attributes: [.posixPermissions: 0o600])
         var env: [String: String] = [:]
         let inherited = ProcessInfo.processInfo.environment
-        for key in ["PATH", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "LANG", "CI"] {
+        // The sanitizer settings too, so scripts/sanitize.sh's options and suppressions reach the binary.
+        for key in ["PATH", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "LANG", "CI",
+                    "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] {
             if let v = inherited[key] { env[key] = v }
         }
         env["HOME"] = home.path
