@@ -39,24 +39,33 @@ else echo "fuzz.sh: no target '$which' (scripts/fuzz.sh --list)" >&2; exit 2; fi
 export SWIFT_BACKTRACE=enable=no
 mkdir -p "$build/bin" "$build/corpus" "$build/artifacts"
 swiftflags=(-use-ld=lld -parse-as-library -swift-version 5 -O -wmo -num-threads 1 -g -sanitize=fuzzer,address)
-cflags=$(pkg-config --cflags libsecret-1 | sed 's/-pthread//')
+cflags=$(pkg-config --cflags libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
+libs=$(pkg-config --libs libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
+# The system-library module maps (libsodium, libpsl, GIO) as Package.swift declares them.
+sysmods=(-I Sources/CSodium -I Sources/CPSL -I Sources/CGio)
+# The C shims: each compiled with ASan, each given a module map in the build folder.
+shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline)
 
 # newer OUT SOURCES...: true when OUT is missing or older than any source.
 newer() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -newer "$out" -print -quit)" ]; }
 
 build_libraries() {
   local need_cli=$1
-  if newer "$build/pwv_secret.o" Sources/CSecretShim; then
-    echo "== fuzz: C shim" >&2
-    clang -O1 -g -fsanitize=fuzzer-no-link,address -c $cflags -I Sources/CSecretShim/include \
-      Sources/CSecretShim/pwv_secret.c -o "$build/pwv_secret.o"
-    printf 'module CSecretShim {\n    header "%s"\n    export *\n}\n' \
-      "$root/Sources/CSecretShim/include/pwv_secret.h" > "$build/module.modulemap"
+  if newer "$build/pwv_secret.o" Sources/CSecretShim Sources/CNotifyShim Sources/CGLibDeadline; then
+    echo "== fuzz: C shims" >&2
+    : > "$build/module.modulemap"
+    for shim in "${shims[@]}"; do
+      local dir=${shim%%/*} name=${shim##*/}
+      clang -O1 -g -fsanitize=fuzzer-no-link,address -c $cflags -I "Sources/$dir/include" -I Sources/CGLibDeadline/include \
+        "Sources/$dir/$name.c" -o "$build/$name.o"
+      [ "$dir" = CGLibDeadline ] || printf 'module %s {\n    header "%s"\n    export *\n}\n' \
+        "$dir" "$root/Sources/$dir/include/$name.h" >> "$build/module.modulemap"
+    done
   fi
   if newer "$build/libPwnVaultCore.a" Sources/PwnVaultCore Sources/CSodium; then
     echo "== fuzz: PwnVaultCore (instrumented; about 2 minutes)" >&2
     nice -n 19 swiftc "${swiftflags[@]}" -enable-testing -module-name PwnVaultCore \
-      -I Sources/CSodium -I "$build" $(printf -- '-Xcc %s ' $cflags) \
+      "${sysmods[@]}" -I "$build" $(printf -- '-Xcc %s ' $cflags) \
       -emit-module -emit-module-path "$build/PwnVaultCore.swiftmodule" -emit-library -static \
       -o "$build/libPwnVaultCore.a" $(find Sources/PwnVaultCore -name '*.swift' | sort) 2>&1 \
       | grep -E 'error' >&2 || true
@@ -64,7 +73,7 @@ build_libraries() {
   fi
   if [ "$need_cli" = yes ] && newer "$build/libPwnVaultCLI.a" Sources/PwnVaultCLI "$build/libPwnVaultCore.a"; then
     echo "== fuzz: PwnVaultCLI (instrumented)" >&2
-    nice -n 19 swiftc "${swiftflags[@]}" -enable-testing -module-name PwnVaultCLI -I "$build" -I Sources/CSodium \
+    nice -n 19 swiftc "${swiftflags[@]}" -enable-testing -module-name PwnVaultCLI -I "$build" "${sysmods[@]}" $(printf -- '-Xcc %s ' $cflags) \
       -emit-module -emit-module-path "$build/PwnVaultCLI.swiftmodule" -emit-library -static \
       -o "$build/libPwnVaultCLI.a" $(find Sources/PwnVaultCLI -name '*.swift' | sort) 2>&1 \
       | grep -E 'error' >&2 || true
@@ -73,13 +82,13 @@ build_libraries() {
 }
 
 build_target() {
-  local t=$1 libs=("$build/libPwnVaultCore.a")
-  if grep -q 'import PwnVaultCLI' "Fuzz/Targets/$t.swift"; then libs=("$build/libPwnVaultCLI.a" "${libs[@]}"); fi
-  if newer "$build/bin/$t" "Fuzz/Targets/$t.swift" Fuzz/Support "${libs[@]}"; then
+  local t=$1 archives=("$build/libPwnVaultCore.a")
+  if grep -q 'import PwnVaultCLI' "Fuzz/Targets/$t.swift"; then archives=("$build/libPwnVaultCLI.a" "${archives[@]}"); fi
+  if newer "$build/bin/$t" "Fuzz/Targets/$t.swift" Fuzz/Support "${archives[@]}"; then
     echo "== fuzz: build $t" >&2
-    nice -n 19 swiftc "${swiftflags[@]}" -module-name "Fuzz_${t//-/_}" -I "$build" -I Sources/CSodium \
-      Fuzz/Support/*.swift "Fuzz/Targets/$t.swift" "${libs[@]}" "$build/pwv_secret.o" \
-      -lsodium $(pkg-config --libs libsecret-1 | sed 's/-pthread//') -o "$build/bin/$t"
+    nice -n 19 swiftc "${swiftflags[@]}" -module-name "Fuzz_${t//-/_}" -I "$build" "${sysmods[@]}" $(printf -- '-Xcc %s ' $cflags) \
+      Fuzz/Support/*.swift "Fuzz/Targets/$t.swift" "${archives[@]}" "$build"/pwv_*.o \
+      -lsodium $libs -o "$build/bin/$t"
   fi
 }
 
