@@ -126,9 +126,29 @@ enum CheckCommand: Command {
         }
 
         let services = HIBPServices(context)
+        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
+        // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day), while
+        // the breach catalog is fetched: on a first run the two round trips overlap.
+        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
+        if rpm == nil && entries.count > 1 { rpm = cache?.rpm(for: key, now: context.now()) }
+        let askForRate = rpm == nil && entries.count > 1
+        let clock = SystemSchedulerClock()
+        let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
+        let (catalogOutcome, rateOutcome, askedAt) = try blocking { () async -> (Result<BreachCatalogLoad, Error>, Result<Int?, Error>?, Duration?) in
+            async let load: Result<BreachCatalogLoad, Error> = {
+                do { return .success(try await loader.get()()) } catch { return .failure(error) }
+            }()
+            var rate: Result<Int?, Error>?
+            var askedAt: Duration?
+            if askForRate {
+                askedAt = clock.now()
+                do { rate = .success(try await client.subscriptionStatus().rpm) } catch { rate = .failure(error) }
+            }
+            return (await load, rate, askedAt)
+        }
         let catalog: BreachCatalog?
         do {
-            catalog = try services.catalog(refresh: args.has("refresh"))
+            catalog = services.reported(try catalogOutcome.get())
         } catch let error as HIBPError where error.isUnreachable {
             // Checks cannot get through either: stop here, with one message.
             return stopped(by: error, total: entries.count, context: context)
@@ -138,23 +158,15 @@ enum CheckCommand: Command {
         } catch {
             catalog = nil
         }
-        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
-        // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day).
-        var askedForRate = false
-        if rpm == nil && entries.count > 1 {
-            let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
-            rpm = cache?.rpm(for: key, now: context.now())
-            if rpm == nil {
-                do {
-                    rpm = try discoverRate(client, context: context)
-                } catch let error as HIBPError where error.isUnreachable {
-                    return stopped(by: error, total: entries.count, context: context)
-                }
-                askedForRate = true
-                if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
+        if let rateOutcome {
+            do {
+                rpm = try discoverRate(rateOutcome, context: context)
+            } catch let error as HIBPError where error.isUnreachable {
+                return stopped(by: error, total: entries.count, context: context)
             }
+            if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
         }
-        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, afterARequest: askedForRate,
+        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
                              session: session, catalog: catalog, context: context, all: all)
     }
 
@@ -217,9 +229,9 @@ enum CheckCommand: Command {
 
     /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
     /// does not say. A refused key stops here, before any account is looked up.
-    static func discoverRate(_ client: HIBPClient, context: Context) throws -> Int? {
+    static func discoverRate(_ answer: Result<Int?, Error>, context: Context) throws -> Int? {
         do {
-            return try blocking { try await client.subscriptionStatus().rpm }
+            return try answer.get()
         } catch let e as HIBPError where e.stopsRun {
             throw e
         } catch {
@@ -230,16 +242,18 @@ enum CheckCommand: Command {
 
     // MARK: the run
 
-    /// `afterARequest`: a keyed request (subscription/status) was just sent, so the first check waits
-    /// one interval: the key's limit counts every request.
-    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int, afterARequest: Bool,
+    /// `lastRequestAt`: when (on `clock`) a keyed request (subscription/status) started, so the first
+    /// check waits one interval from then: the key's limit counts every request.
+    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int,
+                          clock: SystemSchedulerClock = SystemSchedulerClock(), lastRequestAt: Duration? = nil,
                           session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         let targets = entries.enumerated().map { $1.target($0) }
         let policy = RetryPolicy(maxWait: .seconds(maxWait))
-        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: policy, onLongWait: { wait in
+        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: policy, clock: clock,
+                                       lastRequestAt: lastRequestAt, onLongWait: { wait in
             progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
                           + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
         })
@@ -248,10 +262,8 @@ enum CheckCommand: Command {
         let collector = Collector()
         let saveFailure = Collector.Box<Error>()
 
-        let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let outcome: Result<CheckRunSummary, Error> = runGuarded(progress: progress) {
-            try await Task.sleep(for: pause)
-            return try await checkRun.run(targets) { target, attempt in
+            try await checkRun.run(targets) { target, attempt in
                 let entry = entries[target.index]
                 // A failed attempt keeps the saved answer and is recorded next to it; an answer replaces it.
                 var known = (entry.account?.result ?? .neverChecked).recording(attempt)

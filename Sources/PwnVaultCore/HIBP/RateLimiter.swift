@@ -1,12 +1,21 @@
-/// Paces request starts for one API key: evenly, slightly below the key's requests per minute.
+/// Paces request starts for one API key: evenly, slightly below the key's requests per minute,
+/// slower after a 429 and back up again as requests succeed.
 ///
-/// The interval between starts is `60 s / rpm × (1 + margin)`, with a margin of 2 % by default:
+/// The interval between starts is `60 s / rate × (1 + margin)`, with a margin of 2 % by default:
 /// HIBP asks clients to stay below the limit, and 2 % absorbs clock drift between us and the server
 /// and the jitter of when a request actually leaves. Even spacing means no 60-second window ever
-/// holds more than `rpm` starts, whatever window the server counts in.
+/// holds more than `rpm` starts, whatever window the server counts in. Each start is spaced from the
+/// previous *actual* start (`recordStart`), never from a schedule: a late start does not let the next
+/// one catch up (HIBP's limiter is a bucket of one).
 /// An unknown rate (`rpm == nil`) is taken as 10, the smallest plan.
 ///
-/// A 429 puts the whole key on hold (`hold(until:)`): no start before that moment.
+/// A 429 means the key's real allowance is below the pace (a key shared with another client, an
+/// `--rpm` above the key's plan): `slowDown` halves the rate and remembers the rate that failed;
+/// each success (`speedUp`) adds back 1/32 of that rate, up to 95 % of it, so the pace settles just
+/// below what the key really allows instead of meeting a 429 again at once. The remembered rate creeps
+/// back up after a long run of successes, so a key that is no longer shared recovers its full rate
+/// (additive increase, multiplicative decrease). The 429's own `retry-after` still holds every start
+/// (`hold(until:)`).
 /// A value type with no clock of its own: `CheckScheduler` asks it, tests reason about it directly.
 public struct RateLimiter: Sendable, Equatable {
     /// The smallest HIBP plan, assumed when the key's rate is unknown.
@@ -15,25 +24,44 @@ public struct RateLimiter: Sendable, Equatable {
     public static let defaultMarginPercent = 2
     /// The highest rate believed, whatever a server says (HIBP's largest plans are around 12,000).
     public static let maximumRequestsPerMinute = 1_000_000
+    /// Successes at the current ceiling before the remembered failing rate is raised by one step.
+    static let successesBeforeProbing = 16
 
-    /// The rate the key allows, as used (unknown or non-positive became the default).
+    /// The rate the key allows, as used (unknown or non-positive became the default): the ceiling.
     public let requestsPerMinute: Int
-    /// Time between two starts.
-    public let interval: Duration
+    /// The rate used now: `requestsPerMinute` until a 429, lower after one.
+    public private(set) var currentRequestsPerMinute: Int
+    /// Time between two starts, at the current rate.
+    public private(set) var interval: Duration
     /// No start before this moment (the later of the next paced slot and any hold).
     public private(set) var nextStart: Duration = .zero
     /// The end of the current 429 hold, or zero.
     public private(set) var heldUntil: Duration = .zero
+    /// The lowest rate a 429 was met at (the ceiling until then).
+    public private(set) var failingRequestsPerMinute: Int
+    private let marginPercent: Int
+    /// When the rate was last cut: 429s for requests started before it were sent at the old pace
+    /// and must not cut it again.
+    private var lastSlowDown: Duration?
+    private var successesAtCeiling = 0
 
     public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent) {
         // A rate comes from a server (or a cache of its answer): clamp it to what any plan offers, so a
         // nonsense value can neither overflow the arithmetic below nor mean "no limit".
         let rpm = min(requestsPerMinute.flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultRequestsPerMinute, Self.maximumRequestsPerMinute)
         self.requestsPerMinute = rpm
-        // In whole nanoseconds, rounded up: never faster than the rate, and exact in tests.
-        let numerator = 60_000_000_000 as Int64 * Int64(100 + max(0, marginPercent))
+        self.currentRequestsPerMinute = rpm
+        self.failingRequestsPerMinute = rpm
+        self.marginPercent = max(0, marginPercent)
+        self.interval = Self.interval(rpm: rpm, marginPercent: self.marginPercent)
+    }
+
+    /// `60 s / rpm × (1 + margin)` in whole nanoseconds, rounded up: never faster than the rate, and
+    /// exact in tests.
+    static func interval(rpm: Int, marginPercent: Int) -> Duration {
+        let numerator = 60_000_000_000 as Int64 * Int64(100 + marginPercent)
         let denominator = Int64(100 * rpm)
-        interval = .nanoseconds((numerator + denominator - 1) / denominator)
+        return .nanoseconds((numerator + denominator - 1) / denominator)
     }
 
     /// The earliest moment, not before `now`, at which a request may start.
@@ -48,5 +76,38 @@ public struct RateLimiter: Sendable, Equatable {
     public mutating func hold(until time: Duration) {
         heldUntil = max(heldUntil, time)
         nextStart = max(nextStart, time)
+    }
+
+    /// A request started at `startedAt` met a 429 (learned at `now`): halves the rate, once per
+    /// burst of 429s (a request started before the last cut was paced at the old rate). True when
+    /// the rate was cut.
+    @discardableResult
+    public mutating func slowDown(requestStartedAt startedAt: Duration, now: Duration) -> Bool {
+        if let last = lastSlowDown, startedAt < last { return false }
+        failingRequestsPerMinute = min(failingRequestsPerMinute, currentRequestsPerMinute)
+        currentRequestsPerMinute = max(1, currentRequestsPerMinute / 2)
+        lastSlowDown = now
+        successesAtCeiling = 0
+        interval = Self.interval(rpm: currentRequestsPerMinute, marginPercent: marginPercent)
+        return true
+    }
+
+    /// A request succeeded: one additive step back towards the rate that last failed (kept 5 %
+    /// below it), and, after a long run of successes there, towards the key's own rate.
+    public mutating func speedUp() {
+        guard lastSlowDown != nil, currentRequestsPerMinute < requestsPerMinute else { return }
+        let step = max(1, failingRequestsPerMinute / 32)
+        let ceiling = min(requestsPerMinute, max(1, failingRequestsPerMinute * 95 / 100))
+        if currentRequestsPerMinute < ceiling {
+            currentRequestsPerMinute = min(ceiling, currentRequestsPerMinute + step)
+        } else {
+            successesAtCeiling += 1
+            if successesAtCeiling >= Self.successesBeforeProbing {
+                // Probe: the other client may have stopped. Up to where the ceiling is the key's rate.
+                successesAtCeiling = 0
+                failingRequestsPerMinute = min(requestsPerMinute * 100 / 95 + 1, failingRequestsPerMinute + step)
+            }
+        }
+        interval = Self.interval(rpm: currentRequestsPerMinute, marginPercent: marginPercent)
     }
 }
