@@ -15,9 +15,12 @@ let package = Package(
                        pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         // Fixed-arity wrappers around libsecret (variadic calls, GLib cancellation and lock checks).
         .target(name: "CSecretShim", dependencies: ["CLibSecret"], path: "Sources/CSecretShim"),
+        // HTTP through libcurl, loaded with dlopen at the first request (no link, no -dev package):
+        // commands that never go online never map libcurl and its TLS/Kerberos/LDAP libraries.
+        .target(name: "CHTTPShim", path: "Sources/CHTTPShim", linkerSettings: [.linkedLibrary("dl")]),
 
         // The product: vault, crypto, keyring, HIBP, screen. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CHTTPShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.

@@ -14,7 +14,7 @@ final class FakeHIBP {
     let host: String
     var apiURL: String { "http://\(authority)/api/v3" }
     /// For the tests' own control requests. Swift's URLSession cannot reach `[::1]` (see
-    /// `URLSessionTransport.cannotReachReason`); `localhost` reaches a server on ::1 as well.
+    /// `CurlTransport.cannotReachReason`); `localhost` reaches a server on ::1 as well.
     var base: String { host == "::1" ? "http://localhost:\(port)" : "http://\(authority)" }
     var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 

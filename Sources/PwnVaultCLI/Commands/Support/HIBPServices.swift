@@ -9,7 +9,7 @@ struct HIBPServices {
 
     init(_ context: Context) {
         self.context = context
-        self.transport = URLSessionTransport(timeout: .seconds(context.settings.httpTimeoutSeconds))
+        self.transport = CurlTransport(timeout: .seconds(context.settings.httpTimeoutSeconds))
     }
 
     /// The API base as the client wants it: ending in `/`.
