@@ -1,8 +1,8 @@
 /// Every exit status pwnvault uses, documented in Docs/CLI.md. Only `main.swift` turns one into `exit()`.
 public enum ExitStatus: Int32, Sendable, CaseIterable {
-    /// Success; for `check`: no checked account was found in a breach.
+    /// Success; for `check`: no checked account has a finding nobody acknowledged; for `watch`: nothing new.
     case success = 0
-    /// `check`: at least one checked account was found in a breach.
+    /// `check`: at least one checked account has a finding nobody acknowledged (`ack`); `watch`: news.
     case breachesFound = 1
     /// Bad command line or bad input (unknown command or option, invalid account).
     case usage = 2
@@ -27,8 +27,8 @@ extension ExitStatus {
     /// One line for `pwnvault help exit-status` and the docs.
     public var meaning: String {
         switch self {
-        case .success: return "success; for check: no checked account is in a breach"
-        case .breachesFound: return "check: at least one checked account is in a breach"
+        case .success: return "success; check: no checked account has a breach not yet acknowledged; watch: nothing new"
+        case .breachesFound: return "check: a checked account has a breach, paste or stealer log not yet acknowledged (pwnvault ack); watch: something new was found"
         case .usage: return "usage: unknown command or option, bad value, invalid account, unknown id"
         case .authentication: return "wrong passphrase, passphrases that differ, or no way to ask for one"
         case .vault: return "no vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error"

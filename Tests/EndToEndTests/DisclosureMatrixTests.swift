@@ -19,6 +19,9 @@ final class DisclosureMatrixTests: XCTestCase {
         "reveal": [["reveal"]],
         "status": [["status"]],
         "doctor": [["doctor"]],
+        "watch": [["watch", "--full-every", "1"]],
+        "ack": [["ack", "#4"]],
+        "domain": [["domain", "hibp-integration-tests.com"]],
     ]
     /// Commands that never print an account, a label or which breach an account is in.
     static let printsNoVaultData: Set<String> = ["init", "passwd", "config", "breaches", "breach", "notify", "password",

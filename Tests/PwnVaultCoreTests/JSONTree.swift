@@ -39,7 +39,13 @@ indirect enum JSONTree: Equatable {
     /// optionals are absent members; timestamps from `PayloadCodec.timestamp`, tested on its own).
     init(payload: VaultPayload) {
         func timestamp(_ date: Date) -> JSONTree { .string(PayloadCodec.timestamp(from: date)!) }
-        self = .object([
+        var monitor: [String: JSONTree] = [:]
+        if let m = payload.monitor {
+            if let at = m.lastFullCheck { monitor["lastFullCheck"] = timestamp(at) }
+            if let mark = m.catalogMark { monitor["catalogMark"] = .string(mark) }
+            if let at = m.forceRunStartedAt { monitor["forceRunStartedAt"] = timestamp(at) }
+        }
+        var top: [String: JSONTree] = [
             "schema": .integer(payload.schema),
             "nextID": .integer(payload.nextID),
             "accounts": .array(payload.accounts.map { account in
@@ -58,10 +64,20 @@ indirect enum JSONTree: Equatable {
                 if let failure = result.lastFailure {
                     resultMembers["lastFailure"] = .object(["at": timestamp(failure.at), "error": .string(failure.message)])
                 }
+                if !account.findings.isEmpty {
+                    members["findings"] = .array(account.findings.map { f in
+                        var m: [String: JSONTree] = ["kind": .string(f.kind.rawValue), "key": .string(f.key),
+                                                     "firstSeen": timestamp(f.firstSeen)]
+                        if let at = f.acknowledgedAt { m["acknowledgedAt"] = timestamp(at) }
+                        return .object(m)
+                    })
+                }
                 members["result"] = .object(resultMembers)
                 return .object(members)
             }),
-        ])
+        ]
+        if !monitor.isEmpty { top["monitor"] = .object(monitor) }
+        self = .object(top)
     }
 
     /// The tree without any U+FEFF in its strings. Foundation's `JSONSerialization` on Linux drops a

@@ -60,9 +60,20 @@ enum PayloadSamples {
             Account(id: id, entered: text(using: &g), normalized: text(using: &g),
                     kind: AccountKind.allCases.randomElement(using: &g)!,
                     label: Bool.random(using: &g) ? text(using: &g) : nil,
-                    addedAt: date(using: &g), result: result(using: &g))
+                    addedAt: date(using: &g), result: result(using: &g), findings: findings(using: &g))
         }
-        return VaultPayload(schema: 1, nextID: nextID, accounts: accounts)
+        let monitor: MonitorState? = Bool.random(using: &g) ? nil : MonitorState(
+            lastFullCheck: Bool.random(using: &g) ? date(using: &g) : nil,
+            catalogMark: Bool.random(using: &g) ? text(using: &g) : nil,
+            forceRunStartedAt: date(using: &g))
+        return VaultPayload(schema: 1, nextID: nextID, accounts: accounts, monitor: monitor)
+    }
+
+    private static func findings<G: RandomNumberGenerator>(using g: inout G) -> [Finding] {
+        (0..<Int.random(in: 0...3, using: &g)).map { _ in
+            Finding(kind: FindingKind.allCases.randomElement(using: &g)!, key: text(maxLength: 12, using: &g),
+                    firstSeen: date(using: &g), acknowledgedAt: Bool.random(using: &g) ? date(using: &g) : nil)
+        }
     }
 
     private static func result<G: RandomNumberGenerator>(using g: inout G) -> CheckResult {

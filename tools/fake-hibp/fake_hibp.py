@@ -41,6 +41,8 @@ MAX_ACCOUNT_LENGTH = 256        # characters, after decoding; longer accounts ge
 LOG_CAPACITY = 10_000           # request-log entries kept (oldest dropped first)
 MAX_PENDING_FAULTS = 10_000     # queued injected faults
 OVERSIZED_BYTES = 12 * 1024 * 1024
+MAX_RUNTIME_BREACHES = 10_000   # breaches /__control/breaches may add
+MAX_RUNTIME_ACCOUNTS = 10_000   # accounts /__control/accounts may change
 
 FAULT_KINDS = ("503", "500", "400", "429", "timeout", "malformed", "oversized", "drop")
 # "429:N": a 429 whose retry-after (and message) says N seconds, 1 to 999999999.
@@ -67,6 +69,12 @@ TEST_ACCOUNTS = {
     "subscription-free-and-other-breaches": (["TrailmarkOutdoors", "Adobe", "Brightmere"], 0),
     "stealer-log": (["StealerHarvest2024"], 0),
     "unverified-breach": (["CopperKettle"], 0),
+}
+
+# Website domains whose credentials an info stealer captured together with the address
+# (stealerlogsbyemail). Only the account in a stealer-log breach has them.
+TEST_STEALER_LOGS = {
+    "stealer-log": ["brightmere.io", "login.dunerunner.app", "mail.orchardmail.net"],
 }
 
 PASTE_SOURCES = ("Pastebin", "Pastie", "Slexy", "Ghostbin", "QuickLeak", "JustPaste", "AdHocUrl")
@@ -191,6 +199,74 @@ class DataError(Exception):
 _CONTROL_CHARS = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
+BREACH_FLAGS = ("IsVerified", "IsFabricated", "IsSensitive", "IsRetired", "IsSpamList", "IsMalware",
+                "IsSubscriptionFree", "IsStealerLog")
+_BREACH_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+_DOMAIN = re.compile(r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+")
+
+
+def _parse_stamp(text):
+    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+
+
+def utc_stamp(moment):
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def validate_breach_fields(fields):
+    """Checks a full or partial Breach object from the control API; returns it with Name and
+    DataClasses tidied. Fields the model does not know are kept (clients must ignore them)."""
+    if not isinstance(fields, dict):
+        raise ValueError("the body must be a Breach object, e.g. {\"Name\": \"NewBreach\"}")
+    fields = dict(fields)
+    name = fields.get("Name")
+    if not isinstance(name, str) or not _BREACH_NAME.fullmatch(name):
+        raise ValueError("Name is required: 1-100 letters, digits, '_', '.', '-', starting with a letter or digit")
+    for field in ("Title", "Domain", "Description", "LogoPath"):
+        if field in fields and not isinstance(fields[field], str):
+            raise ValueError("%s must be a string" % field)
+    for field in ("AddedDate", "ModifiedDate"):
+        if field in fields:
+            if not isinstance(fields[field], str) or not _STAMP.fullmatch(fields[field]):
+                raise ValueError("%s must look like 2015-10-26T23:35:45Z" % field)
+            try:
+                _parse_stamp(fields[field])
+            except ValueError:
+                raise ValueError("%s is not a real date and time" % field) from None
+    if "BreachDate" in fields:
+        value = fields["BreachDate"]
+        try:
+            if not isinstance(value, str) or not _DAY.fullmatch(value):
+                raise ValueError
+            datetime.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError("BreachDate must be a date like 2015-10-26") from None
+    if "PwnCount" in fields:
+        value = fields["PwnCount"]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError("PwnCount must be a whole number >= 0")
+    if "DataClasses" in fields:
+        value = fields["DataClasses"]
+        if not isinstance(value, list) or not all(isinstance(c, str) and c for c in value):
+            raise ValueError("DataClasses must be a list of non-empty strings")
+        fields["DataClasses"] = sorted(set(value), key=str.casefold)
+    for flag in BREACH_FLAGS:
+        if flag in fields and not isinstance(fields[flag], bool):
+            raise ValueError("%s must be true or false" % flag)
+    for field in ("Attribution", "DisclosureUrl"):
+        if field in fields and fields[field] is not None and not isinstance(fields[field], str):
+            raise ValueError("%s must be a string or null" % field)
+    return fields
+
+
+def normalise_domain(raw):
+    """A domain, trimmed and lower-cased, or None when it is not a plausible DNS name."""
+    domain = raw.strip().lower()
+    return domain if _DOMAIN.fullmatch(domain) else None
+
+
 class Catalog:
     """The breaches, loaded from catalog.json, with their pre-serialised JSON."""
 
@@ -206,7 +282,11 @@ class Catalog:
         breaches = data.get("breaches")
         if not isinstance(breaches, list) or not breaches:
             raise DataError("the catalog %s has no \"breaches\" list" % path)
+        self._build(breaches, data.get("otherDataClasses", []))
+
+    def _build(self, breaches, other_classes):
         self.breaches = breaches
+        self.other_classes = list(other_classes)
         self.by_lower_name = {}
         for entry in breaches:
             missing = [field for field in self.REQUIRED if field not in entry]
@@ -219,13 +299,45 @@ class Catalog:
         self.all_json = ("[" + ",".join(self.json[e["Name"]] for e in breaches) + "]").encode("ascii")
         self.latest = max(breaches, key=lambda e: e["AddedDate"])
         classes = {c for e in breaches for c in e["DataClasses"]}
-        classes.update(data.get("otherDataClasses", []))
+        classes.update(self.other_classes)
         self.data_classes = sorted(classes, key=str.casefold)
         # Entries that the deterministic account rule may hand out: visible to breachedaccount and
         # free of control characters (those are reserved for the fault-escape account).
         self.escape_names = [e["Name"] for e in breaches if self.has_control_chars(e)]
         self.eligible_names = [e["Name"] for e in breaches
                                if self.is_listable(e) and not self.has_control_chars(e)]
+
+    def upserted(self, fields, now):
+        """A new Catalog with `fields` (a full or partial Breach, Name required) added or merged into
+        the entry of that Name; returns (catalog, entry, created). The catalog itself never changes,
+        so a request that holds it keeps a consistent view. Raises ValueError for bad fields."""
+        fields = validate_breach_fields(fields)
+        stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+        existing = self.get(fields["Name"])
+        if existing is None:
+            added = fields.get("AddedDate", stamp)
+            entry = {"Name": fields["Name"], "Title": fields["Name"], "Domain": "", "BreachDate": added[:10],
+                     "AddedDate": added, "ModifiedDate": added, "PwnCount": 1000,
+                     "Description": "A breach added at run time by a test through the fake-hibp control API.",
+                     "LogoPath": "https://logos.haveibeenpwned.com/%s.png" % fields["Name"],
+                     "Attribution": None, "DisclosureUrl": None,
+                     "DataClasses": ["Email addresses", "Passwords"]}
+            entry.update((flag, False) for flag in BREACH_FLAGS)
+            entry["IsVerified"] = True
+            entry.update(fields)
+            breaches = self.breaches + [entry]
+        else:
+            entry = dict(existing)
+            entry.update((k, v) for k, v in fields.items() if k != "Name")
+            if "ModifiedDate" not in fields:
+                # An update is news: ModifiedDate moves forward, by at least a second.
+                previous = _parse_stamp(existing["ModifiedDate"])
+                moved = max(now.replace(microsecond=0), previous + datetime.timedelta(seconds=1))
+                entry["ModifiedDate"] = moved.strftime("%Y-%m-%dT%H:%M:%SZ")
+            breaches = [entry if e is existing else e for e in self.breaches]
+        catalog = object.__new__(Catalog)
+        catalog._build(breaches, self.other_classes)
+        return catalog, entry, existing is None
 
     def get(self, name):
         """The entry for a Name, case-insensitively, or None."""
@@ -285,10 +397,11 @@ class PasswordCorpus:
 class AccountRecord:
     """What the server holds about one account: breach Names (hidden ones included), pastes, fault."""
 
-    def __init__(self, breaches, pastes, fault=None, owner_verified=False):
+    def __init__(self, breaches, pastes, fault=None, owner_verified=False, stealer_logs=()):
         self.breaches = breaches
         self.pastes = pastes
         self.fault = fault
+        self.stealer_logs = sorted(set(stealer_logs))
         # HIBP shows sensitive breaches to an address's verified owner (domain search, notifications);
         # a fixture can stand for such an owner's view.
         self.owner_verified = owner_verified
@@ -310,25 +423,52 @@ class AccountBook:
             owner = spec.get("ownerVerified", False)
             if not isinstance(owner, bool):
                 raise DataError("fixture ownerVerified for %r must be true or false" % account)
-            self.fixtures[normalise_account(account)] = (names, pastes, owner)
+            try:
+                stealer_logs = validate_website_domains(spec.get("stealerLogs", []))
+            except ValueError as e:
+                raise DataError("fixture stealerLogs for %r: %s" % (account, e)) from None
+            self.fixtures[normalise_account(account)] = (names, pastes, owner, stealer_logs)
         for local, (names, _) in TEST_ACCOUNTS.items():
             for name in names:
                 catalog.canonical(name)
+        self.stealer_breaches = {e["Name"] for e in catalog.breaches if e.get("IsStealerLog", False)}
+        # Where the deterministic rule's stealer-log victims logged in: the catalog's own domains.
+        self.website_pool = sorted({e["Domain"].lower() for e in catalog.breaches
+                                    if e["Domain"] and catalog.is_listable(e) and not catalog.has_control_chars(e)})
+
+    def known_accounts(self, domain):
+        """Accounts on `domain` that the server can enumerate (test table and fixtures); the
+        deterministic rule covers every other address but lists none."""
+        known = ["%s@%s" % (local, TEST_DOMAIN) for local in TEST_ACCOUNTS] if domain == TEST_DOMAIN else []
+        known += [a for a in self.fixtures if split_account(a)[1] == domain]
+        return known
 
     def lookup(self, account):
         local, domain = split_account(account)
         fault = local if local in ACCOUNT_FAULTS else None
         if domain == TEST_DOMAIN and local in TEST_ACCOUNTS:
             names, paste_count = TEST_ACCOUNTS[local]
+            stealer_logs = TEST_STEALER_LOGS.get(local, [])
         elif account in self.fixtures:
-            names, paste_count, owner = self.fixtures[account]
-            return AccountRecord(list(names), self._pastes(account, paste_count, escape=False), fault, owner)
+            names, paste_count, owner, stealer_logs = self.fixtures[account]
+            return AccountRecord(list(names), self._pastes(account, paste_count, escape=False), fault, owner,
+                                 stealer_logs)
         else:
             names, paste_count = self._deterministic(account, local)
+            stealer_logs = self._stealer_logs(account, names)
         pastes = self._pastes(account, paste_count, escape=fault == "fault-escape")
         if fault == "fault-escape":
             names = names + [n for n in self.catalog.escape_names if n not in names]
-        return AccountRecord(list(names), pastes, fault)
+        return AccountRecord(list(names), pastes, fault, stealer_logs=stealer_logs)
+
+    def _stealer_logs(self, account, names):
+        """1-4 website domains, chosen by a hash, for an address the rule put in a stealer-log breach."""
+        if "@" not in account or not self.stealer_breaches.intersection(names):
+            return []
+        h = hashlib.sha256(("stealer:" + account).encode("utf-8")).digest()
+        ranked = sorted(self.website_pool,
+                        key=lambda d: hashlib.sha256(("%s\0%s" % (account, d)).encode("utf-8")).digest())
+        return ranked[:1 + h[0] % 4]
 
     def _deterministic(self, account, local):
         h = hashlib.sha256(("account:" + account).encode("utf-8")).digest()
@@ -368,6 +508,19 @@ class AccountBook:
             })
         pastes.sort(key=lambda p: p["Date"] or "", reverse=True)
         return pastes
+
+
+def validate_website_domains(value):
+    """A list of website domains (stealer logs): plausible DNS names, lower-cased, deduplicated."""
+    if not isinstance(value, list) or len(value) > 1000:
+        raise ValueError("must be a list of at most 1000 domains")
+    domains = []
+    for item in value:
+        domain = normalise_domain(item) if isinstance(item, str) else None
+        if domain is None:
+            raise ValueError("%r is not a domain like example.com" % (item,))
+        domains.append(domain)
+    return sorted(set(domains))
 
 
 def normalise_account(raw):
@@ -443,29 +596,59 @@ class Config:
 
     FIELDS = ("rpm", "latency_ms", "burst", "timeout_s")
 
-    def __init__(self, rpm, latency_ms, burst, timeout_s, keys):
+    def __init__(self, rpm, latency_ms, burst, timeout_s, keys, stealer_logs=True, domains=(TEST_DOMAIN,),
+                 entitlements=None):
         self.rpm = rpm
         self.latency_ms = latency_ms
         self.burst = burst
         self.timeout_s = timeout_s
         self.keys = dict(keys)
+        # What every key's subscription includes, unless `entitlements` says otherwise for that key:
+        # stealer-log access, and the verified domains (domain search, stealer logs by e-mail).
+        self.stealer_logs = stealer_logs
+        self.domains = list(domains)
+        self.entitlements = {k: dict(v) for k, v in (entitlements or {}).items()}
 
     def copy(self):
-        return Config(self.rpm, self.latency_ms, self.burst, self.timeout_s, self.keys)
+        return Config(self.rpm, self.latency_ms, self.burst, self.timeout_s, self.keys, self.stealer_logs,
+                      self.domains, self.entitlements)
 
     def as_dict(self):
         return {"rpm": self.rpm, "latency_ms": self.latency_ms, "burst": self.burst,
                 "timeout_s": self.timeout_s,
                 "keys": {k: ("blocked" if v == "blocked" else (self.rpm if v is None else v))
-                         for k, v in sorted(self.keys.items())}}
+                         for k, v in sorted(self.keys.items())},
+                "stealer_logs": self.stealer_logs, "domains": list(self.domains),
+                "entitlements": {k: dict(v) for k, v in sorted(self.entitlements.items())}}
+
+    def entitled(self, key):
+        """(includes stealer logs, verified domains) for a lower-case key. The public test key's
+        default domain is the integration-test domain, whatever `domains` says."""
+        override = self.entitlements.get(key, {})
+        default_domains = [TEST_DOMAIN] if key == TEST_KEY else self.domains
+        return override.get("stealer_logs", self.stealer_logs), list(override.get("domains", default_domains))
+
+    @staticmethod
+    def parse_domains(value, what):
+        if not isinstance(value, list) or len(value) > 1000:
+            raise ValueError("%s must be a list of at most 1000 domains" % what)
+        domains = []
+        for item in value:
+            domain = normalise_domain(item) if isinstance(item, str) else None
+            if domain is None:
+                raise ValueError("%s: %r is not a domain like example.com" % (what, item))
+            if domain not in domains:
+                domains.append(domain)
+        return domains
 
     def update(self, changes):
         """Applies a JSON object of changes; raises ValueError naming the first bad one."""
         if not isinstance(changes, dict):
             raise ValueError("the body must be a JSON object")
-        unknown = sorted(set(changes) - set(self.FIELDS) - {"keys"})
+        unknown = sorted(set(changes) - set(self.FIELDS) - {"keys", "stealer_logs", "domains", "entitlements"})
         if unknown:
-            raise ValueError("unknown setting %r (known: %s, keys)" % (unknown[0], ", ".join(self.FIELDS)))
+            raise ValueError("unknown setting %r (known: %s, keys, stealer_logs, domains, entitlements)"
+                             % (unknown[0], ", ".join(self.FIELDS)))
         checks = {"rpm": (0, 1_000_000), "latency_ms": (0, 120_000), "burst": (1, 100_000),
                   "timeout_s": (0, 600)}
         for field, (low, high) in checks.items():
@@ -482,10 +665,38 @@ class Config:
         for key, limit in keys.items():
             spec = key if limit is None else "%s:%s" % (key, limit)
             parsed.update([parse_key_spec(spec)])
+        if "stealer_logs" in changes and not isinstance(changes["stealer_logs"], bool):
+            raise ValueError("stealer_logs must be true or false")
+        domains = self.parse_domains(changes["domains"], "domains") if "domains" in changes else None
+        overrides = changes.get("entitlements", {})
+        if not isinstance(overrides, dict):
+            raise ValueError("entitlements must be an object of key: {\"stealer_logs\", \"domains\"} or null")
+        parsed_overrides = {}
+        for key, override in overrides.items():
+            if not isinstance(key, str) or not _KEY_FORMAT.fullmatch(key):
+                raise ValueError("entitlements: a key is 32 hexadecimal characters: %r" % (key,))
+            if override is not None:
+                if not isinstance(override, dict) or set(override) - {"stealer_logs", "domains"}:
+                    raise ValueError("entitlements: each key takes {\"stealer_logs\": bool, \"domains\": [...]} or null")
+                if "stealer_logs" in override and not isinstance(override["stealer_logs"], bool):
+                    raise ValueError("entitlements: stealer_logs must be true or false")
+                override = dict(override)
+                if "domains" in override:
+                    override["domains"] = self.parse_domains(override["domains"], "entitlements domains")
+            parsed_overrides[key.lower()] = override
         for field in self.FIELDS:
             if field in changes:
                 setattr(self, field, changes[field] if field == "timeout_s" else int(changes[field]))
         self.keys.update(parsed)
+        if "stealer_logs" in changes:
+            self.stealer_logs = changes["stealer_logs"]
+        if domains is not None:
+            self.domains = domains
+        for key, override in parsed_overrides.items():
+            if override is None:
+                self.entitlements.pop(key, None)
+            else:
+                self.entitlements[key] = override
 
 
 # --------------------------------------------------------------------------------------------------
@@ -541,6 +752,9 @@ def not_found_reply():
     return Reply(404)
 
 
+NO_STEALER_LOGS_TEXT = "Forbidden: the subscription of this hibp-api-key does not include stealer logs."
+UNVERIFIED_DOMAIN_TEXT = "Forbidden: the domain %s is not a verified domain of this hibp-api-key's subscription."
+
 _MALFORMED_JSON = b'[{"Name":"Adobe"},{"Name":"Bright'
 
 
@@ -548,9 +762,11 @@ class FakeHIBP:
     """All state and behaviour of the fake service, independent of the HTTP plumbing."""
 
     def __init__(self, catalog, passwords, book, config, quiet=False):
-        self.catalog = catalog
+        self.catalog = catalog              # replaced (never changed in place) by /__control/breaches
+        self.initial_catalog = catalog
         self.passwords = passwords
         self.book = book
+        self.added = {}                     # account -> what /__control/accounts added to it
         self.initial_config = config.copy()
         self.config = config
         self.quiet = quiet
@@ -617,23 +833,29 @@ class FakeHIBP:
         if service and service[-1] == "" and len(service) > 1:
             service.pop()
         query = {k.lower(): v for k, v in urllib.parse.parse_qsl(raw_query, keep_blank_values=True)}
-        if len(service) == 2 and service[0] in ("breachedaccount", "pasteaccount"):
+        catalog = self.catalog   # one consistent catalog for the whole request
+        if len(service) == 2 and service[0] in ("breachedaccount", "pasteaccount", "stealerlogsbyemail"):
             account = normalise_account(urllib.parse.unquote(parts[4]))
-            return self.only_get(method) or self.account_endpoint(service[0], account, query, headers, now)
+            return self.only_get(method) or self.account_endpoint(service[0], account, query, headers, now, catalog)
+        if len(service) == 2 and service[0] == "breacheddomain":
+            domain = urllib.parse.unquote(parts[4])
+            return self.only_get(method) or self.breached_domain(domain, headers, now, catalog)
+        if service == ["subscribeddomains"]:
+            return (self.only_get(method) or self.authorise(headers, now, domain=None)
+                    or self.subscribed_domains(headers, catalog))
         if service == ["subscription", "status"]:
-            return (self.only_get(method) or self.authorise(headers, now, account=None)
+            return (self.only_get(method) or self.authorise(headers, now, domain=None)
                     or self.subscription_status(headers))
         if service == ["breaches"]:
-            return self.only_get(method) or self.breaches(query)
+            return self.only_get(method) or self.breaches(query, catalog)
         if len(service) == 2 and service[0] == "breach":
-            entry = self.catalog.get(urllib.parse.unquote(parts[4]).strip())
-            return self.only_get(method) or (json_reply(200, self.catalog.json[entry["Name"]].encode("ascii"))
+            entry = catalog.get(urllib.parse.unquote(parts[4]).strip())
+            return self.only_get(method) or (json_reply(200, catalog.json[entry["Name"]].encode("ascii"))
                                              if entry else not_found_reply())
         if service == ["latestbreach"]:
-            return self.only_get(method) or json_reply(
-                200, self.catalog.json[self.catalog.latest["Name"]].encode("ascii"))
+            return self.only_get(method) or json_reply(200, catalog.json[catalog.latest["Name"]].encode("ascii"))
         if service == ["dataclasses"]:
-            return self.only_get(method) or json_reply(200, self.catalog.data_classes)
+            return self.only_get(method) or json_reply(200, catalog.data_classes)
         return not_found_reply()
 
     @staticmethod
@@ -643,8 +865,9 @@ class FakeHIBP:
         return text_reply(405, "The requested resource does not support http method '%s'." % method,
                           headers=[("Allow", "GET")])
 
-    def authorise(self, headers, now, account):
-        """None when the key may make this request now; otherwise the 401/403/429 reply."""
+    def authorise(self, headers, now, domain):
+        """None when the key may make this request now; otherwise the 401/403/429 reply. `domain` is
+        the domain of the account or domain searched (None for requests about the subscription)."""
         key = headers.get("hibp-api-key")
         if key is None or not key.strip():
             return text_reply(401, "Access denied due to missing hibp-api-key.")
@@ -658,7 +881,7 @@ class FakeHIBP:
             limit = self.config.keys.get(key)
             if limit == "blocked":
                 return blocked_reply()
-            if key == TEST_KEY and (account is None or split_account(account)[1] != TEST_DOMAIN):
+            if key == TEST_KEY and domain != TEST_DOMAIN:
                 return text_reply(401, "Access denied: the test hibp-api-key only works for accounts on "
                                        + TEST_DOMAIN + ".")
             rpm = self.config.rpm if limit is None else limit
@@ -673,13 +896,23 @@ class FakeHIBP:
             return too_many_reply(wait)
         return None
 
-    def account_endpoint(self, service, account, query, headers, now):
-        denied = self.authorise(headers, now, account)
+    def account_endpoint(self, service, account, query, headers, now, catalog):
+        denied = self.authorise(headers, now, split_account(account)[1])
         if denied:
             return denied
+        if service == "stealerlogsbyemail":
+            includes_stealer_logs, verified = self.entitled(headers)
+            if not includes_stealer_logs:
+                return text_reply(403, NO_STEALER_LOGS_TEXT)
         if not account or len(account) > MAX_ACCOUNT_LENGTH or _CONTROL_CHARS.search(account):
             return bad_request_reply()
-        record = self.book.lookup(account)
+        if service == "stealerlogsbyemail":
+            local, domain = split_account(account)
+            if not local or normalise_domain(domain) is None:
+                return bad_request_reply()
+            if domain not in verified:
+                return text_reply(403, UNVERIFIED_DOMAIN_TEXT % domain)
+        record = self.record_for(account)
         hang = 0.0
         if record.fault == "fault-503":
             return unavailable_reply()
@@ -692,14 +925,87 @@ class FakeHIBP:
         if record.fault == "fault-timeout":
             with self.lock:
                 hang = self.config.timeout_s
-        reply = (self.breached_account(record, query) if service == "breachedaccount"
-                 else (json_reply(200, record.pastes) if record.pastes else not_found_reply()))
+        if service == "breachedaccount":
+            reply = self.breached_account(record, query, catalog)
+        elif service == "pasteaccount":
+            reply = json_reply(200, record.pastes) if record.pastes else not_found_reply()
+        else:
+            reply = json_reply(200, record.stealer_logs) if record.stealer_logs else not_found_reply()
         reply.delay_s += hang
         return reply
 
-    def breached_account(self, record, query):
-        entries = [self.catalog.get(n) for n in record.breaches]
-        entries = [e for e in entries if self.catalog.is_listable(e)
+    def entitled(self, headers):
+        """(includes stealer logs, verified domains) of the request's (already authorised) key."""
+        with self.lock:
+            return self.config.entitled(headers["hibp-api-key"].strip().lower())
+
+    def record_for(self, account):
+        """What the server holds about an account: its rule's record plus what the control API added."""
+        record = self.book.lookup(account)
+        with self.lock:
+            added = self.added.get(account)
+            if added is not None:
+                added = {k: list(v) if isinstance(v, list) else v for k, v in added.items()}
+        if added:
+            record.breaches += [n for n in added["breaches"] if n not in record.breaches]
+            record.pastes = sorted(record.pastes + added["pastes"], key=lambda p: p["Date"] or "", reverse=True)
+            record.stealer_logs = sorted(set(record.stealer_logs) | set(added["stealer_logs"]))
+            record.owner_verified = record.owner_verified or added["owner_verified"]
+        return record
+
+    def domain_search(self, domain, catalog, initial=False):
+        """{alias: [breach Name, ...]} for the accounts on `domain` the server knows: the domain owner's
+        view, so sensitive breaches are in (retired ones are not). `initial` ignores run-time changes."""
+        with self.lock:
+            added = [] if initial else [a for a in self.added if split_account(a)[1] == domain]
+        result = {}
+        for account in sorted(set(self.book.known_accounts(domain) + added)):
+            record = self.book.lookup(account) if initial else self.record_for(account)
+            entries = [catalog.get(n) for n in record.breaches]
+            names = sorted((e["Name"] for e in entries if e is not None and not e.get("IsRetired", False)),
+                           key=str.lower)
+            if names:
+                result[split_account(account)[0]] = names
+        return result
+
+    def breached_domain(self, raw_domain, headers, now, catalog):
+        domain = normalise_domain(raw_domain)
+        denied = self.authorise(headers, now, domain)
+        if denied:
+            return denied
+        if domain is None:
+            return text_reply(400, "Bad request: the domain does not comply with an acceptable format.")
+        if domain not in self.entitled(headers)[1]:
+            return text_reply(403, UNVERIFIED_DOMAIN_TEXT % domain)
+        result = self.domain_search(domain, catalog)
+        return json_reply(200, result) if result else not_found_reply()
+
+    def subscribed_domains(self, headers, catalog):
+        renewal = utc_stamp((datetime.datetime.now(datetime.timezone.utc)
+                             + datetime.timedelta(days=365)).replace(microsecond=0))
+        answer = []
+        for domain in self.entitled(headers)[1]:
+            now_found = self.domain_search(domain, catalog)
+            at_renewal = self.domain_search(domain, self.initial_catalog, initial=True)
+            answer.append({
+                "DomainName": domain,
+                "PwnCount": len(now_found),
+                "PwnCountExcludingSpamLists": self.count_without_spam(now_found, catalog),
+                "PwnCountExcludingSpamListsAtLastSubscriptionRenewal": self.count_without_spam(
+                    at_renewal, self.initial_catalog),
+                "NextSubscriptionRenewal": renewal,
+            })
+        return json_reply(200, answer)
+
+    @staticmethod
+    def count_without_spam(found, catalog):
+        """Breached aliases that are in at least one breach that is not a spam list."""
+        return sum(1 for names in found.values()
+                   if any(not catalog.get(n).get("IsSpamList", False) for n in names))
+
+    def breached_account(self, record, query, catalog):
+        entries = [catalog.get(n) for n in record.breaches]
+        entries = [e for e in entries if catalog.is_listable(e)
                    or (record.owner_verified and e.get("IsSensitive", False) and not e.get("IsRetired", False))]
         if not parse_bool(query.get("includeunverified"), True):
             entries = [e for e in entries if e.get("IsVerified", False)]
@@ -711,17 +1017,17 @@ class FakeHIBP:
         entries.sort(key=lambda e: e["Name"].lower())
         if parse_bool(query.get("truncateresponse"), True):
             return json_reply(200, [{"Name": e["Name"]} for e in entries])
-        return json_reply(200, ("[" + ",".join(self.catalog.json[e["Name"]] for e in entries) + "]").encode("ascii"))
+        return json_reply(200, ("[" + ",".join(catalog.json[e["Name"]] for e in entries) + "]").encode("ascii"))
 
-    def breaches(self, query):
+    def breaches(self, query, catalog):
         domain = query.get("domain", "").strip().lower()
         spam = parse_bool(query.get("isspamlist"), None)
         if not domain and spam is None:
-            return json_reply(200, self.catalog.all_json)
-        entries = [e for e in self.catalog.breaches
+            return json_reply(200, catalog.all_json)
+        entries = [e for e in catalog.breaches
                    if (not domain or e["Domain"].lower() == domain)
                    and (spam is None or e.get("IsSpamList", False) == spam)]
-        return json_reply(200, ("[" + ",".join(self.catalog.json[e["Name"]] for e in entries) + "]").encode("ascii"))
+        return json_reply(200, ("[" + ",".join(catalog.json[e["Name"]] for e in entries) + "]").encode("ascii"))
 
     def subscription_status(self, headers):
         key = headers["hibp-api-key"].strip().lower()
@@ -741,7 +1047,7 @@ class FakeHIBP:
             "SubscribedUntil": until.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "Rpm": rpm,
             "DomainSearchMaxBreachedAccounts": max_accounts,
-            "IncludesStealerLogs": rpm >= 1000,
+            "IncludesStealerLogs": self.entitled(headers)[0],
         })
 
     def password_range(self, prefix, raw_query, headers):
@@ -765,16 +1071,17 @@ class FakeHIBP:
                              "status": status, "monotonic": arrived})
             self.stats["total"] += 1
             self.stats["status:%d" % status] += 1
+            self.stats["endpoint:" + endpoint_of(raw_path)] += 1
 
     # ---- /__control/ -----------------------------------------------------------------------------
 
     def control(self, method, raw_path, body):
         """Handles the test-control API; never rate-limited, delayed, faulted or logged."""
         name = raw_path[len("/__control/"):].rstrip("/")
-        if name not in ("config", "faults", "log", "stats", "reset"):
+        if name not in ("config", "faults", "log", "stats", "reset", "breaches", "accounts"):
             return not_found_reply()
         allowed = {"config": ("GET", "POST"), "faults": ("GET", "POST"), "log": ("GET",),
-                   "stats": ("GET",), "reset": ("POST",)}[name]
+                   "stats": ("GET",), "reset": ("POST",), "breaches": ("POST",), "accounts": ("POST",)}[name]
         if method not in allowed:
             return text_reply(405, "use %s\n" % " or ".join(allowed), headers=[("Allow", ", ".join(allowed))])
         payload = None
@@ -798,17 +1105,76 @@ class FakeHIBP:
                     return json_reply(200, list(self.log))
                 if name == "stats":
                     return json_reply(200, self.stats_dict())
-                if not isinstance(payload, dict) or set(payload) - {"config"}:
-                    raise ValueError("reset takes an empty body or {\"config\": true}")
+                if name == "breaches":
+                    return self.control_breach(payload)
+                if name == "accounts":
+                    return self.control_account(payload)
+                if not isinstance(payload, dict) or set(payload) - {"config", "data"}:
+                    raise ValueError("reset takes an empty body or {\"config\": true, \"data\": true}")
                 self.log.clear()
                 self.stats.clear()
                 self.faults.clear()
                 self.buckets.clear()
                 if payload.get("config") is True:
                     self.config = self.initial_config.copy()
+                if payload.get("data") is True:
+                    self.catalog = self.initial_catalog
+                    self.added.clear()
                 return json_reply(200, {"reset": True})
             except ValueError as e:
                 return json_reply(400, {"error": str(e)})
+
+    def control_breach(self, payload):
+        """Adds a breach to the catalog, or updates the one of that Name (called with the lock held)."""
+        if isinstance(payload, dict) and self.catalog.get(str(payload.get("Name", ""))) is None \
+                and len(self.catalog.breaches) - len(self.initial_catalog.breaches) >= MAX_RUNTIME_BREACHES:
+            raise ValueError("at most %d breaches may be added at run time" % MAX_RUNTIME_BREACHES)
+        catalog, entry, created = self.catalog.upserted(payload, datetime.datetime.now(datetime.timezone.utc))
+        self.catalog = catalog
+        return json_reply(200, {"created": created, "breach": entry})
+
+    def control_account(self, payload):
+        """Adds breaches, pastes and stealer-log domains to an account (called with the lock held)."""
+        if not isinstance(payload, dict) or not isinstance(payload.get("account"), str):
+            raise ValueError("the body must be {\"account\": \"x@example.com\", \"breaches\": [...], "
+                             "\"pastes\": [...], \"stealerLogs\": [...]}")
+        unknown = sorted(set(payload) - {"account", "breaches", "pastes", "stealerLogs", "ownerVerified"})
+        if unknown:
+            raise ValueError("unknown field %r (known: account, breaches, pastes, stealerLogs, ownerVerified)"
+                             % unknown[0])
+        account = normalise_account(payload["account"])
+        if not account or len(account) > MAX_ACCOUNT_LENGTH or _CONTROL_CHARS.search(account):
+            raise ValueError("the account must be 1-%d characters without control characters" % MAX_ACCOUNT_LENGTH)
+        names = payload.get("breaches", [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise ValueError("breaches must be a list of breach Names")
+        canonical = []
+        for name in names:
+            entry = self.catalog.get(name)
+            if entry is None:
+                raise ValueError("unknown breach %r: add it with POST /__control/breaches first" % name)
+            canonical.append(entry["Name"])
+        pastes = payload.get("pastes", [])
+        if not isinstance(pastes, list):
+            raise ValueError("pastes must be a list of Paste objects")
+        stealer_logs = validate_website_domains(payload.get("stealerLogs", []))
+        owner = payload.get("ownerVerified", False)
+        if not isinstance(owner, bool):
+            raise ValueError("ownerVerified must be true or false")
+        if account not in self.added and len(self.added) >= MAX_RUNTIME_ACCOUNTS:
+            raise ValueError("at most %d accounts may be changed at run time" % MAX_RUNTIME_ACCOUNTS)
+        added = self.added.get(account) or {"breaches": [], "pastes": [], "stealer_logs": [], "owner_verified": False}
+        new_pastes = [validate_paste(p, account, len(added["pastes"]) + i) for i, p in enumerate(pastes)]
+        if len(added["pastes"]) + len(new_pastes) > 1000:
+            raise ValueError("at most 1000 pastes may be added to an account")
+        added = {"breaches": added["breaches"] + [n for n in canonical if n not in added["breaches"]],
+                 "pastes": added["pastes"] + new_pastes,
+                 "stealer_logs": sorted(set(added["stealer_logs"]) | set(stealer_logs)),
+                 "owner_verified": added["owner_verified"] or owner}
+        self.added[account] = added
+        return json_reply(200, {"account": account, "added": {
+            "breaches": added["breaches"], "pastes": added["pastes"], "stealerLogs": added["stealer_logs"],
+            "ownerVerified": added["owner_verified"]}})
 
     def queue_faults(self, payload):
         if not isinstance(payload, dict):
@@ -825,8 +1191,44 @@ class FakeHIBP:
 
     def stats_dict(self):
         by_status = {k.split(":", 1)[1]: v for k, v in sorted(self.stats.items()) if k.startswith("status:")}
+        by_endpoint = {k.split(":", 1)[1]: v for k, v in sorted(self.stats.items()) if k.startswith("endpoint:")}
         return {"total": self.stats["total"], "by_status": by_status, "too_many_requests": by_status.get("429", 0),
-                "rate_limited": self.stats["rate_limited"], "injected_faults": self.stats["injected_faults"]}
+                "rate_limited": self.stats["rate_limited"], "injected_faults": self.stats["injected_faults"],
+                "by_endpoint": by_endpoint}
+
+
+def endpoint_of(raw_path):
+    """The service a request path names, for the statistics: "breachedaccount", "subscription/status",
+    "range", … ("other" for paths that are not API paths)."""
+    parts = raw_path.split("/")
+    if raw_path.startswith("/range/"):
+        return "range"
+    if len(parts) >= 4 and parts[1] == "api" and parts[2].lower() == "v3" and parts[3]:
+        service = parts[3].lower()
+        if service == "subscription" and len(parts) >= 5:
+            return "subscription/" + parts[4].lower()
+        return service if re.fullmatch(r"[a-z]{1,40}", service) else "other"
+    return "other"
+
+
+def validate_paste(paste, account, index):
+    """A Paste from the control API, with defaults for what it leaves out."""
+    if not isinstance(paste, dict) or set(paste) - {"Source", "Id", "Title", "Date", "EmailCount"}:
+        raise ValueError("a paste is an object with Source, Id, Title, Date, EmailCount (all optional)")
+    h = hashlib.sha256(("added-paste:%s:%d" % (account, index)).encode("utf-8")).hexdigest()
+    result = {"Source": paste.get("Source", "Pastebin"), "Id": paste.get("Id", h[:8]),
+              "Title": paste.get("Title"), "Date": paste.get("Date", utc_stamp(datetime.datetime.now(datetime.timezone.utc))),
+              "EmailCount": paste.get("EmailCount", 1)}
+    if not isinstance(result["Source"], str) or not isinstance(result["Id"], str):
+        raise ValueError("a paste's Source and Id are strings")
+    if result["Title"] is not None and not isinstance(result["Title"], str):
+        raise ValueError("a paste's Title is a string or null")
+    if result["Date"] is not None and (not isinstance(result["Date"], str) or not _STAMP.fullmatch(result["Date"])):
+        raise ValueError("a paste's Date is null or like 2015-10-26T23:35:45Z")
+    count = result["EmailCount"]
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ValueError("a paste's EmailCount is a whole number >= 0")
+    return result
 
 
 def parse_bool(value, default):

@@ -103,7 +103,7 @@ class ServerTestCase(unittest.TestCase):
         cls.server.stop()
 
     def setUp(self):
-        self.assertEqual(self.control("POST", "reset", {"config": True}).status, 200)
+        self.assertEqual(self.control("POST", "reset", {"config": True, "data": True}).status, 200)
 
     def get(self, path, key=KEY, ua=UA, extra=None, **kwargs):
         headers = {}
@@ -726,6 +726,373 @@ class ControlTests(ServerTestCase):
         self.assertEqual(self.control("GET", "reset").status, 405)
         self.assertEqual(request(self.port, "/__control/config", {}, "POST", b"{not json").status, 400)
         self.assertEqual(self.control("GET", "nothing").status, 404)
+
+
+class StealerLogTests(ServerTestCase):
+    def stealer(self, account, **kwargs):
+        return self.account("stealerlogsbyemail", account, **kwargs)
+
+    def test_stealer_log_account_has_website_domains(self):
+        for key in (KEY, TEST_KEY):
+            r = self.stealer("stealer-log@" + TEST_DOMAIN, key=key)
+            self.assertEqual(r.status, 200)
+            self.assertEqual(r.headers["content-type"], "application/json; charset=utf-8")
+            self.assertEqual(r.json(), ["brightmere.io", "login.dunerunner.app", "mail.orchardmail.net"])
+        self.assertEqual(self.stealer("  Stealer-Log@HIBP-Integration-Tests.com ").status, 200)
+        for local in ("account-exists", "multiple-breaches", "opt-out", "nobody-known"):
+            r = self.stealer(local + "@" + TEST_DOMAIN)
+            self.assertEqual((r.status, r.body), (404, b""), local)
+
+    def test_address_must_be_on_a_verified_domain(self):
+        r = self.stealer("pwned@example.com")
+        self.assertEqual(r.status, 403)
+        self.assertTrue(r.headers["content-type"].startswith("text/plain"))
+        self.assertNotIn("cf-ray", r.headers, "not Cloudflare's block: the client can tell them apart")
+        self.assertIn("not a verified domain", r.body.decode())
+        self.configure(domains=["Example.com"])
+        self.assertIn(self.stealer("pwned@example.com").status, (200, 404))
+        self.assertEqual(self.stealer("stealer-log@" + TEST_DOMAIN).status, 403,
+                         "domains replaces the list, the test domain included")
+        self.assertEqual(self.stealer("stealer-log@" + TEST_DOMAIN, key=TEST_KEY).status, 200,
+                         "the test key's domain is the test domain")
+        self.assertEqual(self.stealer("pwned@example.com", key=TEST_KEY).status, 401)
+
+    def test_key_without_stealer_logs_gets_403(self):
+        self.configure(stealer_logs=False)
+        r = self.stealer("stealer-log@" + TEST_DOMAIN)
+        self.assertEqual(r.status, 403)
+        self.assertTrue(r.headers["content-type"].startswith("text/plain"))
+        self.assertIn("does not include stealer logs", r.body.decode())
+        self.assertNotIn("cf-ray", r.headers)
+        self.assertIs(self.get("/api/v3/subscription/status").json()["IncludesStealerLogs"], False)
+        config = self.configure(entitlements={KEY: {"stealer_logs": True}})
+        self.assertEqual(config["entitlements"], {KEY: {"stealer_logs": True}})
+        self.assertEqual(self.stealer("stealer-log@" + TEST_DOMAIN).status, 200)
+        self.assertIs(self.get("/api/v3/subscription/status").json()["IncludesStealerLogs"], True)
+        self.assertEqual(self.stealer("stealer-log@" + TEST_DOMAIN, key=SLOW_KEY).status, 403)
+        self.configure(stealer_logs=True, entitlements={SLOW_KEY: {"stealer_logs": False}, KEY: None})
+        self.assertEqual(self.stealer("stealer-log@" + TEST_DOMAIN, key=SLOW_KEY).status, 403)
+        self.assertEqual(self.stealer("stealer-log@" + TEST_DOMAIN).status, 200)
+        self.assertEqual(self.control("GET", "config").json()["entitlements"], {SLOW_KEY: {"stealer_logs": False}})
+
+    def test_keyed_endpoint_checks_apply(self):
+        path = "/api/v3/stealerlogsbyemail/stealer-log%40" + TEST_DOMAIN
+        self.assertEqual(self.get(path, key=None).status, 401)
+        self.assertEqual(self.get(path, key="4" * 32).status, 401)
+        self.assertEqual(self.get(path, ua=None).status, 403)
+        blocked = self.get(path, key=BLOCKED_KEY)
+        self.assertEqual(blocked.status, 403)
+        self.assertIn("cf-ray", blocked.headers)
+        self.assertEqual(self.get(path, method="POST", body=b"").status, 405)
+        self.assertEqual([self.get(path, key=SLOW_KEY).status for _ in range(3)], [200, 200, 429])
+        self.configure(domains=["example.com", TEST_DOMAIN])
+        for bad in ("just-a-username", "nobody@", "@" + TEST_DOMAIN, "a@not_a_domain"):
+            self.assertEqual(self.stealer(bad).status, 400, bad)
+        self.assertEqual(self.stealer("fault-503@" + TEST_DOMAIN).status, 503)
+        self.assertRaises(ValueError, self.stealer("fault-malformed@" + TEST_DOMAIN).json)
+        self.control("POST", "faults", {"500": 1})
+        self.assertEqual(self.get(path).status, 500)
+
+    def test_deterministic_accounts_in_a_stealer_log_breach_have_domains(self):
+        self.configure(domains=["example.org"])
+        seen = {"with": 0, "without": 0}
+        for i in range(40):
+            account = "pwned.thief%d@example.org" % i
+            names = [b["Name"] for b in self.breaches_of(account)]
+            r = self.stealer(account)
+            if "StealerHarvest2024" in names:
+                seen["with"] += 1
+                self.assertEqual(r.status, 200, account)
+                domains = r.json()
+                self.assertTrue(1 <= len(domains) <= 4)
+                self.assertEqual(domains, sorted(domains))
+                self.assertEqual(self.stealer(account).json(), domains, "deterministic")
+            else:
+                seen["without"] += 1
+                self.assertEqual(r.status, 404, account)
+        self.assertTrue(seen["with"] and seen["without"], seen)
+
+    def test_fixtures_carry_stealer_logs(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"accounts": {"Thief@Example.com": {"breaches": ["StealerHarvest2024"],
+                                                          "stealerLogs": ["Shop.Example", "mail.example.net"]},
+                                    "quiet@example.com": {"breaches": ["Adobe"]}}}, f)
+        server = FakeServer("--quiet", "--rpm", "0", "--fixtures", f.name)
+        try:
+            request(server.port, "/__control/config", {}, "POST", b'{"domains": ["example.com"]}')
+            headers = {"User-Agent": UA, "hibp-api-key": KEY}
+            r = request(server.port, "/api/v3/stealerlogsbyemail/thief%40example.com", headers)
+            self.assertEqual(r.json(), ["mail.example.net", "shop.example"])
+            self.assertEqual(request(server.port, "/api/v3/stealerlogsbyemail/quiet@example.com", headers).status, 404)
+            r = request(server.port, "/api/v3/breacheddomain/example.com", headers)
+            self.assertEqual(r.json(), {"quiet": ["Adobe"], "thief": ["StealerHarvest2024"]})
+        finally:
+            server.stop()
+            os.unlink(f.name)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"accounts": {"a@example.com": {"stealerLogs": ["not a domain"]}}}, f)
+        try:
+            bad = subprocess.run([sys.executable, SERVER, "--fixtures", f.name], capture_output=True, text=True)
+            self.assertEqual(bad.returncode, 1)
+            self.assertIn("stealerLogs", bad.stderr)
+        finally:
+            os.unlink(f.name)
+
+
+class DomainTests(ServerTestCase):
+    EXPECTED_TEST_DOMAIN = {
+        "account-exists": ["Adobe"],
+        "multiple-breaches": ["Adobe", "Brightmere", "Lanternfish"],
+        "not-active-and-active-breach": ["Adobe"],
+        "paste-sensitive-breach": ["VelvetRendezvous"],
+        "sensitive-and-other-breaches": ["Adobe", "Brightmere", "VelvetRendezvous"],
+        "sensitive-breach": ["VelvetRendezvous"],
+        "spam-list-and-others": ["Adobe", "Lanternfish", "MailSpindle"],
+        "spam-list-only": ["MailSpindle"],
+        "stealer-log": ["StealerHarvest2024"],
+        "subscription-free-and-other-breaches": ["Adobe", "Brightmere", "TrailmarkOutdoors"],
+        "subscription-free-breach": ["TrailmarkOutdoors"],
+        "unverified-breach": ["CopperKettle"],
+    }
+
+    def test_domain_search_shows_the_owner_sensitive_breaches_but_not_retired_ones(self):
+        for key in (KEY, TEST_KEY):
+            r = self.get("/api/v3/breacheddomain/" + TEST_DOMAIN, key=key)
+            self.assertEqual(r.status, 200)
+            self.assertEqual(r.headers["content-type"], "application/json; charset=utf-8")
+            self.assertEqual(r.json(), self.EXPECTED_TEST_DOMAIN)
+            self.assertEqual(list(r.json()), sorted(r.json()))
+        self.assertEqual(self.get("/api/v3/breacheddomain/%20HIBP-Integration-Tests.COM").json(),
+                         self.EXPECTED_TEST_DOMAIN)
+
+    def test_domain_must_be_verified_for_the_key(self):
+        r = self.get("/api/v3/breacheddomain/example.com")
+        self.assertEqual(r.status, 403)
+        self.assertTrue(r.headers["content-type"].startswith("text/plain"))
+        self.assertNotIn("cf-ray", r.headers)
+        self.assertEqual(self.get("/api/v3/breacheddomain/example.com", key=TEST_KEY).status, 401)
+        self.configure(entitlements={KEY: {"domains": ["example.com"]}})
+        self.assertEqual(self.get("/api/v3/breacheddomain/example.com").status, 404, "verified, nothing known")
+        self.assertEqual(self.get("/api/v3/breacheddomain/" + TEST_DOMAIN).status, 403)
+        self.assertEqual(self.get("/api/v3/breacheddomain/" + TEST_DOMAIN, key=SLOW_KEY).status, 200)
+        for bad in ("not%20a%20domain", "a@b.com", "localhost", "%00x.com"):
+            self.assertEqual(self.get("/api/v3/breacheddomain/" + bad).status, 400, bad)
+        self.assertEqual(self.get("/api/v3/breacheddomain/" + TEST_DOMAIN, key=None).status, 401)
+        self.assertEqual([self.get("/api/v3/breacheddomain/" + TEST_DOMAIN, key=SLOW_KEY).status
+                          for _ in range(2)], [200, 429], "the burst of 2 is used up")
+        self.assertEqual(self.get("/api/v3/breacheddomain/" + TEST_DOMAIN, method="DELETE").status, 405)
+
+    def test_subscribed_domains(self):
+        r = self.get("/api/v3/subscribeddomains")
+        self.assertEqual(r.status, 200)
+        [entry] = r.json()
+        self.assertEqual(list(entry), ["DomainName", "PwnCount", "PwnCountExcludingSpamLists",
+                                       "PwnCountExcludingSpamListsAtLastSubscriptionRenewal",
+                                       "NextSubscriptionRenewal"])
+        self.assertEqual(entry["DomainName"], TEST_DOMAIN)
+        self.assertEqual(entry["PwnCount"], 12)
+        self.assertEqual(entry["PwnCountExcludingSpamLists"], 11, "spam-list-only is only in a spam list")
+        self.assertEqual(entry["PwnCountExcludingSpamListsAtLastSubscriptionRenewal"], 11)
+        self.assertRegex(entry["NextSubscriptionRenewal"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        config = self.configure(domains=["example.com", "Example.org", "example.com"])
+        self.assertEqual(config["domains"], ["example.com", "example.org"])
+        found = self.get("/api/v3/subscribeddomains").json()
+        self.assertEqual([(d["DomainName"], d["PwnCount"]) for d in found], [("example.com", 0), ("example.org", 0)])
+        self.configure(domains=[])
+        self.assertEqual(self.get("/api/v3/subscribeddomains").json(), [])
+        self.assertEqual(self.get("/api/v3/subscribeddomains", key=TEST_KEY).status, 401)
+        self.assertEqual(self.get("/api/v3/subscribeddomains", key=None).status, 401)
+        for bad in ({"domains": "example.com"}, {"domains": ["no spaces.com"]}, {"stealer_logs": "yes"},
+                    {"entitlements": {"xyz": {}}}, {"entitlements": {KEY: {"rpm": 5}}},
+                    {"entitlements": {KEY: {"domains": [1]}}}, {"entitlements": []}):
+            self.assertEqual(self.control("POST", "config", bad).status, 400, bad)
+        self.assertEqual(self.control("GET", "config").json()["domains"], [], "a refused change changes nothing")
+
+
+class NewsTests(ServerTestCase):
+    """/__control/breaches and /__control/accounts: what a monitoring run sees change."""
+
+    def add_breach(self, **fields):
+        r = self.control("POST", "breaches", fields)
+        self.assertEqual(r.status, 200, r.body)
+        return r.json()
+
+    def add_to_account(self, **body):
+        r = self.control("POST", "accounts", body)
+        self.assertEqual(r.status, 200, r.body)
+        return r.json()
+
+    def test_a_new_breach_joins_the_catalog_and_becomes_the_latest(self):
+        before = len(self.get("/api/v3/breaches").json())
+        answer = self.add_breach(Name="FreshLeak", Domain="freshleak.example", DataClasses=["Passwords", "Bird names"])
+        self.assertIs(answer["created"], True)
+        breach = answer["breach"]
+        self.assertEqual(breach["Title"], "FreshLeak")
+        self.assertEqual(breach["DataClasses"], ["Bird names", "Passwords"], "kept alphabetical")
+        self.assertEqual(breach["ModifiedDate"], breach["AddedDate"])
+        self.assertEqual(breach["BreachDate"], breach["AddedDate"][:10])
+        self.assertIs(breach["IsVerified"], True)
+        for flag in fake_hibp.BREACH_FLAGS[1:]:
+            self.assertIs(breach[flag], False, flag)
+        everything = self.get("/api/v3/breaches").json()
+        self.assertEqual(len(everything), before + 1)
+        self.assertEqual(self.get("/api/v3/breach/freshleak").json(), breach)
+        self.assertEqual(self.get("/api/v3/latestbreach").json(), breach)
+        self.assertEqual(self.get("/api/v3/breaches?Domain=freshleak.example").json(), [breach])
+        self.assertIn("Bird names", self.get("/api/v3/dataclasses").json())
+
+    def test_updating_a_breach_moves_its_modified_date(self):
+        adobe = self.get("/api/v3/breach/Adobe").json()
+        first = self.add_breach(Name="adobe", PwnCount=152445166)
+        self.assertIs(first["created"], False)
+        self.assertEqual(first["breach"]["Name"], "Adobe", "the stored Name keeps its spelling")
+        self.assertEqual(first["breach"]["PwnCount"], 152445166)
+        self.assertEqual(first["breach"]["Description"], adobe["Description"], "a partial update keeps the rest")
+        self.assertEqual(first["breach"]["AddedDate"], adobe["AddedDate"])
+        self.assertGreater(first["breach"]["ModifiedDate"], adobe["ModifiedDate"])
+        second = self.add_breach(Name="Adobe", Title="Adobe (updated)")
+        self.assertGreater(second["breach"]["ModifiedDate"], first["breach"]["ModifiedDate"],
+                           "every update is news, even within the same second")
+        self.assertEqual(self.get("/api/v3/breach/Adobe").json(), second["breach"])
+        set_dates = self.add_breach(Name="Adobe", ModifiedDate="2030-01-02T03:04:05Z")
+        self.assertEqual(set_dates["breach"]["ModifiedDate"], "2030-01-02T03:04:05Z")
+        old = self.add_breach(Name="OldNews", AddedDate="2001-02-03T04:05:06Z")["breach"]
+        self.assertEqual((old["ModifiedDate"], old["BreachDate"]), ("2001-02-03T04:05:06Z", "2001-02-03"))
+        self.assertNotEqual(self.get("/api/v3/latestbreach").json()["Name"], "OldNews")
+
+    def test_bad_breach_bodies_are_refused(self):
+        for bad in ({}, {"Name": ""}, {"Name": "has space"}, {"Name": 5}, {"Name": "X", "PwnCount": True},
+                    {"Name": "X", "PwnCount": -1}, {"Name": "X", "AddedDate": "2020-01-01"},
+                    {"Name": "X", "ModifiedDate": "2020-02-30T00:00:00Z"}, {"Name": "X", "BreachDate": "yesterday"},
+                    {"Name": "X", "IsSensitive": "no"}, {"Name": "X", "DataClasses": "Passwords"},
+                    {"Name": "X", "Attribution": 1}, {"Name": "X", "Title": None}, ["Name"]):
+            r = self.control("POST", "breaches", bad)
+            self.assertEqual(r.status, 400, bad)
+            self.assertIn("error", r.json())
+        self.assertEqual(self.get("/api/v3/breach/X").status, 404)
+        self.assertEqual(self.control("GET", "breaches").status, 405)
+        self.assertEqual(self.control("GET", "accounts").status, 405)
+
+    def test_unknown_fields_are_kept_as_the_real_api_may_send_them(self):
+        breach = self.add_breach(Name="Futuristic", FutureField={"x": [1, 2]})["breach"]
+        self.assertEqual(self.get("/api/v3/breach/Futuristic").json()["FutureField"], {"x": [1, 2]})
+        self.assertEqual(breach["FutureField"], {"x": [1, 2]})
+
+    def test_breaches_added_to_an_account_show_everywhere(self):
+        account = "clean-monitored@example.com"
+        self.configure(domains=["example.com"])
+        self.assertEqual(self.breaches_of(account), 404)
+        self.assertEqual(self.get("/api/v3/breacheddomain/example.com").status, 404)
+        self.add_breach(Name="FreshLeak", Domain="freshleak.example")
+        answer = self.add_to_account(account=" Clean-Monitored@Example.com", breaches=["freshleak", "Adobe"],
+                                     pastes=[{"Source": "Pastebin", "Id": "Ab12Cd34", "Title": "dump",
+                                              "Date": "2024-01-02T03:04:05Z", "EmailCount": 99}, {}],
+                                     stealerLogs=["Shop.Example"])
+        self.assertEqual(answer["account"], account)
+        self.assertEqual(answer["added"]["breaches"], ["FreshLeak", "Adobe"])
+        self.assertEqual(answer["added"]["stealerLogs"], ["shop.example"])
+        truncated = self.account("breachedaccount", account).json()
+        self.assertEqual(truncated, [{"Name": "Adobe"}, {"Name": "FreshLeak"}])
+        full = self.breaches_of(account)
+        self.assertEqual(full[1], self.get("/api/v3/breach/FreshLeak").json())
+        self.assertEqual(self.account("breachedaccount", account, "?domain=freshleak.example").json(),
+                         [{"Name": "FreshLeak"}])
+        pastes = self.account("pasteaccount", account).json()
+        self.assertEqual(len(pastes), 2)
+        self.assertEqual(pastes[1], {"Source": "Pastebin", "Id": "Ab12Cd34", "Title": "dump",
+                                     "Date": "2024-01-02T03:04:05Z", "EmailCount": 99}, "newest first")
+        self.assertEqual(set(pastes[0]), {"Source", "Id", "Title", "Date", "EmailCount"})
+        self.assertEqual(self.account("stealerlogsbyemail", account).json(), ["shop.example"])
+        self.assertEqual(self.get("/api/v3/breacheddomain/example.com").json(),
+                         {"clean-monitored": ["Adobe", "FreshLeak"]})
+        [domain] = self.get("/api/v3/subscribeddomains").json()
+        self.assertEqual((domain["PwnCount"], domain["PwnCountExcludingSpamLists"],
+                          domain["PwnCountExcludingSpamListsAtLastSubscriptionRenewal"]), (1, 1, 0))
+        # More news adds to what is there; nothing disappears.
+        again = self.add_to_account(account=account, breaches=["Adobe", "Brightmere"])
+        self.assertEqual(again["added"]["breaches"], ["FreshLeak", "Adobe", "Brightmere"])
+        self.assertEqual(len(self.account("breachedaccount", account).json()), 3)
+        # A modified breach is served modified to the account too.
+        self.add_breach(Name="FreshLeak", PwnCount=7)
+        self.assertEqual([b["PwnCount"] for b in self.breaches_of(account) if b["Name"] == "FreshLeak"], [7])
+
+    def test_additions_keep_what_the_account_had(self):
+        base = [b["Name"] for b in self.breaches_of("multiple-breaches@" + TEST_DOMAIN, key=TEST_KEY)]
+        self.add_breach(Name="FreshLeak")
+        self.add_to_account(account="multiple-breaches@" + TEST_DOMAIN, breaches=["FreshLeak"])
+        after = [b["Name"] for b in self.breaches_of("multiple-breaches@" + TEST_DOMAIN, key=TEST_KEY)]
+        self.assertEqual(after, sorted(base + ["FreshLeak"], key=str.lower))
+        self.assertEqual(self.get("/api/v3/breacheddomain/" + TEST_DOMAIN).json()["multiple-breaches"], after)
+
+    def test_sensitive_news_is_for_the_domain_owner_and_the_verified_owner(self):
+        self.configure(domains=["example.com"])
+        self.add_breach(Name="QuietLeak", IsSensitive=True)
+        self.add_to_account(account="clean-a@example.com", breaches=["QuietLeak"])
+        self.assertEqual(self.breaches_of("clean-a@example.com"), 404)
+        self.assertEqual(self.get("/api/v3/breacheddomain/example.com").json(), {"clean-a": ["QuietLeak"]})
+        self.add_to_account(account="clean-a@example.com", ownerVerified=True)
+        self.assertEqual(self.account("breachedaccount", "clean-a@example.com").json(), [{"Name": "QuietLeak"}])
+        self.add_breach(Name="QuietLeak", IsRetired=True)
+        self.assertEqual(self.get("/api/v3/breacheddomain/example.com").status, 404, "retired: gone everywhere")
+        self.assertEqual(self.breaches_of("clean-a@example.com"), 404)
+
+    def test_bad_account_bodies_are_refused(self):
+        for bad in ({}, {"account": ""}, {"account": "a\u0000b@example.com"}, {"account": "x" * 300},
+                    {"account": "a@example.com", "breaches": ["NoSuchBreach"]},
+                    {"account": "a@example.com", "breaches": "Adobe"},
+                    {"account": "a@example.com", "pastes": [{"Nope": 1}]},
+                    {"account": "a@example.com", "pastes": [{"Date": "today"}]},
+                    {"account": "a@example.com", "pastes": [{"EmailCount": -1}]},
+                    {"account": "a@example.com", "pastes": {}},
+                    {"account": "a@example.com", "stealerLogs": ["bad domain"]},
+                    {"account": "a@example.com", "ownerVerified": "yes"},
+                    {"account": "a@example.com", "colour": "red"}, ["a@example.com"]):
+            r = self.control("POST", "accounts", bad)
+            self.assertEqual(r.status, 400, bad)
+            self.assertIn("error", r.json())
+        self.assertEqual(self.breaches_of("clean-x@example.com"), 404)
+
+    def test_reset_data_restores_the_start_up_catalog_and_accounts(self):
+        everything = self.get("/api/v3/breaches").body
+        latest = self.get("/api/v3/latestbreach").body
+        self.add_breach(Name="FreshLeak")
+        self.add_breach(Name="Adobe", Title="changed")
+        self.add_to_account(account="clean-r@example.com", breaches=["FreshLeak"])
+        self.control("POST", "reset")
+        self.assertEqual(self.account("breachedaccount", "clean-r@example.com").status, 200,
+                         "a plain reset keeps the data")
+        self.control("POST", "reset", {"data": True})
+        self.assertEqual(self.get("/api/v3/breaches").body, everything)
+        self.assertEqual(self.get("/api/v3/latestbreach").body, latest)
+        self.assertEqual(self.get("/api/v3/breach/FreshLeak").status, 404)
+        self.assertEqual(self.account("breachedaccount", "clean-r@example.com").status, 404)
+        self.assertEqual(self.control("POST", "reset", {"everything": True}).status, 400)
+
+    def test_new_breaches_do_not_change_the_deterministic_accounts(self):
+        before = [self.account("breachedaccount", "pwned.d%d@example.com" % i).body for i in range(10)]
+        for i in range(5):
+            self.add_breach(Name="Extra%d" % i)
+        after = [self.account("breachedaccount", "pwned.d%d@example.com" % i).body for i in range(10)]
+        self.assertEqual(after, before)
+
+    def test_log_and_stats_count_the_new_endpoints(self):
+        self.get("/api/v3/stealerlogsbyemail/stealer-log%40" + TEST_DOMAIN)
+        self.get("/api/v3/breacheddomain/" + TEST_DOMAIN)
+        self.get("/api/v3/breacheddomain/example.com")
+        self.get("/api/v3/subscribeddomains")
+        self.get("/api/v3/breachedaccount/clean@example.com")
+        self.get("/range/ABCDE", key=None)
+        self.get("/favicon.ico")
+        self.control("POST", "breaches", {"Name": "NotLogged"})
+        paths = [e["path"] for e in self.control("GET", "log").json()]
+        self.assertEqual(paths, ["/api/v3/stealerlogsbyemail/stealer-log%40" + TEST_DOMAIN,
+                                 "/api/v3/breacheddomain/" + TEST_DOMAIN, "/api/v3/breacheddomain/example.com",
+                                 "/api/v3/subscribeddomains", "/api/v3/breachedaccount/clean@example.com",
+                                 "/range/ABCDE", "/favicon.ico"])
+        stats = self.control("GET", "stats").json()
+        self.assertEqual(stats["by_endpoint"], {"breachedaccount": 1, "breacheddomain": 2, "other": 1, "range": 1,
+                                                "stealerlogsbyemail": 1, "subscribeddomains": 1})
+        self.assertEqual(stats["total"], 7)
 
 
 class CatalogCoverageTests(unittest.TestCase):

@@ -67,6 +67,8 @@ enum ArgumentReader {
                     throw UsageError.repeatedOption(command: spec.name, option: "--\(option.name)")
                 }
                 parsed.set(option, value: value)
+            } else if let inlineValue, option.optionalValue != nil {
+                parsed.set(option, value: inlineValue)
             } else {
                 if inlineValue != nil { throw UsageError.unexpectedValue(command: spec.name, option: "--\(option.name)") }
                 parsed.set(option, value: nil)

@@ -6,13 +6,21 @@ struct OptionSpec: Sendable {
     let value: String?
     let help: String
     let repeatable: Bool
+    /// For a flag that may also be given a value after `=` (`--notify` or `--notify=count`): the
+    /// value's placeholder. The value never comes from the next argument.
+    let optionalValue: String?
 
-    init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false) {
+    init(_ name: String, short: Character? = nil, value: String? = nil, help: String, repeatable: Bool = false,
+         optionalValue: String? = nil) {
         self.name = name; self.short = short; self.value = value; self.help = help; self.repeatable = repeatable
+        self.optionalValue = optionalValue
     }
 
     var takesValue: Bool { value != nil }
-    var usageForm: String { "--\(name)" + (value.map { " \($0)" } ?? "") }
+    var usageForm: String {
+        if let optionalValue { return "--\(name)[=\(optionalValue)]" }
+        return "--\(name)" + (value.map { " \($0)" } ?? "")
+    }
 }
 
 /// Everything the argument reader and the help screens know about one command.

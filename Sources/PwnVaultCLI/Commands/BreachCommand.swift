@@ -23,6 +23,8 @@ enum BreachCommand: Command {
         let flags: [String]
         let description: String
         let links: [String]
+        /// What to do when one's account is in it, one line per kind of data exposed.
+        let advice: [String]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -42,7 +44,7 @@ enum BreachCommand: Command {
             try c.json(Report(name: Sanitizer.singleLine(b.name), title: Sanitizer.singleLine(b.title), domain: Sanitizer.singleLine(b.domain),
                               breachDate: b.breachDate.map { "\($0)" }, addedDate: b.addedDate, modifiedDate: b.modifiedDate,
                               pwnCount: b.pwnCount, dataClasses: b.dataClasses.map(Sanitizer.singleLine), flags: flags,
-                              description: text, links: links.map(Sanitizer.singleLine)))
+                              description: text, links: links.map(Sanitizer.singleLine), advice: BreachAdvice.lines(for: b)))
             return .success
         }
         c.out(c.styled(Sanitizer.singleLine(b.title), .bold) + (b.domain.isEmpty ? "" : "  (\(Sanitizer.singleLine(b.domain)))"))
@@ -60,6 +62,12 @@ enum BreachCommand: Command {
         if !links.isEmpty {
             c.out("")
             for (i, link) in links.enumerated() { c.out("[\(i + 1)] \(Sanitizer.singleLine(link))") }
+        }
+        let advice = BreachAdvice.lines(for: b)
+        if !advice.isEmpty {
+            c.out("")
+            c.out("if one of your accounts is in it:")
+            for line in advice { c.out("  → " + line) }
         }
         return .success
     }

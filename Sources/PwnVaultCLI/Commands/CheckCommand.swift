@@ -10,7 +10,8 @@ enum CheckCommand: Command {
     static let spec = CommandSpec(
         name: "check",
         summary: "check accounts against Have I Been Pwned and save the results",
-        usage: ["ACCOUNT|#ID... [--save] [--pastes]", "--all [--pastes] [--force] [--rpm N]"],
+        usage: ["ACCOUNT|#ID... [--save] [--pastes] [--stealer-logs] [--notify[=count]]",
+                "--all [--pastes] [--stealer-logs] [--force] [--rpm N] [--notify[=count]]"],
         discussion: """
         Vault accounts get their result saved as soon as it arrives: a Ctrl-C or a crash midway keeps
         every finished result, and 'check --all' run again continues with what is missing, failed or
@@ -23,13 +24,20 @@ enum CheckCommand: Command {
         such error with one message and changes nothing. A wait HIBP asks for (429) that is longer
         than 5 s is announced; one longer than --max-wait (default 60 s, or PWNVAULT_MAX_WAIT) ends
         the run instead, keeping what was checked.
-        Exit status: 0 no checked account is in a breach, 1 at least one is, 6 none could be checked,
-        HIBP cannot be reached or asked for too long a wait, 7 the key was refused or is missing,
-        8 some could not be checked (this wins over 1).
+        Every breach, paste and stealer-log website an account is found in is remembered with the date
+        it was first seen: what this check found for the first time is marked NEW ("new": true in
+        JSON) until the next check, and stays to be acknowledged until 'pwnvault ack' says it was dealt
+        with. An interrupted 'check --all --force' run again continues where it stopped.
+        Exit status: 0 no checked account has a finding that is not acknowledged (with --all: no
+        account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached
+        or asked for too long a wait, 7 the key was refused or is missing, 8 some could not be checked
+        (this wins over 1).
         """,
         options: [OptionSpec("all", help: "check every account in the vault that is due"),
                   OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
                   OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
+                  OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)"),
+                  OptionSpec("notify", help: "send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)", optionalValue: "count"),
                   OptionSpec("save", help: "add accounts that are not in the vault, and save their results"),
                   OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
                   OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)"),
@@ -39,7 +47,8 @@ enum CheckCommand: Command {
         examples: [("pwnvault check --all", "check every account that is due, as fast as the key allows"),
                    ("pwnvault check account-exists@hibp-integration-tests.com", "try it without a key (HIBP's test domain)"),
                    ("pwnvault check '#3' --pastes", "check account #3 and its pastes now"),
-                   ("pwnvault check --all --json > results.json", "results for a script: ids and breach names, never accounts")])
+                   ("pwnvault check --all --json > results.json", "results for a script: ids and breach names, never accounts"),
+                   ("pwnvault check --all && echo nothing to deal with", "status 0 when every finding is acknowledged")])
 
     /// One account's outcome, as printed with --json. For a vault account whose check failed,
     /// `status`, `breaches`, `pasteCount` and `checkedAt` are the saved last good answer, kept, and
@@ -54,36 +63,33 @@ enum CheckCommand: Command {
         let breachCount: Int
         let sensitiveBreaches: Int
         let unnamedBreaches: Int
+        /// Whether this check found something the account was never found in before.
+        let new: Bool
+        /// The named breaches that are new (first seen by this answer), and how many are new in all.
+        let newBreaches: [String]
+        let newBreachCount: Int
+        let newPastes: Int
+        let newStealerLogSites: Int
+        /// Findings (breaches, pastes, stealer-log websites) nobody acknowledged yet.
+        let unacknowledged: Int
         let pasteCount: Int?
         let error: String?
         let saved: Bool
         let checkedAt: Date?
         let lastFailure: FailureRow?
-        /// Whether this run's attempt failed (internal: the summary counts it).
-        var attemptFailed: Bool { error != nil }
-        var attemptBreached: Bool { error == nil && status == .breached }
-        var attemptClean: Bool { error == nil && status == .clean }
     }
 
     struct Summary: Encodable {
         var checked = 0, breached = 0, clean = 0, failed = 0
+        /// Accounts with something new in this run.
+        var withNews = 0
         var interrupted = false
         var stoppedBy: String?
     }
 
     struct Report: Encodable { let results: [Row]; let summary: Summary }
 
-    /// What is being checked: a vault account (saved) or an account from the command line (shown only).
-    struct Entry {
-        let account: Account?
-        let parsed: ParsedAccount?
-        let position: InputPosition?
-        var kind: AccountKind { account?.kind ?? parsed!.kind }
-        var isOnTestDomain: Bool { account?.isOnTestDomain ?? parsed!.isOnTestDomain }
-        func target(_ index: Int) -> AccountCheckRun.Target {
-            account.map { .init(index: index, account: $0) } ?? .init(index: index, parsed: parsed!)
-        }
-    }
+    typealias Entry = CheckRunner.Entry
 
     static func run(_ context: Context) throws -> ExitStatus {
         let args = context.arguments
@@ -100,6 +106,7 @@ enum CheckCommand: Command {
             }
             rpm = n
         }
+        let notify = try NotifyOption(context, command: "check")
         var maxWait = context.settings.maxWaitSeconds
         if let text = args.value("max-wait") {
             guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
@@ -167,7 +174,7 @@ enum CheckCommand: Command {
             if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
         }
         return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
-                             session: session, catalog: catalog, context: context, all: all)
+                             session: session, catalog: catalog, context: context, all: all, notify: notify)
     }
 
     /// The run stopped before any account was checked: the summary on stdout (like a run that
@@ -189,18 +196,11 @@ enum CheckCommand: Command {
     static func resolveEntries(_ context: Context, session: VaultSession?, all: Bool) throws -> [Entry] {
         if all {
             guard let session else { return [] }
-            let force = context.arguments.has("force")
             let now = context.now()
-            return session.payload.accounts.filter { a in
-                if force { return true }
-                if a.result.lastFailure != nil { return true }   // the latest attempt failed: try again
-                switch a.result.status {
-                case .neverChecked, .error: return true
-                case .clean, .breached:
-                    guard let at = a.result.checkedAt else { return true }
-                    return now.timeIntervalSince(at) > staleAfter
-                }
-            }.map { Entry(account: $0, parsed: nil, position: nil) }
+            if context.arguments.has("force") {
+                return try forcedEntries(session, now: now, context: context)
+            }
+            return session.payload.accounts.filter { isDue($0, now: now) }.map { Entry(account: $0, parsed: nil, position: nil) }
         }
         let payload = session?.payload ?? VaultPayload()
         let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true)
@@ -210,6 +210,46 @@ enum CheckCommand: Command {
             case let .notInVault(p, position): return Entry(account: nil, parsed: p, position: position)
             }
         }
+    }
+
+    /// Whether `check --all` checks the account: never answered, the latest attempt failed, or the
+    /// answer is older than a day.
+    static func isDue(_ a: Account, now: Date) -> Bool {
+        if a.result.lastFailure != nil { return true }   // the latest attempt failed: try again
+        switch a.result.status {
+        case .neverChecked, .error: return true
+        case .clean, .breached:
+            guard let at = a.result.checkedAt else { return true }
+            return now.timeIntervalSince(at) > staleAfter
+        }
+    }
+
+    /// `check --all --force`: every account, except those an unfinished forced run (started within
+    /// the last day) already answered. The start of a new forced run is saved first, so a Ctrl-C
+    /// leaves behind what the next run needs to continue.
+    static func forcedEntries(_ session: VaultSession, now: Date, context: Context) throws -> [Entry] {
+        var started = now
+        if let earlier = session.payload.monitor?.forceRunStartedAt, now.timeIntervalSince(earlier) < staleAfter,
+           now >= earlier {
+            started = earlier
+        }
+        let remaining = session.payload.accounts.filter { a in
+            guard started < now, let at = a.result.checkedAt, a.result.lastFailure == nil else { return true }
+            return at < started
+        }
+        let total = session.payload.accounts.count
+        if started < now && remaining.count < total {
+            context.console.note("continuing the forced run started \(ListCommand.format(started)): "
+                                 + "\(total - remaining.count) of \(total) already checked")
+        }
+        if session.payload.monitor?.forceRunStartedAt != started {
+            try session.update { payload in
+                var monitor = payload.monitor ?? MonitorState()
+                monitor.forceRunStartedAt = started
+                payload.monitor = monitor
+            }
+        }
+        return remaining.map { Entry(account: $0, parsed: nil, position: nil) }
     }
 
     static func addUnsaved(_ entries: [Entry], to session: VaultSession, context: Context) throws -> [Entry] {
@@ -225,6 +265,21 @@ enum CheckCommand: Command {
             context.console.note("\(e.position?.text ?? "account") added to the vault as #\(a.id)")
             return Entry(account: a, parsed: nil, position: nil)
         }
+    }
+
+    /// The key's rate: `given` (--rpm), else remembered from an earlier run, else asked (once a day);
+    /// and whether it was asked now (a request the key's limit counts).
+    static func rate(given: Int?, entries: Int, client: HIBPClient, key: SecretBytes,
+                     services: HIBPServices) throws -> (rpm: Int?, asked: Bool) {
+        guard given == nil && entries > 1 else { return (given, false) }
+        let context = services.context
+        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
+        if let known = cache?.rpm(for: key, now: context.now()) { return (known, false) }
+        let answer: Result<Int?, Error>
+        do { answer = .success(try blocking { try await client.subscriptionStatus().rpm }) } catch { answer = .failure(error) }
+        let rpm = try discoverRate(answer, context: context)
+        if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
+        return (rpm, true)
     }
 
     /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
@@ -246,78 +301,37 @@ enum CheckCommand: Command {
     /// check waits one interval from then: the key's limit counts every request.
     static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int,
                           clock: SystemSchedulerClock = SystemSchedulerClock(), lastRequestAt: Duration? = nil,
-                          session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool) throws -> ExitStatus {
+                          session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool,
+                          notify: NotifyOption) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
-        let targets = entries.enumerated().map { $1.target($0) }
-        let policy = RetryPolicy(maxWait: .seconds(maxWait))
-        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: policy, clock: clock,
-                                       lastRequestAt: lastRequestAt, onLongWait: { wait in
-            progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
-                          + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
-        })
-        let checkRun = AccountCheckRun(client: client, scheduler: scheduler,
-                                       pastes: context.arguments.has("pastes"), now: context.now)
-        let collector = Collector()
-        let saveFailure = Collector.Box<Error>()
-
-        let outcome: Result<CheckRunSummary, Error> = runGuarded(progress: progress) {
-            try await checkRun.run(targets) { target, attempt in
-                let entry = entries[target.index]
-                // A failed attempt keeps the saved answer and is recorded next to it; an answer replaces it.
-                var known = (entry.account?.result ?? .neverChecked).recording(attempt)
-                var saved = false
-                if let session, let id = entry.account?.id {
-                    do {
-                        try session.update { payload in
-                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) {
-                                payload.accounts[i].result = payload.accounts[i].result.recording(attempt)
-                                known = payload.accounts[i].result
-                            }
-                        }
-                        saved = true
-                    } catch { saveFailure.set(error) }
-                }
-                let disclosed = c.disclosure.breaches(known, catalog: catalog)
-                let row = Row(id: entry.account?.id, input: entry.position?.text, label: entry.account.flatMap { c.label($0) },
-                              status: known.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
-                              sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
-                              pasteCount: known.pasteCount, error: attempt.errorMessage, saved: saved,
-                              checkedAt: known.checkedAt, lastFailure: FailureRow(known.lastFailure))
-                collector.add(row)
-                if !context.json { progress.print(line(for: entry, result: known, catalog: catalog, console: c)) }
-                progress.advance(breached: row.attemptBreached)
-            }
+        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
+                                 session: session, pastes: context.arguments.has("pastes"),
+                                 stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt)
+        let json = context.json
+        let report = runner.run(entries, progress: progress) { outcome, progress in
+            if !json { progress.print(line(for: outcome, catalog: catalog, console: c)) }
         }
-        progress.clear()
-        progress.flush()
 
         var summary = Summary()
-        let rows = collector.rows
-        summary.breached = rows.filter(\.attemptBreached).count
-        summary.clean = rows.filter(\.attemptClean).count
-        summary.failed = rows.filter(\.attemptFailed).count
+        summary.breached = report.outcomes.filter(\.attemptBreached).count
+        summary.clean = report.outcomes.filter(\.attemptClean).count
+        summary.failed = report.failed
         summary.checked = summary.breached + summary.clean
-        var stop: UserFacingError?
-        switch outcome {
-        case .success: break
-        case let .failure(error as HIBPError):
-            summary.stoppedBy = error.message
-            stop = error
-        case .failure(is CancellationError):
-            summary.interrupted = true
-        case let .failure(error):
-            stop = InternalError(error)
-        }
+        summary.withNews = report.news.count
+        summary.interrupted = report.interrupted
+        if let stop = report.stop as? HIBPError { summary.stoppedBy = stop.message }
 
-        if context.json {
+        if json {
+            let rows = report.outcomes.map { row(for: $0, catalog: catalog, console: c) }
             try c.json(Report(results: rows.sorted { ($0.id ?? 0) < ($1.id ?? 0) }, summary: summary))
-        } else if entries.count > 1 || summary.interrupted || stop != nil {
-            c.out(summaryLine(summary, total: entries.count, stop: stop as? HIBPError))
+        } else if entries.count > 1 || summary.interrupted || report.stop != nil {
+            c.out(summaryLine(summary, total: entries.count, stop: report.stop as? HIBPError))
         }
-        if let error = saveFailure.value { throw error }
-        if let stop {
+        if let error = report.saveFailure { throw error }
+        if !report.news.isEmpty { notify.send(report.news, catalog: catalog, console: c) }
+        if let stop = report.stop {
             c.error(stop)
             return stop.exitStatus
         }
@@ -325,7 +339,40 @@ enum CheckCommand: Command {
             c.note("interrupted: \(summary.checked) of \(entries.count) checked and saved; run the same command again to continue")
             return .interrupted
         }
-        return exitStatus(forStoredIn: session, all: all, summary: summary)
+        if all, let session, context.arguments.has("force"), report.failed == 0 {
+            try finishForcedRun(session, catalog: catalog)
+        }
+        return exitStatus(forStoredIn: session, all: all, outcomes: report.outcomes, summary: summary)
+    }
+
+    /// A forced run that answered every account: forget where it was, and remember it as a full
+    /// check (with the catalog it saw), so the next `watch` has nothing to do until the catalog changes.
+    static func finishForcedRun(_ session: VaultSession, catalog: BreachCatalog?) throws {
+        try session.update { payload in
+            var monitor = payload.monitor ?? MonitorState()
+            if let started = monitor.forceRunStartedAt,
+               payload.accounts.allSatisfy({ a in a.result.lastFailure == nil && (a.result.checkedAt.map { $0 >= started } ?? false) }) {
+                monitor.lastFullCheck = started
+                if let catalog { monitor.catalogMark = catalog.mark }
+            }
+            monitor.forceRunStartedAt = nil
+            payload.monitor = monitor.isEmpty ? nil : monitor
+        }
+    }
+
+    static func row(for o: CheckRunner.Outcome, catalog: BreachCatalog?, console c: Console) -> Row {
+        let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(o.result, catalog: catalog)
+        let newNames = disclosed.shown.filter(disclosed.isNew).map(\.name)
+        return Row(id: o.entry.account?.id, input: o.entry.position?.text, label: o.entry.account.flatMap { c.label($0) },
+                   status: o.result.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
+                   sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
+                   new: !o.news.isEmpty, newBreaches: newNames,
+                   newBreachCount: o.news.filter { $0.kind == .breach }.count,
+                   newPastes: o.news.filter { $0.kind == .paste }.count,
+                   newStealerLogSites: o.news.filter { $0.kind == .stealerLog }.count,
+                   unacknowledged: o.known?.unacknowledgedFindings.count ?? (o.result.breachCount),
+                   pasteCount: o.result.pasteCount, error: o.attemptError, saved: o.saved,
+                   checkedAt: o.result.checkedAt, lastFailure: FailureRow(o.result.lastFailure))
     }
 
     /// Runs the checks under a `ScreenGuard`: Ctrl-Z and focus loss clear the progress bar (result lines
@@ -347,21 +394,29 @@ enum CheckCommand: Command {
     }
 
     /// 6 when nothing could be checked (every lookup failed), 8 when some accounts failed, else 1 when
-    /// any account in scope is breached, else 0. A failure wins over "breached": a script must notice
-    /// that the answer is incomplete.
-    /// With --all the scope is the whole vault's latest results, so a daily `check --all` keeps
-    /// reporting breached accounts until they are removed.
-    static func exitStatus(forStoredIn session: VaultSession?, all: Bool, summary: Summary) -> ExitStatus {
+    /// any account in scope has a finding nobody acknowledged, else 0. A failure wins over 1: a script
+    /// must notice that the answer is incomplete. The scope is the accounts checked (an account not in
+    /// the vault cannot be acknowledged: its breaches count); with --all, every account in the vault,
+    /// due or not.
+    static func exitStatus(forStoredIn session: VaultSession?, all: Bool, outcomes: [CheckRunner.Outcome] = [],
+                           summary: Summary) -> ExitStatus {
         if summary.failed > 0 && summary.checked == 0 { return .network }
         if summary.failed > 0 { return .partial }
-        if summary.breached > 0 { return .breachesFound }
-        if all, let session, session.payload.accounts.contains(where: { $0.result.status == .breached }) { return .breachesFound }
-        return .success
+        let unacknowledged: Bool
+        if all, let session {
+            unacknowledged = session.payload.accounts.contains { !$0.unacknowledgedFindings.isEmpty }
+        } else {
+            unacknowledged = outcomes.contains { o in
+                o.known.map { !$0.unacknowledgedFindings.isEmpty } ?? (o.result.status == .breached)
+            }
+        }
+        return unacknowledged ? .breachesFound : .success
     }
 
-    static func line(for entry: Entry, result: CheckResult, catalog: BreachCatalog?, console c: Console) -> String {
+    static func line(for o: CheckRunner.Outcome, catalog: BreachCatalog?, console c: Console) -> String {
+        let entry = o.entry, result = o.result
         var who: String
-        if let a = entry.account {
+        if let a = o.known ?? entry.account {
             who = c.heading(a)
         } else if let p = entry.parsed {
             who = c.disclosure.account(p, position: entry.position?.text ?? "account")
@@ -371,19 +426,29 @@ enum CheckCommand: Command {
         if result.hasAnswer, let failure = result.lastFailure {
             // The saved answer is kept: say so, by count only (it is not news).
             return who + "  " + c.styled("not checked: \(failure.message)", .yellow) + "; kept the result of "
-                + (result.checkedAt.map(ListCommand.format) ?? "an earlier check") + ": " + ListCommand.statusText(
-                    result)
+                + (result.checkedAt.map(ListCommand.format) ?? "an earlier check") + ": " + ListCommand.statusText(o.known, result)
+        }
+        let newMark = c.styled("NEW", .bold)
+        var extras = ""
+        let newPastes = o.news.filter { $0.kind == .paste }.count
+        if let pastes = result.pasteCount, pastes > 0 {
+            extras += "; \(pastes) paste\(pastes == 1 ? "" : "s")" + (newPastes > 0 ? " (\(newPastes) \(newMark))" : "")
+        }
+        let sites = o.known?.knownFindings.filter { $0.kind == .stealerLog }.count ?? 0
+        let newSites = o.news.filter { $0.kind == .stealerLog }.count
+        if sites > 0 {
+            extras += "; in info-stealer logs of \(sites) website\(sites == 1 ? "" : "s")" + (newSites > 0 ? " (\(newSites) \(newMark))" : "")
         }
         switch result.status {
         case .breached:
-            let disclosed = c.disclosure.breaches(result, catalog: catalog)
+            let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
-            let named = disclosed.shown.map { Sanitizer.singleLine($0.hasDetails ? $0.title : $0.name) } + disclosed.countedNotes
-            return who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + named.joined(separator: ", ")
-                + (result.pasteCount.map { $0 > 0 ? "; \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")
+            let named = disclosed.shown.map { b in
+                Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (disclosed.isNew(b) ? " " + newMark : "")
+            } + disclosed.countedNotes
+            return who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + named.joined(separator: ", ") + extras
         case .clean:
-            return who + "  " + c.styled("no breach found", .green)
-                + (result.pasteCount.map { $0 > 0 ? "; but in \($0) paste\($0 == 1 ? "" : "s")" : "" } ?? "")
+            return who + "  " + c.styled("no breach found", .green) + (extras.isEmpty ? "" : ", but" + extras.dropFirst())
         case .error:
             return who + "  " + c.styled("not checked: \(result.errorMessage ?? "error")", .yellow)
         case .neverChecked:
@@ -405,21 +470,24 @@ enum CheckCommand: Command {
         }
         var text = "checked \(s.checked) of \(total): \(s.breached) breached, \(s.clean) clean"
         if s.failed > 0 { text += ", \(s.failed) failed" }
+        if s.withNews > 0 { text += "; news for \(s.withNews) account\(s.withNews == 1 ? "" : "s")" }
         return text
     }
 }
 
-/// Collects rows from concurrent callbacks.
-final class Collector: @unchecked Sendable {
-    private var storage: [CheckCommand.Row] = []
-    private let lock = NSLock()
-    func add(_ row: CheckCommand.Row) { lock.lock(); storage.append(row); lock.unlock() }
-    var rows: [CheckCommand.Row] { lock.lock(); defer { lock.unlock() }; return storage }
-
+/// Shared state for concurrent callbacks.
+enum Collector {
     final class Box<T>: @unchecked Sendable {
+        // Safe: every access to `stored` holds `lock`.
         private var stored: T?
         private let lock = NSLock()
+        init(initial: T? = nil) { stored = initial }
+        /// Sets the value unless one is set already (the first error wins).
         func set(_ v: T) { lock.lock(); if stored == nil { stored = v }; lock.unlock() }
+        func update(_ change: (inout T) -> Void) {
+            lock.lock(); defer { lock.unlock() }
+            if var v = stored { change(&v); stored = v }
+        }
         var value: T? { lock.lock(); defer { lock.unlock() }; return stored }
     }
 }

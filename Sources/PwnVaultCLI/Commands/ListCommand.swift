@@ -30,6 +30,10 @@ enum ListCommand: Command {
         let addedAt: Date
         /// The latest attempt, when it failed; `status`, `checkedAt` and `breaches` are the last good answer.
         let lastFailure: FailureRow?
+        /// Findings (breaches, pastes, stealer-log websites) first seen by the latest answer and not acknowledged.
+        let new: Int
+        /// Findings nobody acknowledged yet, new or not.
+        let unacknowledged: Int
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -43,7 +47,8 @@ enum ListCommand: Command {
                 return Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
                            breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                            sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
-                           pasteCount: a.result.pasteCount, addedAt: a.addedAt, lastFailure: FailureRow(a.result.lastFailure))
+                           pasteCount: a.result.pasteCount, addedAt: a.addedAt, lastFailure: FailureRow(a.result.lastFailure),
+                           new: a.newFindings.count, unacknowledged: a.unacknowledgedFindings.count)
             })
             return .success
         }
@@ -55,7 +60,7 @@ enum ListCommand: Command {
         var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"])
         var statuses: [String] = []
         for a in accounts {
-            let status = statusText(a.result)
+            let status = statusText(a, a.result)
             statuses.append(status)
             var row = ["#\(a.id)"]
             if showAccount { row.append(c.disclosure.account(a)) }
@@ -74,13 +79,17 @@ enum ListCommand: Command {
         return .success
     }
 
-    /// The saved answer, and whether the latest attempt failed: `breached (5) · last check failed`.
-    static func statusText(_ r: CheckResult) -> String {
+    /// The saved answer, what is new or waits to be acknowledged, and whether the latest attempt
+    /// failed: `breached (5, 2 new) · last check failed`.
+    static func statusText(_ a: Account?, _ r: CheckResult) -> String {
         let failed = r.lastFailure == nil ? "" : " · last check failed"
+        let fresh = a?.newFindings.count ?? 0
+        let waiting = a?.unacknowledgedFindings.count ?? 0
+        let todo = fresh > 0 ? ", \(fresh) new" : waiting > 0 ? ", \(waiting) to acknowledge" : ""
         switch r.status {
         case .neverChecked: return "never checked"
-        case .clean: return "clean" + failed
-        case .breached: return "breached (\(r.breachCount))" + failed
+        case .clean: return (todo.isEmpty ? "clean" : "clean (" + todo.dropFirst(2) + ")") + failed
+        case .breached: return "breached (\(r.breachCount)\(todo))" + failed
         case .error: return "error"
         }
     }

@@ -10,8 +10,10 @@ enum ShowCommand: Command {
         discussion: """
         A red "pwned in N breaches" or a green "no breach found", then each breach newest first with its
         date, title and what was exposed, and a per-year timeline. Sensitive breaches are counted but not
-        named. Nothing is looked up: run 'pwnvault check' first. Breach details come from the cached
-        public catalog.
+        named. Breaches the latest check found for the first time are marked NEW; under each breach not
+        yet acknowledged, what to do about it, one line per kind of data exposed ('pwnvault ack' when
+        dealt with). Nothing is looked up: run 'pwnvault check' first. Breach details come from the
+        cached public catalog.
         """,
         options: [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
         positionals: 1...1,
@@ -25,6 +27,11 @@ enum ShowCommand: Command {
         let breachDate: String?
         let dataClasses: [String]
         let sensitive: Bool
+        /// First seen by the latest check, and not acknowledged.
+        let new: Bool
+        let acknowledged: Bool
+        /// What to do about it, while it is not acknowledged.
+        let advice: [String]
     }
 
     struct Report: Encodable {
@@ -42,6 +49,10 @@ enum ShowCommand: Command {
         let error: String?
         /// The latest attempt, when it failed; the rest is the last good answer.
         let lastFailure: FailureRow?
+        /// Findings (breaches, pastes, stealer-log websites) first seen by the latest answer, not acknowledged.
+        let new: Int
+        let unacknowledged: Int
+        let stealerLogSites: Int
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -52,7 +63,7 @@ enum ShowCommand: Command {
         let result = account.result
         let catalog = result.breachCount == 0 ? nil : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has("refresh"))
         let c = context.console
-        let disclosed = c.disclosure.breaches(result, catalog: catalog)
+        let disclosed = c.disclosure.breaches(of: account, catalog: catalog)
         let visible = disclosed.shown
 
         if context.json {
@@ -60,10 +71,14 @@ enum ShowCommand: Command {
                               breachCount: disclosed.total,
                               breaches: visible.map { BreachRow(name: $0.name, title: $0.hasDetails ? Sanitizer.singleLine($0.title) : nil,
                                                                 breachDate: $0.breachDate.map { "\($0)" },
-                                                                dataClasses: $0.dataClasses.map(Sanitizer.singleLine), sensitive: false) },
+                                                                dataClasses: $0.dataClasses.map(Sanitizer.singleLine), sensitive: false,
+                                                                new: disclosed.isNew($0), acknowledged: disclosed.isAcknowledged($0),
+                                                                advice: disclosed.isAcknowledged($0) ? [] : BreachAdvice.lines(for: $0)) },
                               sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                               pasteCount: result.pasteCount, error: result.errorMessage,
-                              lastFailure: FailureRow(result.lastFailure)))
+                              lastFailure: FailureRow(result.lastFailure), new: account.newFindings.count,
+                              unacknowledged: account.unacknowledgedFindings.count,
+                              stealerLogSites: account.knownFindings.filter { $0.kind == .stealerLog }.count))
             return .success
         }
 
@@ -87,19 +102,38 @@ enum ShowCommand: Command {
             c.out(c.styled("the latest check failed (\(ListCommand.format(failure.at))): \(failure.message); "
                            + "this is the result of \(result.checkedAt.map(ListCommand.format) ?? "an earlier check")", .yellow))
         }
-        if let pastes = result.pasteCount, pastes > 0 { c.out("also found in \(pastes) paste\(pastes == 1 ? "" : "s")") }
+        let fresh = account.newFindings
+        if let pastes = result.pasteCount, pastes > 0 {
+            let n = fresh.filter { $0.kind == .paste }.count
+            c.out("also found in \(pastes) paste\(pastes == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : ""))
+        }
+        let sites = account.knownFindings.filter { $0.kind == .stealerLog }.count
+        if sites > 0 {
+            let n = fresh.filter { $0.kind == .stealerLog }.count
+            c.out("in the info-stealer logs of \(sites) website\(sites == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : "")
+                  + ": change the passwords saved on the infected device and check it for malware")
+        }
         if !visible.isEmpty {
             c.out("")
             for b in visible {
                 let date = b.breachDate.map { "\($0)" } ?? "unknown date"
                 let title = b.hasDetails ? Sanitizer.singleLine(b.title) : Sanitizer.singleLine(b.name)
-                c.out("\(date)  \(c.styled(title, .bold))")
+                let mark = disclosed.isNew(b) ? "  " + c.styled("NEW", .red) : disclosed.isAcknowledged(b) ? "  " + c.styled("(acknowledged)", .dim) : ""
+                c.out("\(date)  \(c.styled(title, .bold))\(mark)")
                 if !b.dataClasses.isEmpty {
                     c.out("            exposed: " + b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ").lowercased())
+                }
+                if !disclosed.isAcknowledged(b) {
+                    for advice in BreachAdvice.lines(for: b) { c.out("            → " + advice) }
                 }
             }
         }
         for note in disclosed.countedNotes { c.out(note) }
+        let waiting = account.unacknowledgedFindings.count
+        if waiting > 0 {
+            c.out("")
+            c.out("\(waiting) finding\(waiting == 1 ? "" : "s") not acknowledged; when dealt with: pwnvault ack '#\(account.id)'")
+        }
         let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)
         if years.count > 1 {
             c.out("")

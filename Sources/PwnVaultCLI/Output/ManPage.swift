@@ -78,6 +78,7 @@ enum ManPage {
     private static func option(_ o: OptionSpec) -> [String] {
         var tag = bold("--" + o.name)
         if let value = o.value { tag += " " + italic(value) }
+        if let value = o.optionalValue { tag += "[=" + italic(value) + "]" }
         if let short = o.short { tag += ", " + bold("-" + String(short)) }
         return [".TP", tag, text(o.help) + (o.repeatable ? " (may be repeated)" : "")]
     }

@@ -78,13 +78,84 @@ public struct Disclosure: Sendable {
     /// The breaches of a result as this output may show them: those the catalog says are not
     /// sensitive, newest first; sensitive ones and ones whose sensitivity cannot be known only counted.
     public func breaches(_ result: CheckResult, catalog: BreachCatalog?) -> DisclosedBreaches {
-        var shown: [Breach] = [], sensitive = 0, unnamed = 0
-        for name in result.breaches {
-            guard let b = catalog?.breach(named: name) else { unnamed += 1; continue }
-            if b.isSensitive { sensitive += 1 } else { shown.append(b) }
-        }
-        return DisclosedBreaches(shown: Self.newestFirst(shown), sensitive: sensitive, unnamed: unnamed)
+        breaches(named: result.breaches, catalog: catalog, isNew: { _ in false }, isAcknowledged: { _ in false })
     }
+
+    /// The breaches of an account's latest answer, each marked new (first seen by that answer, not
+    /// acknowledged) or acknowledged from the account's findings; counted ones carry their new count.
+    public func breaches(of account: Account, catalog: BreachCatalog?) -> DisclosedBreaches {
+        var findings: [String: Finding] = [:]
+        for f in account.knownFindings where f.kind == .breach { findings[f.key] = f }
+        return breaches(named: account.result.breaches, catalog: catalog,
+                        isNew: { findings[$0].map(account.isNew) ?? false },
+                        isAcknowledged: { findings[$0]?.isAcknowledged ?? false })
+    }
+
+    /// Only the breaches among `names` (an answer just recorded) that `news` holds, for `watch` and
+    /// notifications: what this run found for the first time.
+    public func news(_ news: [Finding], catalog: BreachCatalog?) -> DisclosedBreaches {
+        let names = news.filter { $0.kind == .breach }.map(\.key)
+        return breaches(named: names, catalog: catalog, isNew: { _ in true }, isAcknowledged: { _ in false })
+    }
+
+    private func breaches(named names: [String], catalog: BreachCatalog?, isNew: (String) -> Bool,
+                          isAcknowledged: (String) -> Bool) -> DisclosedBreaches {
+        var shown: [Breach] = [], sensitive = 0, unnamed = 0, newSensitive = 0, newUnnamed = 0
+        var newNames: Set<String> = [], acknowledged: Set<String> = []
+        for name in names {
+            let fresh = isNew(name)
+            guard let b = catalog?.breach(named: name) else {
+                unnamed += 1; if fresh { newUnnamed += 1 }; continue
+            }
+            if b.isSensitive {
+                sensitive += 1; if fresh { newSensitive += 1 }
+            } else {
+                shown.append(b)
+                if fresh { newNames.insert(b.name) }
+                if isAcknowledged(name) { acknowledged.insert(b.name) }
+            }
+        }
+        return DisclosedBreaches(shown: Self.newestFirst(shown), sensitive: sensitive, unnamed: unnamed,
+                                 newNames: newNames, acknowledgedNames: acknowledged,
+                                 newSensitive: newSensitive, newUnnamed: newUnnamed)
+    }
+
+    // MARK: notifications
+
+    /// The text of a desktop notification about `news` (accounts with what this run found first):
+    /// it may pop up on a shared screen or a lock screen, so accounts appear as their label (with
+    /// anything account-like in it replaced by `•••`) and `#ID`, never as an account, and breaches
+    /// by title only when they are not sensitive. `countOnly` says only how many accounts have news.
+    public static func notificationText(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?,
+                                        countOnly: Bool) -> (summary: String, body: String) {
+        let n = news.count
+        let summary = "pwnvault: news for \(n) account\(n == 1 ? "" : "s")"
+        if countOnly {
+            return (summary, "Run 'pwnvault list' to see which.")
+        }
+        let gate = Disclosure(policy: DisplayPolicy(terminal: false))   // a lock screen is not a private terminal
+        let lines = news.map { item -> String in
+            let who = gate.label(item.account).map { "\($0) (#\(item.account.id))" } ?? "#\(item.account.id)"
+            return who + ": " + gate.newsParts(item.findings, catalog: catalog).joined(separator: "; ")
+        }
+        return (summary, lines.joined(separator: "\n"))
+    }
+
+    /// What `news` holds, as short parts: breach titles (not sensitive ones), then counts
+    /// ("1 sensitive breach", "2 pastes", "1 stealer-log website").
+    public func newsParts(_ news: [Finding], catalog: BreachCatalog?) -> [String] {
+        let disclosed = self.news(news, catalog: catalog)
+        var parts = disclosed.shown.map { Sanitizer.singleLine($0.hasDetails ? $0.title : $0.name) }
+        if disclosed.sensitive > 0 { parts.append(Self.count(disclosed.sensitive, "sensitive breach", "sensitive breaches")) }
+        if disclosed.unnamed > 0 { parts.append(Self.count(disclosed.unnamed, "breach not in the catalog", "breaches not in the catalog")) }
+        let pastes = news.filter { $0.kind == .paste }.count
+        if pastes > 0 { parts.append(Self.count(pastes, "paste", "pastes")) }
+        let sites = news.filter { $0.kind == .stealerLog }.count
+        if sites > 0 { parts.append(Self.count(sites, "website in info-stealer logs", "websites in info-stealer logs")) }
+        return parts
+    }
+
+    static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
     // MARK: reveal
 
@@ -127,12 +198,35 @@ public struct DisclosedBreaches: Sendable, Equatable {
     /// Breaches whose catalog entry could not be had, so whether they are sensitive is unknown: counted.
     public let unnamed: Int
 
+    /// Names of `shown` breaches that are new (first seen by the latest answer, not acknowledged).
+    public var newNames: Set<String> = []
+    /// Names of `shown` breaches the user acknowledged.
+    public var acknowledgedNames: Set<String> = []
+    /// How many of `sensitive` and of `unnamed` are new.
+    public var newSensitive = 0
+    public var newUnnamed = 0
+
+    init(shown: [Breach], sensitive: Int, unnamed: Int, newNames: Set<String> = [], acknowledgedNames: Set<String> = [],
+         newSensitive: Int = 0, newUnnamed: Int = 0) {
+        self.shown = shown; self.sensitive = sensitive; self.unnamed = unnamed; self.newNames = newNames
+        self.acknowledgedNames = acknowledgedNames; self.newSensitive = newSensitive; self.newUnnamed = newUnnamed
+    }
+
     public var total: Int { shown.count + sensitive + unnamed }
+    /// How many are new, named or counted.
+    public var newCount: Int { newNames.count + newSensitive + newUnnamed }
+
+    /// Whether `breach` (one of `shown`) is new.
+    public func isNew(_ breach: Breach) -> Bool { newNames.contains(breach.name) }
+    /// Whether `breach` (one of `shown`) was acknowledged.
+    public func isAcknowledged(_ breach: Breach) -> Bool { acknowledgedNames.contains(breach.name) }
 
     /// The one-line notes for what is counted but not named ("1 sensitive breach (hidden)").
     public var countedNotes: [String] {
         var notes: [String] = []
-        if sensitive > 0 { notes.append("\(sensitive) sensitive breach\(sensitive == 1 ? "" : "es") (not named)") }
+        if sensitive > 0 {
+            notes.append("\(sensitive) sensitive breach\(sensitive == 1 ? "" : "es") (not named\(newSensitive > 0 ? ", \(newSensitive) new" : ""))")
+        }
         if unnamed > 0 { notes.append("\(unnamed) breach\(unnamed == 1 ? "" : "es") not named (no catalog entry to tell whether \(unnamed == 1 ? "it is" : "they are") sensitive)") }
         return notes
     }

@@ -55,6 +55,29 @@ public struct HIBPClient: Sendable {
         return try Self.decode(response)
     }
 
+    /// The websites whose info-stealer logs hold `email` (`stealerlogsbyemail/{email}`); empty on 404.
+    /// Needs a subscription that includes stealer logs: otherwise HIBP answers 401 or 403.
+    public func stealerLogs(_ email: String) async throws -> [String] {
+        let response = try await send(["stealerlogsbyemail", try Self.accountSegment(email)], query: [], needsKey: true)
+        if response.status == 404 { return [] }
+        return try Self.decode(response)
+    }
+
+    /// Every breached alias of a domain the key has verified (`breacheddomain/{domain}`): the local
+    /// part of each address and the breach `Name`s it is in. Empty on 404. Includes sensitive breaches.
+    public func breachedDomain(_ domain: String) async throws -> [String: [String]] {
+        let response = try await send(["breacheddomain", try Self.accountSegment(domain)], query: [], needsKey: true)
+        if response.status == 404 { return [:] }
+        return try Self.decode(response)
+    }
+
+    /// The domains the key may search (`subscribeddomains`).
+    public func subscribedDomains() async throws -> [SubscribedDomain] {
+        let response = try await send(["subscribeddomains"], query: [], needsKey: true)
+        if response.status == 404 { return [] }
+        return try Self.decode(response)
+    }
+
     /// The public breach catalog (`breaches`, no key), or only the breaches of `domain`.
     public func breaches(domain: String? = nil) async throws -> [Breach] {
         let response = try await send(["breaches"], query: domain.map { [("Domain", $0)] } ?? [], needsKey: false)

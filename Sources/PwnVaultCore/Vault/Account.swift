@@ -10,7 +10,7 @@ public enum AccountKind: String, Codable, Sendable, CaseIterable {
 
 /// One watched account, as stored in the vault payload.
 public struct Account: Codable, Equatable, Sendable {
-    enum CodingKeys: String, CodingKey { case id, entered, normalized, kind, label, addedAt, result }
+    enum CodingKeys: String, CodingKey { case id, entered, normalized, kind, label, addedAt, result, findings }
 
     /// Short stable id, shown as `#3`. Never reused within a vault.
     public var id: Int
@@ -26,13 +26,35 @@ public struct Account: Codable, Equatable, Sendable {
     public var addedAt: Date
     /// The last good answer and the last failed attempt; `.neverChecked` until the first check.
     public var result: CheckResult
+    /// Every breach, paste and stealer-log website the account was ever found in, in the order first
+    /// seen (`Finding`); empty until a check finds something.
+    public var findings: [Finding]
     /// Members a newer pwnvault wrote into this account; written back unchanged (§7.3).
     public var unknownMembers = UnknownJSONMembers()
 
     init(id: Int, entered: String, normalized: String, kind: AccountKind, label: String?,
-         addedAt: Date, result: CheckResult = .neverChecked) {
+         addedAt: Date, result: CheckResult = .neverChecked, findings: [Finding] = []) {
         self.id = id; self.entered = entered; self.normalized = normalized; self.kind = kind
-        self.label = label; self.addedAt = addedAt; self.result = result
+        self.label = label; self.addedAt = addedAt; self.result = result; self.findings = findings
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decode(Int.self, forKey: .id), entered: try c.decode(String.self, forKey: .entered),
+                  normalized: try c.decode(String.self, forKey: .normalized), kind: try c.decode(AccountKind.self, forKey: .kind),
+                  label: try c.decodeIfPresent(String.self, forKey: .label), addedAt: try c.decode(Date.self, forKey: .addedAt),
+                  result: try c.decode(CheckResult.self, forKey: .result),
+                  findings: try c.decodeIfPresent([Finding].self, forKey: .findings) ?? [])
+    }
+
+    /// `findings` is omitted when empty, as the payload writer does (§7.1).
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id); try c.encode(entered, forKey: .entered)
+        try c.encode(normalized, forKey: .normalized); try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(label, forKey: .label); try c.encode(addedAt, forKey: .addedAt)
+        try c.encode(result, forKey: .result)
+        if !findings.isEmpty { try c.encode(findings, forKey: .findings) }
     }
 }
 
@@ -166,12 +188,34 @@ public struct VaultPayload: Codable, Equatable, Sendable {
     /// The id the next added account receives.
     public var nextID: Int
     public var accounts: [Account]
+    /// What unattended monitoring (`watch`, `check --all --force`) remembers between runs.
+    public var monitor: MonitorState?
     /// Members a newer pwnvault wrote at the top level; written back unchanged (§7.3).
     public var unknownMembers = UnknownJSONMembers()
 
-    enum CodingKeys: String, CodingKey { case schema, nextID, accounts }
+    enum CodingKeys: String, CodingKey { case schema, nextID, accounts, monitor }
 
-    public init(schema: Int = 1, nextID: Int = 1, accounts: [Account] = []) {
-        self.schema = schema; self.nextID = nextID; self.accounts = accounts
+    public init(schema: Int = 1, nextID: Int = 1, accounts: [Account] = [], monitor: MonitorState? = nil) {
+        self.schema = schema; self.nextID = nextID; self.accounts = accounts; self.monitor = monitor
     }
+}
+
+/// What monitoring remembers between runs (VAULT_FORMAT §7, *monitor*). Nothing in it is an account.
+public struct MonitorState: Codable, Equatable, Sendable {
+    /// When every account last got a good answer in one run (`watch`'s full check, `check --all --force`).
+    public var lastFullCheck: Date?
+    /// The breach catalog as it was at that full check (`BreachCatalog.mark`): when it changes, `watch`
+    /// checks every account again.
+    public var catalogMark: String?
+    /// When an unfinished `check --all --force` started: running it again continues with the accounts
+    /// it had not finished, instead of starting over.
+    public var forceRunStartedAt: Date?
+
+    public init(lastFullCheck: Date? = nil, catalogMark: String? = nil, forceRunStartedAt: Date? = nil) {
+        self.lastFullCheck = lastFullCheck; self.catalogMark = catalogMark; self.forceRunStartedAt = forceRunStartedAt
+    }
+
+    public var isEmpty: Bool { lastFullCheck == nil && catalogMark == nil && forceRunStartedAt == nil }
+
+    enum CodingKeys: String, CodingKey { case catalogMark, forceRunStartedAt, lastFullCheck }
 }

@@ -9,6 +9,10 @@ struct PayloadJSONPath: Equatable, CustomStringConvertible {
     var inResult = false
     /// Whether the value is inside the result's `lastFailure`.
     var inFailure = false
+    /// The index in the account's `findings`, for a value inside a finding.
+    var finding: Int?
+    /// Whether the value is inside the top-level `monitor`.
+    var inMonitor = false
     /// The member name, when the value is a member (nil for an account or the top level).
     var member: StaticString?
     /// The index in the member's array (`breaches[2]`).
@@ -35,11 +39,23 @@ struct PayloadJSONPath: Equatable, CustomStringConvertible {
         PayloadJSONPath(account: index, inResult: true, inFailure: true, member: member)
     }
 
+    /// A member of finding `finding` of the account at `index` (or the finding itself).
+    static func finding(_ index: Int, _ finding: Int, _ member: StaticString? = nil) -> PayloadJSONPath {
+        PayloadJSONPath(account: index, finding: finding, member: member)
+    }
+
+    /// A member of the top-level `monitor`.
+    static func monitor(_ member: StaticString) -> PayloadJSONPath {
+        PayloadJSONPath(inMonitor: true, member: member)
+    }
+
     var description: String {
         var text = ""
+        if inMonitor { text += "monitor" }
         if let account { text += "accounts[\(account)]" }
         if inResult { text += ".result" }
         if inFailure { text += ".lastFailure" }
+        if let finding { text += ".findings[\(finding)]" }
         if let member { text += (text.isEmpty ? "" : ".") + member.description }
         if let element { text += "[\(element)]" }
         return text.isEmpty ? "the top level" : text

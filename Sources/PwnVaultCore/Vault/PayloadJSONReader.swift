@@ -72,7 +72,7 @@ struct PayloadJSONReader {
     // MARK: Schema 1
 
     private mutating func readPayload() throws(PayloadJSONError) -> VaultPayload {
-        var schema: Int?, nextID: Int?, accounts: [Account]?
+        var schema: Int?, nextID: Int?, accounts: [Account]?, monitor: MonitorState?
         var unknown = UnknownJSONMembers()
         var seen: UInt8 = 0
         if try openObject(.topLevel, depth: 1) {
@@ -87,6 +87,9 @@ struct PayloadJSONReader {
                 } else if Self.matches(name, "schema") {
                     try Self.once(&seen, 4, .top("schema"))
                     schema = try readInteger(.top("schema"))
+                } else if Self.matches(name, "monitor") {
+                    try Self.once(&seen, 8, .top("monitor"))
+                    monitor = try isNull() ? nil : readMonitor()
                 } else {
                     try keepUnknown(named: name, in: &unknown, depth: 2)
                 }
@@ -95,9 +98,77 @@ struct PayloadJSONReader {
         guard let schema else { throw .missing(.top("schema")) }
         guard let nextID else { throw .missing(.top("nextID")) }
         guard let accounts else { throw .missing(.top("accounts")) }
-        var payload = VaultPayload(schema: schema, nextID: nextID, accounts: accounts)
+        var payload = VaultPayload(schema: schema, nextID: nextID, accounts: accounts,
+                                   monitor: monitor?.isEmpty == true ? nil : monitor)
         payload.unknownMembers = unknown
         return payload
+    }
+
+    /// The top-level `monitor`; its unknown members are not kept (it is rewritten whole by each run).
+    private mutating func readMonitor() throws(PayloadJSONError) -> MonitorState {
+        var state = MonitorState()
+        var seen: UInt8 = 0
+        if try openObject(.top("monitor"), depth: 2) {
+            repeat {
+                let name = try readMemberName()
+                if Self.matches(name, "lastFullCheck") {
+                    try Self.once(&seen, 1, .monitor("lastFullCheck"))
+                    state.lastFullCheck = try isNull() ? nil : readDate(.monitor("lastFullCheck"))
+                } else if Self.matches(name, "catalogMark") {
+                    try Self.once(&seen, 2, .monitor("catalogMark"))
+                    state.catalogMark = try isNull() ? nil : readString(.monitor("catalogMark"))
+                } else if Self.matches(name, "forceRunStartedAt") {
+                    try Self.once(&seen, 4, .monitor("forceRunStartedAt"))
+                    state.forceRunStartedAt = try isNull() ? nil : readDate(.monitor("forceRunStartedAt"))
+                } else {
+                    try skipValue(depth: 3)
+                }
+            } while try nextMember()
+        }
+        return state
+    }
+
+    private mutating func readFindings(_ index: Int) throws(PayloadJSONError) -> [Finding] {
+        var findings: [Finding] = []
+        guard try openArray(.account(index, "findings"), depth: 4) else { return findings }
+        repeat {
+            findings.append(try readFinding(index, findings.count))
+        } while try nextElement()
+        return findings
+    }
+
+    /// One finding; its unknown members are not kept (like `lastFailure`'s).
+    private mutating func readFinding(_ index: Int, _ n: Int) throws(PayloadJSONError) -> Finding {
+        var kind: FindingKind?, key: String?, firstSeen: Date?, acknowledgedAt: Date?
+        var seen: UInt8 = 0
+        if try openObject(.finding(index, n), depth: 5) {
+            repeat {
+                let name = try readMemberName()
+                if Self.matches(name, "kind") {
+                    try Self.once(&seen, 1, .finding(index, n, "kind"))
+                    let text = try readStringBytes(.finding(index, n, "kind"))
+                    if Self.matches(text, "breach") { kind = .breach }
+                    else if Self.matches(text, "paste") { kind = .paste }
+                    else if Self.matches(text, "stealer-log") { kind = .stealerLog }
+                    else { throw .invalidValue(.finding(index, n, "kind")) }
+                } else if Self.matches(name, "key") {
+                    try Self.once(&seen, 2, .finding(index, n, "key"))
+                    key = try readString(.finding(index, n, "key"))
+                } else if Self.matches(name, "firstSeen") {
+                    try Self.once(&seen, 4, .finding(index, n, "firstSeen"))
+                    firstSeen = try readDate(.finding(index, n, "firstSeen"))
+                } else if Self.matches(name, "acknowledgedAt") {
+                    try Self.once(&seen, 8, .finding(index, n, "acknowledgedAt"))
+                    acknowledgedAt = try isNull() ? nil : readDate(.finding(index, n, "acknowledgedAt"))
+                } else {
+                    try skipValue(depth: 6)
+                }
+            } while try nextMember()
+        }
+        guard let kind else { throw .missing(.finding(index, n, "kind")) }
+        guard let key else { throw .missing(.finding(index, n, "key")) }
+        guard let firstSeen else { throw .missing(.finding(index, n, "firstSeen")) }
+        return Finding(kind: kind, key: key, firstSeen: firstSeen, acknowledgedAt: acknowledgedAt)
     }
 
     private mutating func readAccounts() throws(PayloadJSONError) -> [Account] {
@@ -111,7 +182,7 @@ struct PayloadJSONReader {
 
     private mutating func readAccount(_ index: Int) throws(PayloadJSONError) -> Account {
         var id: Int?, entered: String?, normalized: String?, kind: AccountKind?, label: String?
-        var addedAt: Date?, result: CheckResult?, legacyError: String?
+        var addedAt: Date?, result: CheckResult?, legacyError: String?, findings: [Finding] = []
         var unknown = UnknownJSONMembers()
         var seen: UInt8 = 0
         if try openObject(.account(index), depth: 3) {
@@ -138,6 +209,9 @@ struct PayloadJSONReader {
                 } else if Self.matches(name, "result") {
                     try Self.once(&seen, 64, .account(index, "result"))
                     (result, legacyError) = try readResult(index)
+                } else if Self.matches(name, "findings") {
+                    try Self.once(&seen, 128, .account(index, "findings"))
+                    findings = try isNull() ? [] : readFindings(index)
                 } else {
                     try keepUnknown(named: name, in: &unknown, depth: 4)
                 }
@@ -156,7 +230,7 @@ struct PayloadJSONReader {
             result.checkedAt = nil
         }
         var account = Account(id: id, entered: entered, normalized: normalized, kind: kind, label: label,
-                              addedAt: addedAt, result: result)
+                              addedAt: addedAt, result: result, findings: findings)
         account.unknownMembers = unknown
         return account
     }

@@ -77,6 +77,10 @@ struct PayloadJSONWriter {
             try emit(payload.accounts[index])
         }
         append(UInt8(ascii: "]"))
+        if let monitor = payload.monitor, !monitor.isEmpty {
+            member("monitor", unknown, &state)
+            try emit(monitor)
+        }
         member("nextID", unknown, &state)
         append(payload.nextID)
         member("schema", unknown, &state)
@@ -93,6 +97,15 @@ struct PayloadJSONWriter {
         try append(account.addedAt)
         member("entered", unknown, &state)
         appendQuoted(account.entered)
+        if !account.findings.isEmpty {
+            member("findings", unknown, &state)
+            append(UInt8(ascii: "["))
+            for index in account.findings.indices {
+                if index > 0 { append(UInt8(ascii: ",")) }
+                try emit(account.findings[index])
+            }
+            append(UInt8(ascii: "]"))
+        }
         member("id", unknown, &state)
         append(account.id)
         member("kind", unknown, &state)
@@ -106,6 +119,44 @@ struct PayloadJSONWriter {
         member("result", unknown, &state)
         try emit(account.result)
         emitUnknown(unknown, &state)
+        append(UInt8(ascii: "}"))
+    }
+
+    /// `{"acknowledgedAt":…,"firstSeen":…,"key":…,"kind":…}`, `acknowledgedAt` only when set.
+    private mutating func emit(_ finding: Finding) throws(VaultFormatError) {
+        append(UInt8(ascii: "{"))
+        if let at = finding.acknowledgedAt {
+            appendLiteral(#""acknowledgedAt":"#)
+            try append(at)
+            append(UInt8(ascii: ","))
+        }
+        appendLiteral(#""firstSeen":"#)
+        try append(finding.firstSeen)
+        appendLiteral(#","key":"#)
+        appendQuoted(finding.key)
+        appendLiteral(#","kind":"#)
+        switch finding.kind {
+        case .breach: appendLiteral(#""breach""#)
+        case .paste: appendLiteral(#""paste""#)
+        case .stealerLog: appendLiteral(#""stealer-log""#)
+        }
+        append(UInt8(ascii: "}"))
+    }
+
+    /// `{"catalogMark":…,"forceRunStartedAt":…,"lastFullCheck":…}`, each only when set.
+    private mutating func emit(_ monitor: MonitorState) throws(VaultFormatError) {
+        append(UInt8(ascii: "{"))
+        var first = true
+        func separator(_ w: inout PayloadJSONWriter) { if !first { w.append(UInt8(ascii: ",")) }; first = false }
+        if let mark = monitor.catalogMark {
+            separator(&self); appendLiteral(#""catalogMark":"#); appendQuoted(mark)
+        }
+        if let at = monitor.forceRunStartedAt {
+            separator(&self); appendLiteral(#""forceRunStartedAt":"#); try append(at)
+        }
+        if let at = monitor.lastFullCheck {
+            separator(&self); appendLiteral(#""lastFullCheck":"#); try append(at)
+        }
         append(UInt8(ascii: "}"))
     }
 

@@ -65,6 +65,17 @@ struct HIBPServices {
         return load.catalog
     }
 
+    /// The catalog fetched now (one request, no key), for `watch`: an older copy would hide news.
+    /// Saved to the cache like any other fetch; a failure stops the run.
+    func freshCatalog() throws -> BreachCatalog {
+        let cache = BreachCatalogCache(directory: try cacheDirectory())
+        let client = publicClient()
+        let load = try blocking { try await cache.catalog(now: context.now(), forceRefresh: true) { try await client.breaches() } }
+        if let failure = load.refreshFailure { throw failure }
+        if let failure = load.saveFailure { context.console.warning(failure.message) }
+        return load.catalog
+    }
+
     /// The cached catalog, however old, without touching the network; nil when there is none.
     /// For commands that never go online (list): it only decides which breaches may be named.
     func cachedCatalog() -> BreachCatalog? {

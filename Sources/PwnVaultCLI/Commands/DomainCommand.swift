@@ -1,0 +1,120 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault domain`: every breached address of a domain the API key verified, in one request, and
+/// the domains the key may search.
+enum DomainCommand: Command {
+    static let spec = CommandSpec(
+        name: "domain",
+        summary: "search a whole domain you own in one request (breached addresses, masked)",
+        usage: ["DOMAIN [--save]", ""],
+        discussion: """
+        For domains verified on haveibeenpwned.com with the API key: one request lists every breached
+        address of the domain, shown masked on a terminal (as 'address N' elsewhere), with their
+        breaches; sensitive ones are counted, not named. --save adds every breached address to the
+        vault and records its result, as 'check' would; addresses already in the vault get their result
+        recorded. Without DOMAIN, lists the domains the key may search. 'pwnvault watch' uses domain
+        search by itself for vault addresses on these domains: one request per domain, not per address.
+        Exit status: 0 no listed address has a breach not yet acknowledged, 1 one has, 7 the key was
+        refused or may not search the domain.
+        """,
+        options: [OptionSpec("save", help: "add the breached addresses to the vault and record their results")],
+        positionals: 0...1,
+        positionalHelp: [("DOMAIN", "a domain verified for the API key, e.g. example.com")],
+        examples: [("pwnvault domain", "the domains the key may search"),
+                   ("pwnvault domain example.com --save", "watch every breached address of example.com")])
+
+    struct DomainRow: Encodable { let domain: String; let pwnCount: Int64?; let pwnCountExcludingSpamLists: Int64? }
+    struct AddressRow: Encodable {
+        let id: Int?
+        let input: String?
+        let label: String?
+        let breaches: [String]
+        let breachCount: Int
+        let sensitiveBreaches: Int
+        let unnamedBreaches: Int
+    }
+    struct Report: Encodable { let domain: String; let breachedAddresses: Int; let added: Int; let addresses: [AddressRow] }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let services = HIBPServices(context)
+        let (client, _) = try services.keyedClient(allOnTestDomain: false)
+        let c = context.console
+        guard let domain = context.arguments.positionals.first else {
+            if context.arguments.has("save") { throw UsageError.conflicting(command: "domain", reason: "--save needs a DOMAIN") }
+            let domains = try blocking { try await client.subscribedDomains() }
+            if context.json {
+                try c.json(domains.map { DomainRow(domain: Sanitizer.singleLine($0.domainName), pwnCount: $0.pwnCount,
+                                                   pwnCountExcludingSpamLists: $0.pwnCountExcludingSpamLists) })
+            } else if domains.isEmpty {
+                c.note("the API key has no verified domain; verify one on haveibeenpwned.com (Domain search)")
+            } else {
+                for d in domains {
+                    c.out(Sanitizer.singleLine(d.domainName) + (d.pwnCount.map { "  \(thousands($0)) breached addresses" } ?? ""))
+                }
+            }
+            return .success
+        }
+        guard isDomainName(domain) else {
+            throw InputError("the argument is not a domain name", hint: "give a domain such as example.com; 'pwnvault domain' lists the key's")
+        }
+        let search = DomainSearch(domain: domain, aliases: try blocking { try await client.breachedDomain(domain.lowercased()) })
+        let now = context.now()
+        let catalog = search.count == 0 ? nil : services.catalogIfAvailable(refresh: false)
+        let location = try context.vaultLocation()
+        let session: VaultSession? = context.arguments.has("save") || VaultStore(location: location).exists ? try context.openVault() : nil
+
+        var vaultByKey: [AccountKey: Account] = [:]
+        var added = 0
+        let found = search.accounts(at: now)
+        if let session, context.arguments.has("save") {
+            let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: session, now: now, console: c)
+            added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
+            try session.update { payload in
+                for i in payload.accounts.indices {
+                    if let attempt = search.attempt(for: payload.accounts[i], at: now) { payload.accounts[i].record(attempt) }
+                }
+            }
+        }
+        for a in session?.payload.accounts ?? [] { vaultByKey[a.dedupKey] = a }
+
+        var rows: [AddressRow] = []
+        var lines: [String] = []
+        var unacknowledged = false
+        for (n, item) in found.enumerated() {
+            let inVault = vaultByKey[item.account.dedupKey]
+            // The domain's answer; once saved, the vault's view of it (what is new, what acknowledged).
+            let disclosed = context.arguments.has("save") && inVault != nil ? c.disclosure.breaches(of: inVault!, catalog: catalog)
+                                                                              : c.disclosure.breaches(item.result, catalog: catalog)
+            let position = "address \(n + 1)"
+            // Saved: what the vault says is acknowledged; not saved: every listed address is breached.
+            if let a = inVault, context.arguments.has("save") {
+                unacknowledged = unacknowledged || !a.unacknowledgedFindings.isEmpty
+            } else {
+                unacknowledged = true
+            }
+            rows.append(AddressRow(id: inVault?.id, input: inVault == nil ? position : nil, label: inVault.flatMap { c.label($0) },
+                                   breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
+                                   sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed))
+            let who = inVault.map { c.heading($0) } ?? c.disclosure.account(item.account, position: position)
+            let named = disclosed.shown.map { Sanitizer.singleLine($0.hasDetails ? $0.title : $0.name) } + disclosed.countedNotes
+            let n = disclosed.total
+            lines.append(who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + named.joined(separator: ", ")
+                         + (inVault == nil ? "  (not in the vault)" : ""))
+        }
+        if context.json {
+            try c.json(Report(domain: search.domain, breachedAddresses: search.count, added: added, addresses: rows))
+        } else {
+            c.out("\(search.domain): \(search.count) breached address\(search.count == 1 ? "" : "es")")
+            lines.forEach { c.out($0) }
+            if context.arguments.has("save") { c.note("added \(added) to the vault; results recorded for every address on \(search.domain) in it") }
+        }
+        return unacknowledged ? .breachesFound : .success
+    }
+
+    /// Letters, digits, hyphens and dots, with a dot, as a domain is written (no account, no path).
+    static func isDomainName(_ text: String) -> Bool {
+        text.count <= 253 && text.contains(".") && !text.hasPrefix(".") && !text.hasSuffix(".") && !text.contains("..")
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == ".") }
+    }
+}

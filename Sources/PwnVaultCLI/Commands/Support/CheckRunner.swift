@@ -1,0 +1,120 @@
+import Foundation
+import PwnVaultCore
+
+/// One paced run of account checks, shared by `check` and `watch`: each result is saved in the vault
+/// as it arrives (with what it found first), rows are collected for the report, and the run ends with
+/// what stopped it, if anything.
+struct CheckRunner {
+    /// What is being checked: a vault account (saved) or an account from the command line (shown only).
+    struct Entry {
+        let account: Account?
+        let parsed: ParsedAccount?
+        let position: InputPosition?
+        var kind: AccountKind { account?.kind ?? parsed!.kind }
+        var isOnTestDomain: Bool { account?.isOnTestDomain ?? parsed!.isOnTestDomain }
+        func target(_ index: Int) -> AccountCheckRun.Target {
+            account.map { .init(index: index, account: $0) } ?? .init(index: index, parsed: parsed!)
+        }
+    }
+
+    /// One account's outcome. For a vault account, `known` is the saved account after this attempt
+    /// (its last good answer kept when the attempt failed); `news` what this attempt found first.
+    struct Outcome: @unchecked Sendable {
+        // Safe: built once by the run's serial result callback and only read after the run.
+        let entry: Entry
+        let known: Account?
+        let result: CheckResult
+        let attemptError: String?
+        let news: [Finding]
+        let saved: Bool
+        var attemptFailed: Bool { attemptError != nil }
+        var attemptBreached: Bool { attemptError == nil && result.status == .breached }
+        var attemptClean: Bool { attemptError == nil && result.status == .clean }
+    }
+
+    struct Report {
+        var outcomes: [Outcome] = []
+        var interrupted = false
+        var stop: UserFacingError?
+        /// A result could not be saved (the vault is thrown after the report is printed).
+        var saveFailure: Error?
+        var checked: Int { outcomes.filter { !$0.attemptFailed }.count }
+        var failed: Int { outcomes.filter(\.attemptFailed).count }
+        /// Vault accounts with something new in this run, with what.
+        var news: [(account: Account, findings: [Finding])] {
+            outcomes.compactMap { o in o.known.flatMap { o.news.isEmpty ? nil : ($0, o.news) } }
+        }
+    }
+
+    let context: Context
+    let client: HIBPClient
+    let rpm: Int?
+    let maxWait: Int
+    /// A keyed request was just sent (subscription/status): the first check waits one interval.
+    let afterARequest: Bool
+    let session: VaultSession?
+    let pastes: Bool
+    let stealerLogs: Bool
+    /// The scheduler's clock, and when on it a keyed request last started (check asks
+    /// subscription/status on that clock): the first check waits one interval from that start.
+    var clock = SystemSchedulerClock()
+    var lastRequestAt: Duration?
+
+    /// Runs `entries`; `show` gets each outcome as it arrives (through the progress bar's lock).
+    func run(_ entries: [Entry], progress: Progress, show: @escaping @Sendable (Outcome, Progress) -> Void) -> Report {
+        let targets = entries.enumerated().map { $1.target($0) }
+        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), clock: clock,
+                                       lastRequestAt: lastRequestAt, onLongWait: { wait in
+            progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
+                          + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
+        })
+        let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: pastes, stealerLogs: stealerLogs,
+                                       now: context.now, onStealerLogsRefused: { error in
+            progress.note("stealer logs not checked: \(error.message) (they need a plan that includes them and an address on a domain the key verified); the rest goes on")
+        })
+        let outcomes = Collector.Box<[Outcome]>(initial: [])
+        let saveFailure = Collector.Box<Error>()
+        let session = self.session
+        let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
+        let result: Result<CheckRunSummary, Error> = CheckCommand.runGuarded(progress: progress) {
+            try await Task.sleep(for: pause)
+            return try await checkRun.run(targets) { target, attempt in
+                let entry = entries[target.index]
+                var known = entry.account
+                var news: [Finding] = []
+                var saved = false
+                if let session, let id = entry.account?.id {
+                    do {
+                        try session.update { payload in
+                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) {
+                                news = payload.accounts[i].record(attempt)
+                                known = payload.accounts[i]
+                            }
+                        }
+                        saved = true
+                    } catch { saveFailure.set(error) }
+                } else {
+                    news = known?.record(attempt) ?? []
+                }
+                let outcome = Outcome(entry: entry, known: known,
+                                      result: known?.result ?? CheckResult.neverChecked.recording(attempt.result),
+                                      attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
+                                      news: news, saved: saved)
+                outcomes.update { $0.append(outcome) }
+                show(outcome, progress)
+                progress.advance(breached: outcome.attemptBreached)
+            }
+        }
+        progress.clear()
+        progress.flush()
+        var report = Report(outcomes: outcomes.value ?? [])
+        switch result {
+        case .success: break
+        case let .failure(error as HIBPError): report.stop = error
+        case .failure(is CancellationError): report.interrupted = true
+        case let .failure(error): report.stop = InternalError(error)
+        }
+        report.saveFailure = saveFailure.value
+        return report
+    }
+}

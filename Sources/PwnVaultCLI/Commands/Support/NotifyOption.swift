@@ -1,0 +1,36 @@
+import Foundation
+import PwnVaultCore
+
+/// `--notify` / `--notify=count` of `check` and `watch`: one desktop notification when a run found
+/// something new. Its text comes from the disclosure gate (`Disclosure.notificationText`): labels,
+/// ids and breach titles, never an account, never a sensitive breach's name.
+struct NotifyOption {
+    enum Mode { case off, full, count }
+    let mode: Mode
+
+    init(_ context: Context, command: String) throws {
+        guard context.arguments.has("notify") else { mode = .off; return }
+        switch context.arguments.value("notify") {
+        case nil: mode = .full
+        case "count"?: mode = .count
+        default:
+            throw UsageError.invalidValue(command: command, option: "--notify",
+                                          reason: "give --notify alone, or --notify=count for only how many accounts have news")
+        }
+    }
+
+    /// Sends the notification for `news`; when no notification service answers, says so in one line
+    /// and the run goes on.
+    func send(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console: Console) {
+        guard mode != .off, !news.isEmpty else { return }
+        let text = Disclosure.notificationText(news, catalog: catalog, countOnly: mode == .count)
+        if let problem = Self.deliver(summary: text.summary, body: text.body) {
+            console.note("no desktop notification: \(problem)")
+        }
+    }
+
+    /// Hands the text to the desktop's notification service; the reason when it could not.
+    static func deliver(summary: String, body: String) -> String? {
+        "desktop notifications are not built in yet"
+    }
+}

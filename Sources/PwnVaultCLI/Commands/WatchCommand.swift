@@ -1,0 +1,173 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault watch`: the unattended run, for a timer or cron. Never asks for anything; costs one
+/// request (the public catalog) when nothing changed; says something only when there is news.
+enum WatchCommand: Command {
+    static let defaultFullEvery = 7
+
+    static let spec = CommandSpec(
+        name: "watch",
+        summary: "the unattended check: quiet unless something new is found (for a timer or cron)",
+        usage: ["[--full-every DAYS] [--notify[=count]] [--pastes] [--stealer-logs]"],
+        discussion: """
+        Opens the vault through the keyring only and never prompts: with the keyring locked or missing
+        it exits with status 5 and one line. It fetches the public breach catalog (one request, no key)
+        and checks every account only when a breach was added or modified since the last full check, or
+        when the last full check is older than --full-every days (default 7: what the catalog cannot
+        show, such as pastes and breaches loaded into an existing entry); otherwise it checks only
+        accounts never checked or whose latest check failed, usually none. Paced like 'check --all'.
+        Prints nothing when nothing is new (cron mails only news); otherwise one line per account with
+        news. Exit status: 0 nothing new, 1 something new, 5 the keyring cannot open the vault,
+        6 HIBP unreachable, 7 the key was refused or is missing, 8 some accounts could not be checked.
+        """,
+        options: [OptionSpec("full-every", value: "DAYS", help: "check every account at least this often (default 7)"),
+                  OptionSpec("notify", help: "send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)", optionalValue: "count"),
+                  OptionSpec("pastes", help: "in full checks, also ask for pastes"),
+                  OptionSpec("stealer-logs", help: "in full checks, also ask for info-stealer logs (needs a subscription that includes them)"),
+                  OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
+                  OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)")],
+        examples: [("pwnvault watch --notify", "what a daily timer runs ('pwnvault schedule enable' sets it up)"),
+                   ("pwnvault watch --full-every 1", "check every account every day")])
+
+    struct NewsRow: Encodable {
+        let id: Int
+        let label: String?
+        /// Named (not sensitive) breaches first seen in this run.
+        let breaches: [String]
+        let sensitiveBreaches: Int
+        let unnamedBreaches: Int
+        let pastes: Int
+        let stealerLogSites: Int
+    }
+
+    struct Report: Encodable {
+        /// Whether every account was checked (the catalog changed, or the last full check was too old).
+        let fullCheck: Bool
+        let reason: String
+        let checked: Int
+        let failed: Int
+        let news: [NewsRow]
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let args = context.arguments
+        var fullEvery = defaultFullEvery
+        if let text = args.value("full-every") {
+            guard let n = Int(text), (1...365).contains(n) else {
+                throw UsageError.invalidValue(command: "watch", option: "--full-every", reason: "a whole number of days from 1 to 365")
+            }
+            fullEvery = n
+        }
+        var rpm: Int?
+        if let text = args.value("rpm") {
+            guard let n = Int(text), (1...1_000_000).contains(n) else {
+                throw UsageError.invalidValue(command: "watch", option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
+            }
+            rpm = n
+        }
+        var maxWait = context.settings.maxWaitSeconds
+        if let text = args.value("max-wait") {
+            guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
+                throw UsageError.invalidValue(command: "watch", option: "--max-wait", reason: "a whole number of seconds from 1 to 86400")
+            }
+            maxWait = n
+        }
+        let notify = try NotifyOption(context, command: "watch")
+
+        let location = try context.vaultLocation()
+        let session = try VaultSession.open(at: location, keyring: context.keyring) { reason in
+            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault")
+        }
+        let accounts = session.payload.accounts
+        if accounts.isEmpty { return .success }
+
+        let services = HIBPServices(context)
+        let catalog = try services.freshCatalog()
+        let now = context.now()
+        let monitor = session.payload.monitor ?? MonitorState()
+        let reason: String?
+        if monitor.lastFullCheck == nil {
+            reason = "no full check yet"
+        } else if monitor.catalogMark != catalog.mark {
+            reason = "the breach catalog changed"
+        } else if let last = monitor.lastFullCheck, now.timeIntervalSince(last) >= Double(fullEvery) * 86_400 || now < last {
+            reason = "the last full check is \(fullEvery) day\(fullEvery == 1 ? "" : "s") old or more"
+        } else {
+            reason = nil
+        }
+        let full = reason != nil
+        let chosen = full ? accounts : accounts.filter { !$0.result.hasAnswer || $0.result.lastFailure != nil }
+        if chosen.isEmpty {
+            if context.json { try context.console.json(Report(fullCheck: false, reason: "nothing changed", checked: 0, failed: 0, news: [])) }
+            return .success
+        }
+
+        let (client, key) = try services.keyedClient(allOnTestDomain: chosen.allSatisfy(\.isOnTestDomain))
+        var asked: Bool
+        // A full check sends at least two keyed requests (the domains, then the accounts): know the rate.
+        (rpm, asked) = try CheckCommand.rate(given: rpm, entries: full ? max(2, chosen.count) : chosen.count,
+                                             client: client, key: key, services: services)
+        // Addresses on the key's verified domains: one domain search each domain, not one per address.
+        // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
+        var byDomain = DomainAnswers.Answered()
+        if full && !args.has("pastes") && !args.has("stealer-logs") {
+            byDomain = DomainAnswers.answer(chosen, client: client, rpm: rpm, session: session, now: now)
+            asked = asked || byDomain.requests > 0
+        }
+        let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
+        let c = context.console
+        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: asked,
+                                 session: session, pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"))
+        var report = entries.isEmpty ? CheckRunner.Report()
+            : runner.run(entries, progress: Progress(console: c, total: entries.count, enabled: false)) { _, _ in }
+        if let error = report.saveFailure { throw error }
+        report.outcomes = byDomain.outcomes + report.outcomes
+
+        if full && report.stop == nil && !report.interrupted && report.failed == 0 {
+            try session.update { payload in
+                var m = payload.monitor ?? MonitorState()
+                m.lastFullCheck = now
+                m.catalogMark = catalog.mark
+                payload.monitor = m
+            }
+        }
+        let news = report.news
+        if context.json {
+            try c.json(Report(fullCheck: full, reason: reason ?? "accounts not checked yet", checked: report.checked,
+                              failed: report.failed, news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: c) }))
+        } else if !news.isEmpty {
+            for item in news {
+                c.out(c.heading(item.account) + "  " + c.styled("NEW", .red) + ": "
+                      + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: "; "))
+            }
+            c.out("details and what to do: pwnvault show '#ID'; when dealt with: pwnvault ack '#ID'")
+        }
+        notify.send(news, catalog: catalog, console: c)
+        for o in report.outcomes where o.attemptFailed {
+            c.note("#\(o.entry.account?.id ?? 0) not checked: \(o.attemptError ?? "error")")
+        }
+        if let stop = report.stop {
+            c.error(stop)
+            return stop.exitStatus
+        }
+        if report.interrupted { return .interrupted }
+        if report.failed > 0 { return report.checked == 0 ? .network : .partial }
+        return news.isEmpty ? .success : .breachesFound
+    }
+
+    static func newsRow(_ a: Account, _ findings: [Finding], catalog: BreachCatalog?, console c: Console) -> NewsRow {
+        let d = c.disclosure.news(findings, catalog: catalog)
+        return NewsRow(id: a.id, label: c.label(a), breaches: d.shown.map(\.name), sensitiveBreaches: d.sensitive,
+                       unnamedBreaches: d.unnamed, pastes: findings.filter { $0.kind == .paste }.count,
+                       stealerLogSites: findings.filter { $0.kind == .stealerLog }.count)
+    }
+}
+
+/// `watch` never prompts: when the keyring cannot open the vault, it stops with the keyring status.
+struct KeyringOnlyError: UserFacingError {
+    let reason: String
+    var message: String { "\(reason); watch never asks for a passphrase" }
+    var hint: String? { "unlock the keyring (log in to the desktop session), or run 'pwnvault list' once to put the vault key in it" }
+    var exitStatus: ExitStatus { .keyring }
+}

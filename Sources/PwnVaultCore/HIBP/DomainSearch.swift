@@ -1,0 +1,51 @@
+import Foundation
+
+/// One domain search (`breacheddomain/{domain}`): every breached alias of a domain the key verified,
+/// in one request. It answers for every e-mail account on that domain at once: an account whose
+/// alias is listed is in those breaches, one that is not listed is in none HIBP knows.
+///
+/// The aliases are accounts: they stay internal, and leave only as `ParsedAccount`s (through the
+/// disclosure gate) or as results recorded in the vault.
+public struct DomainSearch: Sendable {
+    /// The domain searched, lower-cased.
+    public let domain: String
+    /// Local part (lower-cased) → breach names.
+    let aliases: [String: [String]]
+
+    public init(domain: String, aliases: [String: [String]]) {
+        self.domain = domain.lowercased()
+        var folded: [String: [String]] = [:]
+        for (alias, names) in aliases { folded[alias.lowercased(), default: []] += names }
+        self.aliases = folded
+    }
+
+    /// How many aliases are breached.
+    public var count: Int { aliases.count }
+
+    /// Whether `account` is an e-mail address on `domain` (a domain search answers for it).
+    public static func covers(_ domain: String, _ account: Account) -> Bool {
+        account.kind == .email && account.normalized.lowercased().hasSuffix("@" + domain.lowercased())
+    }
+
+    /// The answer for a vault account on the domain (nil when it is not on it): its breaches, or none.
+    public func attempt(for account: Account, at date: Date) -> CheckAttempt? {
+        guard Self.covers(domain, account) else { return nil }
+        let local = String(account.normalized.lowercased().dropLast(domain.count + 1))
+        return .answer(breaches: aliases[local] ?? [], at: date)
+    }
+
+    /// Every breached alias as an account (sorted), with its breach names in a result the gate can
+    /// disclose; aliases that are not valid accounts are left out.
+    public func accounts(at date: Date) -> [(account: ParsedAccount, result: CheckResult)] {
+        aliases.keys.sorted().compactMap { alias in
+            guard let parsed = try? AccountParser.parse(alias + "@" + domain), parsed.kind == .email else { return nil }
+            return (parsed, .answer(breaches: aliases[alias] ?? [], pasteCount: nil, at: date))
+        }
+    }
+}
+
+extension DomainSearch: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "DomainSearch(\(aliases.count) aliases, redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["count": aliases.count]) }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Where HIBP found an account: a breach, a paste, or a website in info-stealer logs.
+public enum FindingKind: String, Codable, Sendable, CaseIterable {
+    case breach
+    case paste
+    case stealerLog = "stealer-log"
+}
+
+/// Something an account was ever found in, remembered across checks (VAULT_FORMAT §7, *finding*):
+/// when pwnvault first saw it, and whether the user said it was dealt with (`pwnvault ack`).
+///
+/// A finding is never forgotten: when a later answer no longer lists it (HIBP retired a breach, a
+/// paste was taken down) it stays, so what the user once knew is not lost.
+public struct Finding: Codable, Equatable, Sendable {
+    public var kind: FindingKind
+    /// The breach `Name`, the paste's `Source/Id`, or the stealer-log website domain. Internal: which
+    /// breaches an account is in leaves the process only through `Disclosure`.
+    var key: String
+    /// When pwnvault first saw it: the time of the good answer that first listed it.
+    public var firstSeen: Date
+    /// When the user acknowledged it; nil while it waits to be dealt with.
+    public var acknowledgedAt: Date?
+
+    init(kind: FindingKind, key: String, firstSeen: Date, acknowledgedAt: Date? = nil) {
+        self.kind = kind; self.key = key; self.firstSeen = firstSeen; self.acknowledgedAt = acknowledgedAt
+    }
+
+    public var isAcknowledged: Bool { acknowledgedAt != nil }
+
+    enum CodingKeys: String, CodingKey { case acknowledgedAt, firstSeen, key, kind }
+}
+
+extension Finding: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Finding(\(kind.rawValue), redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["kind": kind]) }
+}
+
+/// One check's outcome for one account, with what the account's history needs besides the result:
+/// the pastes and stealer-log websites that were seen (nil when not asked).
+public struct CheckAttempt: Sendable {
+    /// The good answer or the failure, as `CheckResult.recording(_:)` takes it.
+    public var result: CheckResult
+    /// `Source/Id` of every paste listed, when pastes were asked for and answered.
+    var pastes: [String]?
+    /// The website domains of the stealer logs, when asked for and answered.
+    var stealerLogSites: [String]?
+
+    init(result: CheckResult, pastes: [String]? = nil, stealerLogSites: [String]? = nil) {
+        self.result = result; self.pastes = pastes; self.stealerLogSites = stealerLogSites
+    }
+
+    /// A failed attempt: nothing seen.
+    public static func failure(_ message: String, at date: Date) -> CheckAttempt {
+        CheckAttempt(result: .failure(message, at: date))
+    }
+
+    /// A good answer from a search that names breaches only (a domain search): no pastes, no stealer logs asked.
+    static func answer(breaches: [String], at date: Date) -> CheckAttempt {
+        CheckAttempt(result: .answer(breaches: breaches, pasteCount: nil, at: date))
+    }
+}
+
+extension Account {
+    /// What the account was ever found in. For a vault written before findings existed, the breaches of
+    /// the saved answer stand in, first seen at that answer and not acknowledged.
+    public var knownFindings: [Finding] {
+        if !findings.isEmpty || result.breaches.isEmpty { return findings }
+        let at = result.checkedAt ?? addedAt
+        return result.breaches.map { Finding(kind: .breach, key: $0, firstSeen: at) }
+    }
+
+    /// Findings first seen by the latest good answer and not acknowledged: news since the previous
+    /// successful check.
+    public var newFindings: [Finding] { knownFindings.filter { isNew($0) } }
+
+    /// Findings nobody acknowledged yet (new or not).
+    public var unacknowledgedFindings: [Finding] { knownFindings.filter { !$0.isAcknowledged } }
+
+    /// Whether `finding` is new: first seen by the latest good answer, and not acknowledged.
+    public func isNew(_ finding: Finding) -> Bool {
+        guard !finding.isAcknowledged, let checkedAt = result.checkedAt else { return false }
+        return finding.firstSeen >= checkedAt
+    }
+
+    /// Records one check's outcome: the result as `CheckResult.recording(_:)` does, and every breach,
+    /// paste and stealer-log website seen for the first time as a finding dated at the answer.
+    /// Returns the findings this attempt added (the news); empty for a failure.
+    @discardableResult
+    public mutating func record(_ attempt: CheckAttempt) -> [Finding] {
+        let answer = attempt.result
+        guard answer.hasAnswer, let at = answer.checkedAt else {
+            result = result.recording(answer)
+            return []
+        }
+        // Keep what an older vault knew before findings existed, as first seen at its own answer.
+        findings = knownFindings
+        var known = Set(findings.map { FindingID(kind: $0.kind, key: $0.key) })
+        var news: [Finding] = []
+        func see(_ kind: FindingKind, _ keys: [String]?) {
+            for key in keys ?? [] where known.insert(FindingID(kind: kind, key: key)).inserted {
+                news.append(Finding(kind: kind, key: key, firstSeen: at))
+            }
+        }
+        see(.breach, answer.breaches)
+        see(.paste, attempt.pastes)
+        see(.stealerLog, attempt.stealerLogSites)
+        findings += news
+        result = result.recording(answer)
+        return news
+    }
+
+    /// Acknowledges every finding, or those of `kinds` and (for breaches) `breachNames` only. Returns
+    /// how many were acknowledged now (already acknowledged ones are left as they were).
+    @discardableResult
+    public mutating func acknowledge(breachNames: Set<String>? = nil, at date: Date) -> Int {
+        findings = knownFindings
+        var count = 0
+        for i in findings.indices where findings[i].acknowledgedAt == nil {
+            if let names = breachNames {
+                guard findings[i].kind == .breach,
+                      names.contains(where: { $0.caseInsensitiveCompare(findings[i].key) == .orderedSame }) else { continue }
+            }
+            findings[i].acknowledgedAt = date
+            count += 1
+        }
+        return count
+    }
+
+    /// The breach names among `names` that this account has no finding for (case-insensitive).
+    public func unknownBreachNames(_ names: [String]) -> [String] {
+        let keys = knownFindings.filter { $0.kind == .breach }.map { $0.key.lowercased() }
+        return names.filter { !keys.contains($0.lowercased()) }
+    }
+}
+
+/// A finding's identity: its kind and key.
+struct FindingID: Hashable {
+    let kind: FindingKind
+    let key: String
+}

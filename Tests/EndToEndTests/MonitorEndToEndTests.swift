@@ -1,0 +1,319 @@
+import Foundation
+@testable import PwnVaultCore
+import XCTest
+
+/// Issue 9, monitoring, against the fake HIBP server with news made at run time: what is new and
+/// what is acknowledged, exit statuses a script can use, `watch` at one request when nothing changed,
+/// a resumable forced run, advice, stealer logs.
+final class MonitorEndToEndTests: XCTestCase {
+    static let dad = "account-exists@hibp-integration-tests.com"      // Adobe, 1 paste
+    static let many = "multiple-breaches@hibp-integration-tests.com"  // 3 breaches
+    static let mum = "clean-mum@example.com"                          // nothing
+
+    var server: FakeHIBP!
+    var s: Sandbox!
+
+    override func setUpWithError() throws {
+        server = try FakeHIBP()
+        s = try Sandbox()
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+    }
+
+    override func tearDown() { server = nil; s = nil }
+
+    private func json(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    private func listRows() throws -> [[String: Any]] {
+        let r = s.run(["list", "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try XCTUnwrap(try json(r.stdout) as? [[String: Any]])
+    }
+
+    private func paths() -> [String] { server.log().compactMap { $0["path"] as? String } }
+
+    /// A breach that appears in the catalog now, and in `account`'s answers.
+    private func makeNews(_ name: String, title: String, for account: String, sensitive: Bool = false,
+                          dataClasses: [String] = ["Email addresses", "Passwords"]) {
+        let classes = dataClasses.map { "\"\($0)\"" }.joined(separator: ",")
+        server.control("/__control/breaches", #"{"Name": "\#(name)", "Title": "\#(title)", "IsSensitive": \#(sensitive), "DataClasses": [\#(classes)]}"#)
+        server.control("/__control/accounts", #"{"account": "\#(account)", "breaches": ["\#(name)"]\#(sensitive ? #", "ownerVerified": true"# : "")}"#)
+    }
+
+    private func vaultWithThree() {
+        s.initVault()
+        XCTAssertEqual(s.run(["add", Self.dad, "--label", "Dad"]).status, 0)
+        XCTAssertEqual(s.run(["add", Self.many]).status, 0)
+        XCTAssertEqual(s.run(["add", Self.mum, "--label", "Mum"]).status, 0)
+    }
+
+    /// Changes the vault as an earlier run would have left it.
+    private func edit(_ change: (inout VaultPayload) -> Void) throws {
+        let session = try VaultSession.open(at: try VaultLocation(path: s.vault), keyring: DisabledKeyring()) { _ in
+            SecretBytes(copying: Array(Sandbox.passphrase.utf8))
+        }
+        try session.update { change(&$0) }
+    }
+
+    // MARK: new, acknowledged, exit status
+
+    func testNewThenAcknowledgedThenNewsFoundByWatchWithTheStatusesAScriptNeeds() throws {
+        vaultWithThree()
+        let first = s.run(["check", "--all"])
+        XCTAssertEqual(first.status, 1, "a first check finds new breaches: \(first.all)")
+        XCTAssertTrue(first.stdout.contains("#1  Dad  pwned in 1 breach: Adobe NEW"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("news for 2 accounts"), first.stdout)
+        var rows = try listRows()
+        XCTAssertEqual(rows.map { $0["new"] as? Int }, [1, 3, 0])
+        XCTAssertTrue(s.run(["list"]).stdout.contains("breached (3, 3 new)"))
+
+        // Nothing due, nothing acknowledged: still 1 (the scope of --all is the vault).
+        let notDue = s.run(["check", "--all"])
+        XCTAssertEqual(notDue.status, 1, notDue.all)
+        XCTAssertTrue(notDue.stderr.contains("checked within the last day"), notDue.stderr)
+
+        let acked = s.run(["ack", "--all"])
+        XCTAssertEqual(acked.status, 0, acked.all)
+        XCTAssertEqual(acked.stdout, "#1: acknowledged 1 finding\n#2: acknowledged 3 findings\n")
+        XCTAssertEqual(s.run(["check", "--all"]).status, 0, "nothing due and everything acknowledged")
+        let again = s.run(["check", "--all", "--force"])
+        XCTAssertEqual(again.status, 0, again.all)
+        XCTAssertFalse(again.stdout.contains("NEW"), again.stdout)
+        XCTAssertTrue(s.run(["list"]).stdout.contains("breached (3)  "))
+
+        // A breach is added on the server: watch finds it (the catalog changed).
+        makeNews("FreshLeak", title: "Fresh Leak", for: Self.mum, dataClasses: ["Email addresses", "Phone numbers"])
+        server.control("/__control/reset", "{}")
+        let watch = s.run(["watch"])
+        XCTAssertEqual(watch.status, 1, watch.all)
+        XCTAssertTrue(watch.stdout.hasPrefix("#3  Mum  NEW: Fresh Leak\n"), watch.stdout)
+        // A changed catalog means a full check: Dad and #2 are on the key's verified domain, answered by
+        // one domain search; Mum alone is asked for.
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 1, watch.all)
+        XCTAssertEqual(paths().filter { $0.contains("/breacheddomain/hibp-integration-tests.com") }.count, 1)
+        XCTAssertEqual(paths().filter { $0.hasSuffix("/subscribeddomains") }.count, 1)
+        rows = try listRows()
+        XCTAssertEqual(rows[2]["status"] as? String, "breached")
+        XCTAssertEqual(rows[2]["new"] as? Int, 1)
+
+        let show = s.run(["show", "#3"])
+        XCTAssertTrue(show.stdout.contains("Fresh Leak  NEW"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("→ expect text-message phishing"), "advice from the data classes: \(show.stdout)")
+        XCTAssertTrue(show.stdout.contains("1 finding not acknowledged; when dealt with: pwnvault ack '#3'"), show.stdout)
+        let shown = try XCTUnwrap(try json(s.run(["show", "#3", "--json"]).stdout) as? [String: Any])
+        let breach = try XCTUnwrap((shown["breaches"] as? [[String: Any]])?.first)
+        XCTAssertEqual(breach["new"] as? Bool, true)
+        XCTAssertEqual(breach["acknowledged"] as? Bool, false)
+        XCTAssertEqual((breach["advice"] as? [String])?.count, 2, "\(breach)")
+
+        // A re-check: no longer new (seen before), still not acknowledged, so still status 1.
+        let recheck = s.run(["check", "#3", "--json"])
+        XCTAssertEqual(recheck.status, 1, recheck.all)
+        let row = try XCTUnwrap(((try json(recheck.stdout) as? [String: Any])?["results"] as? [[String: Any]])?.first)
+        XCTAssertEqual(row["new"] as? Bool, false)
+        XCTAssertEqual(row["unacknowledged"] as? Int, 1)
+        XCTAssertTrue(s.run(["list"]).stdout.contains("breached (1, 1 to acknowledge)"))
+
+        // Acknowledging one breach by name, case-insensitively; an unknown name changes nothing.
+        let wrong = s.run(["ack", "#3", "Adobe"])
+        XCTAssertEqual(wrong.status, 2, wrong.all)
+        XCTAssertTrue(wrong.stderr.contains("#3 was never found in a breach named 'Adobe'; nothing was acknowledged"), wrong.stderr)
+        XCTAssertEqual(s.run(["ack", "#3", "freshleak"]).status, 0)
+        XCTAssertEqual(s.run(["check", "#3"]).status, 0)
+        let showAcked = s.run(["show", "#3"]).stdout
+        XCTAssertTrue(showAcked.contains("Fresh Leak  (acknowledged)"), showAcked)
+        XCTAssertFalse(showAcked.contains("→"), "no advice for what was dealt with: \(showAcked)")
+    }
+
+    func testAnAccountOutsideTheVaultCountsAsUnacknowledged() throws {
+        XCTAssertEqual(s.run(["check", Self.dad]).status, 1)
+        XCTAssertEqual(s.run(["check", Self.mum]).status, 0)
+    }
+
+    // MARK: watch
+
+    func testAQuietWatchMakesOneRequestAndPrintsNothing() throws {
+        vaultWithThree()
+        XCTAssertEqual(s.run(["check", "--all"]).status, 1)
+        let first = s.run(["watch"])   // no full check recorded yet: checks everything, nothing new
+        XCTAssertEqual(first.status, 0, first.all)
+        XCTAssertEqual(first.stdout, "")
+        server.control("/__control/reset", "{}")
+        let quiet = s.run(["watch"])
+        XCTAssertEqual(quiet.status, 0, quiet.all)
+        XCTAssertEqual(quiet.stdout + quiet.stderr, "", "cron convention: nothing to say")
+        XCTAssertEqual(paths().map { String($0.split(separator: "?").first ?? "") }, ["/api/v3/breaches"], "the catalog only")
+        XCTAssertNil(server.log().first?["headers"].flatMap { ($0 as? [String: Any])?["hibp-api-key"] }, "no key needed")
+        let report = try XCTUnwrap(try json(s.run(["watch", "--json"]).stdout) as? [String: Any])
+        XCTAssertEqual(report["fullCheck"] as? Bool, false)
+    }
+
+    func testFullEveryForcesTheFullCheckAndANewAccountIsCheckedAlone() throws {
+        vaultWithThree()
+        XCTAssertEqual(s.run(["watch"]).status, 1, "the first watch finds everything new")
+        XCTAssertEqual(s.run(["add", "clean-newcomer@example.com"]).status, 0)
+        server.control("/__control/reset", "{}")
+        XCTAssertEqual(s.run(["watch"]).status, 0)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 1, "only the account never checked")
+
+        // The last full check was 8 days ago: --full-every 7 (the default) checks everyone again.
+        try edit { $0.monitor?.lastFullCheck = Date().addingTimeInterval(-8 * 86_400) }
+        server.control("/__control/reset", "{}")
+        let full = try XCTUnwrap(try json(s.run(["watch", "--json"]).stdout) as? [String: Any])
+        XCTAssertEqual(full["fullCheck"] as? Bool, true)
+        XCTAssertTrue((full["reason"] as? String ?? "").contains("7 days old"), "\(full)")
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 2, "two on the verified domain, by domain search")
+        XCTAssertEqual(paths().filter { $0.contains("/breacheddomain/") }.count, 1)
+        // ... and 2 days ago with --full-every 1.
+        try edit { $0.monitor?.lastFullCheck = Date().addingTimeInterval(-2 * 86_400) }
+        server.control("/__control/reset", "{}")
+        XCTAssertEqual(s.run(["watch", "--full-every", "1"]).status, 0)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") || $0.contains("/breacheddomain/") }.count, 3)
+        server.control("/__control/reset", "{}")
+        XCTAssertEqual(s.run(["watch", "--full-every", "1"]).status, 0)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 0)
+        let bad = s.run(["watch", "--full-every", "0"])
+        XCTAssertEqual(bad.status, 2, bad.all)
+    }
+
+    func testWatchNamesNoSensitiveBreachAndNoAccount() throws {
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "clean.sis@example.com", "--label", "Sis"]).status, 0)
+        XCTAssertEqual(s.run(["watch"]).status, 0)
+        makeNews("SecretClub", title: "Secret Club", for: "clean.sis@example.com", sensitive: true)
+        makeNews("OpenForum", title: "Open Forum", for: "clean.sis@example.com")
+        for mode in [["watch"], ["watch", "--json"]] {
+            try edit { $0.monitor = nil; for i in $0.accounts.indices { $0.accounts[i].findings = []; $0.accounts[i].result = .neverChecked } }
+            let r = s.run(mode)
+            XCTAssertEqual(r.status, 1, r.all)
+            for secret in ["clean.sis", "SecretClub", "Secret Club"] {
+                XCTAssertFalse(r.all.contains(secret), "\(mode) printed \(secret): \(r.all)")
+            }
+            XCTAssertTrue(r.stdout.contains("Open Forum") || r.stdout.contains("OpenForum"), r.stdout)
+        }
+        XCTAssertTrue(s.run(["watch", "--full-every", "1"]).stdout.isEmpty)
+        try edit { $0.monitor = nil; for i in $0.accounts.indices { $0.accounts[i].findings = []; $0.accounts[i].result = .neverChecked } }
+        XCTAssertTrue(s.run(["watch"]).stdout.contains("#1  Sis  NEW: Open Forum; 1 sensitive breach\n"))
+    }
+
+    func testWatchNeverPromptsWhenTheKeyringIsLocked() throws {
+        let s = try Sandbox(keyring: false)
+        s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
+        s.environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        var env = s.environment
+        env["PWNVAULT_API_URL"] = server.apiURL
+        env["HIBP_API_KEY"] = FakeHIBP.key
+        env["PWNVAULT"] = Paths.binary
+        env["PASSFILE"] = s.passphraseFile
+        let r = Sandbox.exec("/bin/bash", [Paths.support("keyring-session.sh"), "--", "/bin/bash", "-c", """
+            set -u
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --kdf interactive >/dev/null 2>&1 || exit 90
+            "$PWNVAULT" add clean-locked@example.com >/dev/null 2>&1 || exit 91
+            "$PWNVAULT" watch >/dev/null 2>&1; echo "unlocked=$?"
+            gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
+              --method org.freedesktop.Secret.Service.Lock '["/org/freedesktop/secrets/collection/login"]' >/dev/null || exit 92
+            "$PWNVAULT" watch </dev/null; echo "locked=$?"
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" watch </dev/null; echo "with-passphrase-file=$?"
+            """], input: nil, environment: env)
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stdout.contains("unlocked=0"), r.all)
+        XCTAssertTrue(r.stdout.contains("locked=5"), r.all)
+        XCTAssertTrue(r.stdout.contains("with-passphrase-file=5"), "keyring only, even with a passphrase file: \(r.all)")
+        XCTAssertTrue(r.stderr.contains("watch never asks for a passphrase"), r.stderr)
+        XCTAssertFalse(r.all.lowercased().contains("passphrase for"), "never prompts: \(r.all)")
+        XCTAssertEqual(r.stderr.components(separatedBy: "pwnvault: error:").count - 1, 2, "one line each time: \(r.stderr)")
+    }
+
+    // MARK: resumable forced run
+
+    func testAnInterruptedForcedRunContinuesWhereItStopped() throws {
+        s.initVault()
+        XCTAssertEqual(s.run(["add"] + (1...6).map { "clean.f\($0)@example.com" }).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 0)
+        server.control("/__control/reset", "{}")
+        let p = try s.start(["check", "--all", "--force", "--rpm", "60"])
+        let deadline = Date().addingTimeInterval(20)
+        while paths().filter({ $0.contains("/breachedaccount/") }).count < 3 && Date() < deadline { usleep(50_000) }
+        usleep(250_000)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        let done = paths().filter { $0.contains("/breachedaccount/") }.count
+        XCTAssertLessThan(done, 6)
+        server.control("/__control/reset", "{}")
+        let again = s.run(["check", "--all", "--force", "--rpm", "600"])
+        XCTAssertEqual(again.status, 0, again.all)
+        XCTAssertTrue(again.stderr.contains("continuing the forced run started"), again.stderr)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 6 - done, "not from #1 again")
+        // Finished: the next forced run starts over, and watch knows a full check was made.
+        server.control("/__control/reset", "{}")
+        XCTAssertEqual(s.run(["watch"]).status, 0)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 0, "the forced run counts as a full check")
+        XCTAssertEqual(s.run(["check", "--all", "--force", "--rpm", "600"]).status, 0)
+        XCTAssertEqual(paths().filter { $0.contains("/breachedaccount/") }.count, 6)
+    }
+
+    // MARK: pastes and stealer logs
+
+    func testNewPastesAndStealerLogsAreFindingsAndARefusalIsReportedOnce() throws {
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "stealer-log@hibp-integration-tests.com", Self.dad, "clean-x@example.com"]).status, 0)
+        let r = s.run(["check", "--all", "--pastes", "--stealer-logs"])
+        XCTAssertEqual(r.status, 1, r.all)
+        XCTAssertTrue(r.stdout.contains("in info-stealer logs of 3 websites (3 NEW)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("; 1 paste (1 NEW)"), r.stdout)
+        // clean-x is on a domain the key did not verify: HIBP refuses that one; said once, the run goes on.
+        XCTAssertEqual(r.stderr.components(separatedBy: "stealer logs not checked").count - 1, 1, r.stderr)
+        XCTAssertFalse(r.stdout.contains("brightmere"), "stealer-log websites are counted, not named: \(r.stdout)")
+        server.control("/__control/config", #"{"stealer_logs": false}"#)
+        let refused = s.run(["check", "--all", "--force", "--stealer-logs"])
+        XCTAssertEqual(refused.status, 1, refused.all)
+        XCTAssertEqual(refused.stderr.components(separatedBy: "stealer logs not checked").count - 1, 1, refused.stderr)
+        XCTAssertTrue(refused.stdout.contains("checked 3 of 3"), refused.stdout)
+        XCTAssertEqual(s.run(["ack", "--all"]).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 0)
+    }
+
+    // MARK: domain search
+
+    func testADomainSearchListsEveryBreachedAddressMaskedAndSavesThem() throws {
+        let domains = s.run(["domain"])
+        XCTAssertEqual(domains.status, 0, domains.all)
+        XCTAssertTrue(domains.stdout.hasPrefix("hibp-integration-tests.com  12 breached addresses"), domains.stdout)
+
+        s.initVault()
+        XCTAssertEqual(s.run(["add", Self.dad, "--label", "Dad"]).status, 0)
+        let piped = s.run(["domain", "hibp-integration-tests.com"])
+        XCTAssertEqual(piped.status, 1, piped.all)
+        XCTAssertEqual(paths().filter { $0.contains("/breacheddomain/") }.count, 1, "one request for the whole domain")
+        XCTAssertTrue(piped.stdout.hasPrefix("hibp-integration-tests.com: 12 breached addresses\n"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("#1  Dad  pwned in 1 breach: Adobe\n"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("address 2  pwned in"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("1 sensitive breach (not named)"), "domain search returns sensitive breaches: \(piped.stdout)")
+        for secret in ["multiple-breaches", "sensitive-breach", "VelvetRendezvous", "@hibp-integration-tests.com"] {
+            XCTAssertFalse(piped.all.contains(secret), "printed \(secret): \(piped.all)")
+        }
+        let terminal = s.runOnTerminal(["domain", "hibp-integration-tests.com"]).stdout
+        XCTAssertTrue(terminal.contains("•••"), terminal)
+        XCTAssertFalse(terminal.contains("multiple-breaches"), terminal)
+
+        let saved = s.run(["domain", "hibp-integration-tests.com", "--save", "--json"])
+        XCTAssertEqual(saved.status, 1, saved.all)
+        let report = try XCTUnwrap(try json(saved.stdout) as? [String: Any])
+        XCTAssertEqual(report["added"] as? Int, 11)
+        let rows = try listRows()
+        XCTAssertEqual(rows.count, 12)
+        XCTAssertTrue(rows.allSatisfy { $0["status"] as? String == "breached" }, "\(rows)")
+        XCTAssertEqual(s.run(["ack", "--all"]).status, 0)
+        XCTAssertEqual(s.run(["domain", "hibp-integration-tests.com", "--save"]).status, 0, "all acknowledged")
+
+        let bad = s.run(["domain", "alice@example.com"])
+        XCTAssertEqual(bad.status, 2, bad.all)
+        XCTAssertFalse(bad.all.contains("alice"), bad.all)
+        server.control("/__control/config", #"{"domains": []}"#)
+        let refused = s.run(["domain", "hibp-integration-tests.com"])
+        XCTAssertEqual(refused.status, 7, refused.all)
+    }
+}
