@@ -34,5 +34,5 @@ let package = Package(
         // (PwnVaultCore only to seed vaults as older versions wrote them, e.g. a label that holds an address.)
         .testTarget(name: "EndToEndTests", dependencies: ["pwnvault", "PwnVaultCore", "TestSupport"], path: "Tests/EndToEndTests"),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

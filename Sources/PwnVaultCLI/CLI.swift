@@ -31,8 +31,8 @@ public enum CLI {
     /// The testable core of `run`: every service injected. Settings are read only once a command is
     /// about to run, so `--help` and `--version` work whatever the environment holds.
     static func run(arguments: [String], environment: [String: String], terminal: TerminalCapabilities,
-                    keyring makeKeyring: (Settings) -> Keyring, writeOut: @escaping (String) -> Void,
-                    writeErr: @escaping (String) -> Void, now: @escaping () -> Date = Date.init,
+                    keyring makeKeyring: (Settings) -> Keyring, writeOut: @escaping @Sendable (String) -> Void,
+                    writeErr: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() },
                     detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) }) -> ExitStatus {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
                             colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)

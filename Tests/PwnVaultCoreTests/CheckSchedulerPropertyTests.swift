@@ -29,6 +29,7 @@ extension CheckSchedulerTests {
     }
 
     /// A server on the virtual clock whose answers and latencies are drawn per (account, attempt).
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class RandomHIBP: HTTPTransport, @unchecked Sendable {
         struct Start { let account: String; let at: Duration; let attempt: Int; let latency: Duration; let retryAfter: Int? }
         private let lock = NSLock()
@@ -119,6 +120,7 @@ extension CheckSchedulerTests {
     }
 
     /// A strict limiter (a bucket of one, full at the start) on the virtual clock, allowing `rpm`.
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class BucketHIBP: HTTPTransport, @unchecked Sendable {
         private let lock = NSLock()
         private var tokens = 1.0

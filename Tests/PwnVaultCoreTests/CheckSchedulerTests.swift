@@ -9,6 +9,7 @@ final class CheckSchedulerTests: XCTestCase {
     // MARK: the harness
 
     /// Runs jobs one at a time on its own thread and knows when none is queued or running.
+    /// Unchecked: its queue and flags are only touched with `condition` locked.
     final class SteppingExecutor: TaskExecutor, @unchecked Sendable {
         private let condition = NSCondition()
         private var queue: [UnownedJob] = []
@@ -49,6 +50,7 @@ final class CheckSchedulerTests: XCTestCase {
     }
 
     /// Virtual time: `sleep` parks the task; `advance()` jumps to the earliest deadline.
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class VirtualClock: SchedulerClock, @unchecked Sendable {
         private let lock = NSLock()
         private var current: Duration = .zero
@@ -113,6 +115,7 @@ final class CheckSchedulerTests: XCTestCase {
         return try await task.value
     }
 
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class Flag: @unchecked Sendable {
         private let lock = NSLock()
         private var value = false
@@ -122,6 +125,7 @@ final class CheckSchedulerTests: XCTestCase {
 
     /// An HIBP stand-in on the virtual clock: records when each request starts, waits `latency`,
     /// answers with `script(account, attempt)` (attempts count from 1 per account).
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class ScriptedHIBP: HTTPTransport, @unchecked Sendable {
         struct Start: Equatable { let account: String; let at: Duration; let attempt: Int }
         private let lock = NSLock()
@@ -156,6 +160,7 @@ final class CheckSchedulerTests: XCTestCase {
     }
 
     /// Collects delivered results with the virtual time of delivery.
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class Results: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [(account: String, result: Result<AccountLookup, HIBPError>, attempts: Int, at: Duration)] = []
@@ -406,6 +411,7 @@ final class CheckSchedulerTests: XCTestCase {
 }
 
 /// Waits reported by `onLongWait`, from any thread.
+/// Unchecked: its mutable state is only touched with `lock` held.
 final class Waits: @unchecked Sendable {
     private var stored: [Duration] = []
     private let lock = NSLock()

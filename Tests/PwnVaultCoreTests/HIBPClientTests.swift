@@ -11,6 +11,7 @@ final class HIBPClientTests: XCTestCase {
     static let key = "11111111111111111111111111111111"
 
     /// Answers every request with `respond`, and remembers what was sent (the secret header as bytes).
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class StubTransport: HTTPTransport, @unchecked Sendable {
         struct Sent { let request: HTTPRequest; let apiKey: String? }
         private let lock = NSLock()
@@ -367,7 +368,8 @@ final class HIBPClientTests: XCTestCase {
     func testTransportCancellation() async throws {
         let port = try startMisbehavingServer()
         let transport = CurlTransport()
-        let task = Task { try await self.get(transport, port, "/hang") }
+        let url = URL(string: "http://127.0.0.1:\(port)/hang")!
+        let task = Task { try await transport.send(HTTPRequest(url: url, headers: ["User-Agent": "pwnvault/test"])) }
         usleep(200_000)
         task.cancel()
         do {
@@ -482,6 +484,7 @@ final class HIBPClientTests: XCTestCase {
         XCTAssertEqual(stats?["rate_limited"] as? Int, 0, "pacing never ran into the server's own limit")
     }
 
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class CollectedNames: @unchecked Sendable {
         private let lock = NSLock()
         private var map: [String: [String]] = [:]

@@ -3,17 +3,17 @@ import PwnVaultCore
 
 /// Where a command's words go. stdout carries results only; errors, hints, notes and progress go to stderr.
 /// Commands say *what* to show; the terminal capabilities and display policy decide *how much* of it.
-final class Console {
+final class Console: Sendable {
     let terminal: TerminalCapabilities
     /// The one disclosure gate: every account, label and breach list printed goes through it.
     let disclosure: Disclosure
     var policy: DisplayPolicy { disclosure.policy }
     let colors: Bool
-    private let writeOut: (String) -> Void
-    private let writeErr: (String) -> Void
+    private let writeOut: @Sendable (String) -> Void
+    private let writeErr: @Sendable (String) -> Void
 
     init(terminal: TerminalCapabilities, policy: DisplayPolicy, colorsAllowed: Bool,
-         writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void) {
+         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void) {
         self.terminal = terminal
         self.disclosure = Disclosure(policy: policy)
         self.colors = colorsAllowed && terminal.colorsOnStdout
@@ -99,6 +99,7 @@ final class Console {
 
 /// The first failed write to stdout (other than a broken pipe), so that a truncated result is not
 /// reported as success.
+/// Unchecked: `failure` is only touched with `lock` held.
 final class OutputFailure: @unchecked Sendable {
     private let lock = NSLock()
     private var failure: StandardStream.Failure?

@@ -55,7 +55,7 @@ enum HelpText {
     }
 
     /// Help topics that are not commands. `man` (the manual page in roff, for scripts/gen-man.sh) is not advertised.
-    static let topics: [String: () -> String] = ["environment": environment, "exit-status": exitStatuses, ManPage.topic: ManPage.render]
+    static let topics: [String: @Sendable () -> String] = ["environment": environment, "exit-status": exitStatuses, ManPage.topic: ManPage.render]
 
     static func environment() -> String {
         let w = Settings.documentation.map(\.name.count).max() ?? 0

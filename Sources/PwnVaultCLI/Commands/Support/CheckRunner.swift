@@ -74,7 +74,10 @@ struct CheckRunner {
         })
         let outcomes = Collector.Box<[Outcome]>(initial: [])
         let saveFailure = Collector.Box<Error>()
-        let session = self.session
+        // Safe without a lock: CheckScheduler hands results to this callback one at a time (its
+        // contract), and the command's own thread waits in runGuarded until the run has ended, so
+        // the session is never used from two threads at once.
+        nonisolated(unsafe) let session = self.session
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let result: Result<CheckRunSummary, Error> = CheckCommand.runGuarded(progress: progress) {
             try await Task.sleep(for: pause)

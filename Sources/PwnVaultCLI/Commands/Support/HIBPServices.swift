@@ -103,6 +103,8 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) thr
     return try box.result!.get()
 }
 
+/// Unchecked: `result` is written by the task before it signals the semaphore and read by `blocking`
+/// only after the wait returns, so the semaphore orders the two accesses.
 private final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, Error>?
 }
