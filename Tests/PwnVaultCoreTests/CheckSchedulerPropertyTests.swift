@@ -169,13 +169,14 @@ extension CheckSchedulerTests {
             XCTAssertEqual(summary.failed, 0)
             // The requests already in flight when the first 429 comes back (100 ms at the told pace)
             // are refused too; after that, a few while the pace settles; not one per request.
-            XCTAssertLessThanOrEqual(hibp.refused, 30, "\(real)/min told \(told)")
-            // Settled: the last 40 starts run at no more than the real rate and at least half of it.
+            XCTAssertLessThanOrEqual(hibp.refused, 40, "\(real)/min told \(told)")
+            // Settled: the last 40 starts run at no more than the real rate and at least a third of it
+            // (a probe past the real rate still meets a 429 and its hold now and then).
             let tail = Array(hibp.starts.suffix(40))
             let span = tail.last! - tail.first!
             let perMinute = Double(tail.count - 1) / (Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18) * 60
             XCTAssertLessThanOrEqual(perMinute, Double(real) * 1.001, "\(real)/min told \(told)")
-            XCTAssertGreaterThanOrEqual(perMinute, Double(real) * 0.5, "\(real)/min told \(told)")
+            XCTAssertGreaterThanOrEqual(perMinute, Double(real) / 3, "\(real)/min told \(told)")
         }
     }
 }

@@ -88,6 +88,8 @@ final class RateLimiterAdaptationTests: XCTestCase {
     func testA429HalvesThePaceOncePerBurstAndSuccessesBringItBack() {
         var limiter = RateLimiter(requestsPerMinute: 600)
         let full = limiter.interval
+        for _ in 0..<4 { limiter.speedUp() }   // four successes in a row prove the full pace
+        XCTAssertEqual(limiter.provenRequestsPerMinute, 600)
         XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(1), now: .seconds(2)))
         XCTAssertEqual(limiter.currentRequestsPerMinute, 300)
         XCTAssertEqual(limiter.interval, RateLimiter(requestsPerMinute: 300).interval)
@@ -105,6 +107,24 @@ final class RateLimiterAdaptationTests: XCTestCase {
         for _ in 0..<2000 { limiter.speedUp() }
         XCTAssertEqual(limiter.currentRequestsPerMinute, 600)
         XCTAssertEqual(limiter.interval, full)
+    }
+
+    func testUntilAPaceIsProvenA429QuartersItAndTheCutsStopAtASixteenth() {
+        var limiter = RateLimiter(requestsPerMinute: 6000)
+        limiter.speedUp()
+        XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(1), now: .seconds(1)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 1500)
+        XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(2), now: .seconds(2)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 375)
+        XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(3), now: .seconds(3)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 375, "1/16 of the key's rate at least")
+    }
+
+    func testAProvenPaceIsAFloorForTheCuts() {
+        var limiter = RateLimiter(requestsPerMinute: 600)
+        for _ in 0..<4 { limiter.speedUp() }
+        for t in 1...5 { limiter.slowDown(requestStartedAt: .seconds(t), now: .seconds(t)) }
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 300, "collisions with another client cannot drive it below half the proven pace")
     }
 
     func testSuccessesNeverGoAboveTheKeysRate() {

@@ -10,9 +10,14 @@
 /// An unknown rate (`rpm == nil`) is taken as 10, the smallest plan.
 ///
 /// A 429 means the key's real allowance is below the pace (a key shared with another client, an
-/// `--rpm` above the key's plan): `slowDown` halves the rate and remembers the rate that failed;
-/// each success (`speedUp`) adds back 1/32 of that rate, up to 95 % of it, so the pace settles just
-/// below what the key really allows instead of meeting a 429 again at once. The remembered rate creeps
+/// `--rpm` above the key's plan): `slowDown` halves the rate and remembers the rate that failed.
+/// Until a pace has been proven (`streakToProve` successes in a row at it), a 429 quarters the rate
+/// instead: an `--rpm` ten times too high gets to a working pace in two 429s, not four. A proven
+/// pace is a floor for the cuts (half of it; and never below 1/16 of the key's rate): against a
+/// strict limiter another client's request can take the token just before ours at any pace, so
+/// 429s alone must not drive the pace towards zero when the same pace worked a moment ago.
+/// each success (`speedUp`) adds back 1/32 of the key's rate, up to 95 % of the rate that failed,
+/// so the pace settles just below what the key really allows instead of meeting a 429 again at once. The remembered rate creeps
 /// back up after a long run of successes, so a key that is no longer shared recovers its full rate
 /// (additive increase, multiplicative decrease). The 429's own `retry-after` still holds every start
 /// (`hold(until:)`).
@@ -44,6 +49,12 @@ public struct RateLimiter: Sendable, Equatable {
     /// and must not cut it again.
     private var lastSlowDown: Duration?
     private var successesAtCeiling = 0
+    /// Successes in a row since the last 429.
+    private var streak = 0
+    /// The fastest pace that ran `streakToProve` successes in a row, or 0.
+    public private(set) var provenRequestsPerMinute = 0
+    /// Successes in a row that prove a pace.
+    static let streakToProve = 4
 
     public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent) {
         // A rate comes from a server (or a cache of its answer): clamp it to what any plan offers, so a
@@ -78,14 +89,19 @@ public struct RateLimiter: Sendable, Equatable {
         nextStart = max(nextStart, time)
     }
 
-    /// A request started at `startedAt` met a 429 (learned at `now`): halves the rate, once per
-    /// burst of 429s (a request started before the last cut was paced at the old rate). True when
+    /// The slowest pace 429s can bring: 1/16 of the key's rate.
+    var floorRequestsPerMinute: Int { max(1, requestsPerMinute / 16) }
+
+    /// A request started at `startedAt` met a 429 (learned at `now`): halves the rate (quarters it
+    /// while no pace is proven), once per burst of 429s (a request started before the last cut was paced at the old rate). True when
     /// the rate was cut.
     @discardableResult
     public mutating func slowDown(requestStartedAt startedAt: Duration, now: Duration) -> Bool {
+        streak = 0
         if let last = lastSlowDown, startedAt < last { return false }
-        failingRequestsPerMinute = min(failingRequestsPerMinute, currentRequestsPerMinute)
-        currentRequestsPerMinute = max(1, currentRequestsPerMinute / 2)
+        let floor = max(floorRequestsPerMinute, provenRequestsPerMinute / 2)
+        failingRequestsPerMinute = max(floor, min(failingRequestsPerMinute, currentRequestsPerMinute))
+        currentRequestsPerMinute = max(floor, currentRequestsPerMinute / (provenRequestsPerMinute > 0 ? 2 : 4))
         lastSlowDown = now
         successesAtCeiling = 0
         interval = Self.interval(rpm: currentRequestsPerMinute, marginPercent: marginPercent)
@@ -95,8 +111,10 @@ public struct RateLimiter: Sendable, Equatable {
     /// A request succeeded: one additive step back towards the rate that last failed (kept 5 %
     /// below it), and, after a long run of successes there, towards the key's own rate.
     public mutating func speedUp() {
+        streak += 1
+        if streak >= Self.streakToProve { provenRequestsPerMinute = max(provenRequestsPerMinute, currentRequestsPerMinute) }
         guard lastSlowDown != nil, currentRequestsPerMinute < requestsPerMinute else { return }
-        let step = max(1, failingRequestsPerMinute / 32)
+        let step = max(1, requestsPerMinute / 32)
         let ceiling = min(requestsPerMinute, max(1, failingRequestsPerMinute * 95 / 100))
         if currentRequestsPerMinute < ceiling {
             currentRequestsPerMinute = min(ceiling, currentRequestsPerMinute + step)
