@@ -32,6 +32,8 @@ SCENARIOS = [
 ]
 if os.environ.get("BENCH_QUICK"):
     SCENARIOS = [s for s in SCENARIOS if s[1] <= 60]
+if os.environ.get("BENCH_ONLY"):   # e.g. BENCH_ONLY="shared key"
+    SCENARIOS = [s for s in SCENARIOS if os.environ["BENCH_ONLY"] in s[0]]
 
 
 def control(base, path, body=None):
@@ -93,7 +95,10 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
             time.sleep(0.5)
         args = ["check", "--all"] + (["--rpm", str(told)] if told else [])
         start = time.perf_counter()
-        r = run(args)
+        try:
+            r = run(args, timeout=300)
+        except subprocess.TimeoutExpired:
+            sys.exit(f"{name}: check --all did not finish in 300 s")
         wall = time.perf_counter() - start
         stop.set()
         if helper:
@@ -101,6 +106,10 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
         if r.returncode not in (0, 1):
             sys.exit(f"{name}: check --all failed ({r.returncode}): {r.stderr.decode()}")
         ours = [e for e in control(base, "/__control/log") if e["headers"].get("user-agent", "").startswith("pwnvault/")]
+        if os.environ.get("BENCH_TRACE"):
+            t0 = ours[0]["monotonic"] if ours else 0
+            for e in ours:
+                print(f"{(e['monotonic'] - t0) * 1000:9.1f} ms  {e['status']}  {e['path'][:40]}", file=sys.stderr)
         requests = len(ours)
         throttled = sum(1 for e in ours if e["status"] == 429)
         keyed = [e for e in ours if "/breachedaccount/" in e["path"] or "/subscription/" in e["path"]]

@@ -2,8 +2,9 @@
 # Installs what pwnvault needs to build, test and demo on Debian/Ubuntu, once. Safe to run again.
 set -euo pipefail
 
-packages=(libsodium-dev libsecret-1-dev libicu-dev pkg-config gnome-keyring libsecret-tools dbus tmux python3 bsdextrautils
+packages=(libsodium-dev libsecret-1-dev libicu-dev libcurl4 pkg-config gnome-keyring libsecret-tools dbus tmux python3 bsdextrautils
           groff-base man-db zsh fish make)   # the man page and completion tests, make install
+# libcurl4: HTTP, loaded (dlopen libcurl.so.4) at the first request; no -dev package is needed.
 # libicu-dev: its libicui18n.so link names the libicuNN that `add` loads (dlopen) for look-alike checks.
 missing=()
 for p in "${packages[@]}"; do

@@ -155,7 +155,7 @@ extension CheckSchedulerTests {
             let clock = VirtualClock()
             let hibp = BucketHIBP(clock: clock, rpm: real)
             let results = Results()
-            let scheduler = CheckScheduler(requestsPerMinute: told, clock: clock)
+            let scheduler = CheckScheduler(requestsPerMinute: told, clock: clock, rateFromUser: told != real * 2)
             let client = client(hibp)
             let list = accounts(120)
             let outcome: Result<CheckRunSummary, Error> = try await onVirtualTime(clock) {

@@ -308,7 +308,8 @@ enum CheckCommand: Command {
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
                                  session: session, pastes: context.arguments.has("pastes"),
-                                 stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt)
+                                 stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt,
+                                 rpmFromUser: context.arguments.value("rpm") != nil)
         let json = context.json
         let report = runner.run(entries, progress: progress) { outcome, progress in
             if !json { progress.print(line(for: outcome, catalog: catalog, console: c)) }

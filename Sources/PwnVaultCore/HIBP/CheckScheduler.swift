@@ -40,14 +40,16 @@ public struct CheckScheduler: Sendable {
     ///   - requestsPerMinute: the key's `Rpm` from `subscriptionStatus()`; nil when unknown (10 is assumed).
     ///   - random: uniform in 0..<1, for the backoff jitter.
     ///   - lastRequestAt: when (on `clock`) a request counted by the key's limit last started, if one did.
+    ///   - rateFromUser: the rate came from the user (`--rpm`), not from HIBP: 429s may cut it to 1/16
+    ///     instead of 1/2 (see `RateLimiter`).
     ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
     public init(requestsPerMinute: Int?, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
                 retryPolicy: RetryPolicy = .standard, clock: any SchedulerClock = SystemSchedulerClock(),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                lastRequestAt: Duration? = nil,
+                lastRequestAt: Duration? = nil, rateFromUser: Bool = false,
                 onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
         self.onLongWait = onLongWait
-        var limiter = RateLimiter(requestsPerMinute: requestsPerMinute)
+        var limiter = RateLimiter(requestsPerMinute: requestsPerMinute, deepestCut: rateFromUser ? 16 : 2)
         // A keyed request (subscription/status) already spent a slot: the first check waits for it.
         if let lastRequestAt { limiter.recordStart(at: lastRequestAt) }
         self.rateLimiter = limiter
@@ -220,7 +222,7 @@ public struct CheckScheduler: Sendable {
         guard case let .failure(error) = result else {
             state.succeeded += 1
             state.rateLimitRounds = 0
-            state.limiter.speedUp()
+            state.limiter.speedUp(requestStartedAt: job.startedAt)
             return result
         }
         var next = job

@@ -12,10 +12,13 @@
 /// A 429 means the key's real allowance is below the pace (a key shared with another client, an
 /// `--rpm` above the key's plan): `slowDown` halves the rate and remembers the rate that failed.
 /// Until a pace has been proven (`streakToProve` successes in a row at it), a 429 quarters the rate
-/// instead: an `--rpm` ten times too high gets to a working pace in two 429s, not four. A proven
-/// pace is a floor for the cuts (half of it; and never below 1/16 of the key's rate): against a
+/// instead: an `--rpm` ten times too high gets to a working pace in two 429s, not four. The cuts
+/// have a floor: never below `1/deepestCut` of the rate given (1/2 when HIBP itself said the key's
+/// rate: then a 429 means another client shares the key, and slowing further only hands it our
+/// share; 1/16 when the user gave it with `--rpm`, which may be far too high), nor below half a proven pace, nor below 80 %
+/// of the rate answers actually came back at lately (the last `recentWindow` successes): against a
 /// strict limiter another client's request can take the token just before ours at any pace, so
-/// 429s alone must not drive the pace towards zero when the same pace worked a moment ago.
+/// 429s alone must not drive the pace towards zero when that pace is getting answers.
 /// each success (`speedUp`) adds back 1/32 of the key's rate, up to 95 % of the rate that failed,
 /// so the pace settles just below what the key really allows instead of meeting a 429 again at once. The remembered rate creeps
 /// back up after a long run of successes, so a key that is no longer shared recovers its full rate
@@ -55,8 +58,16 @@ public struct RateLimiter: Sendable, Equatable {
     public private(set) var provenRequestsPerMinute = 0
     /// Successes in a row that prove a pace.
     static let streakToProve = 4
+    /// How many recent successes measure the rate answers come back at.
+    static let recentWindow = 16
+    /// When the latest successful requests started, oldest first (at most `recentWindow`).
+    private var recentSuccesses: [Duration] = []
 
-    public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent) {
+    /// How far 429s may cut the rate: to `requestsPerMinute / deepestCut` at most.
+    public let deepestCut: Int
+
+    public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent, deepestCut: Int = 16) {
+        self.deepestCut = max(1, deepestCut)
         // A rate comes from a server (or a cache of its answer): clamp it to what any plan offers, so a
         // nonsense value can neither overflow the arithmetic below nor mean "no limit".
         let rpm = min(requestsPerMinute.flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultRequestsPerMinute, Self.maximumRequestsPerMinute)
@@ -89,8 +100,8 @@ public struct RateLimiter: Sendable, Equatable {
         nextStart = max(nextStart, time)
     }
 
-    /// The slowest pace 429s can bring: 1/16 of the key's rate.
-    var floorRequestsPerMinute: Int { max(1, requestsPerMinute / 16) }
+    /// The slowest pace 429s can bring: `1/deepestCut` of the key's rate.
+    var floorRequestsPerMinute: Int { max(1, requestsPerMinute / deepestCut) }
 
     /// A request started at `startedAt` met a 429 (learned at `now`): halves the rate (quarters it
     /// while no pace is proven), once per burst of 429s (a request started before the last cut was paced at the old rate). True when
@@ -99,7 +110,7 @@ public struct RateLimiter: Sendable, Equatable {
     public mutating func slowDown(requestStartedAt startedAt: Duration, now: Duration) -> Bool {
         streak = 0
         if let last = lastSlowDown, startedAt < last { return false }
-        let floor = max(floorRequestsPerMinute, provenRequestsPerMinute / 2)
+        let floor = min(currentRequestsPerMinute, max(floorRequestsPerMinute, provenRequestsPerMinute / 2, answeredRequestsPerMinute * 4 / 5))
         failingRequestsPerMinute = max(floor, min(failingRequestsPerMinute, currentRequestsPerMinute))
         currentRequestsPerMinute = max(floor, currentRequestsPerMinute / (provenRequestsPerMinute > 0 ? 2 : 4))
         lastSlowDown = now
@@ -108,9 +119,22 @@ public struct RateLimiter: Sendable, Equatable {
         return true
     }
 
+    /// Successful requests per minute over the last `recentWindow` successes, or 0 when too few.
+    var answeredRequestsPerMinute: Int {
+        guard recentSuccesses.count >= Self.streakToProve, let first = recentSuccesses.first, let last = recentSuccesses.last,
+              last > first else { return 0 }
+        let span = Double((last - first).components.seconds) + Double((last - first).components.attoseconds) / 1e18
+        return min(requestsPerMinute, Int(Double(recentSuccesses.count - 1) / span * 60))
+    }
+
     /// A request succeeded: one additive step back towards the rate that last failed (kept 5 %
     /// below it), and, after a long run of successes there, towards the key's own rate.
-    public mutating func speedUp() {
+    /// `startedAt`: when the request started, for the rate answers come back at.
+    public mutating func speedUp(requestStartedAt startedAt: Duration? = nil) {
+        if let startedAt {
+            recentSuccesses.append(startedAt)
+            if recentSuccesses.count > Self.recentWindow { recentSuccesses.removeFirst() }
+        }
         streak += 1
         if streak >= Self.streakToProve { provenRequestsPerMinute = max(provenRequestsPerMinute, currentRequestsPerMinute) }
         guard lastSlowDown != nil, currentRequestsPerMinute < requestsPerMinute else { return }

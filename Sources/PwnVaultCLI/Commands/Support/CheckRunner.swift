@@ -59,12 +59,14 @@ struct CheckRunner {
     /// subscription/status on that clock): the first check waits one interval from that start.
     var clock = SystemSchedulerClock()
     var lastRequestAt: Duration?
+    /// `rpm` came from --rpm (it may be wrong), not from HIBP.
+    var rpmFromUser = false
 
     /// Runs `entries`; `show` gets each outcome as it arrives (through the progress bar's lock).
     func run(_ entries: [Entry], progress: Progress, show: @escaping @Sendable (Outcome, Progress) -> Void) -> Report {
         let targets = entries.enumerated().map { $1.target($0) }
         let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), clock: clock,
-                                       lastRequestAt: lastRequestAt, onLongWait: { wait in
+                                       lastRequestAt: lastRequestAt, rateFromUser: rpmFromUser, onLongWait: { wait in
             progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
                           + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
         })
