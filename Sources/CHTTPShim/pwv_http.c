@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pwv_http.h"
 
@@ -33,6 +34,8 @@ struct curl_slist { char *data; struct curl_slist *next; };
 #define CURLOPT_XFERINFODATA 10057
 #define CURLOPT_XFERINFOFUNCTION 20219
 #define CURLOPT_MAXFILESIZE_LARGE 30117
+#define CURLOPT_PREREQFUNCTION 20312   /* libcurl 7.80.0 and later (Debian 12: 7.88.1) */
+#define CURLOPT_PREREQDATA 10313
 #define CURLOPT_PROTOCOLS 181          /* bitmask form: works on every libcurl 7.19.4+ */
 #define CURLOPT_REDIR_PROTOCOLS 182
 #define CURLPROTO_HTTP 1L
@@ -155,7 +158,41 @@ struct pwv_http_transfer {
     char *head;
     size_t head_len, head_cap;
     int too_large;
+    long long gap_ns;
 };
+
+/* The wire pacer: when the last paced request went out (CLOCK_MONOTONIC ns), under its lock. */
+static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
+static long long last_paced_send;
+
+static long long monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void pwv_http_set_gap(pwv_http_transfer *t, long long gap_ns) { t->gap_ns = gap_ns > 0 ? gap_ns : 0; }
+
+/* Called by libcurl once connected, right before the request is sent: waits out the gap. The lock
+ * is held while waiting, so paced requests leave one at a time, in the order they got here. */
+static int on_prereq(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
+    (void)primary_ip; (void)local_ip; (void)primary_port; (void)local_port;
+    pwv_http_transfer *t = user;
+    if (t->gap_ns <= 0) return 0;
+    pthread_mutex_lock(&pace_lock);
+    long long now = monotonic_ns();
+    long long due = last_paced_send + t->gap_ns;
+    while (now < due && !atomic_load(&t->cancelled)) {
+        long long left = due - now;
+        if (left > 5000000LL) left = 5000000LL;   /* re-check cancellation every 5 ms */
+        struct timespec ts = { (time_t)(left / 1000000000LL), (long)(left % 1000000000LL) };
+        nanosleep(&ts, NULL);
+        now = monotonic_ns();
+    }
+    last_paced_send = now;
+    pthread_mutex_unlock(&pace_lock);
+    return atomic_load(&t->cancelled) ? 1 : 0;   /* 1 = CURL_PREREQFUNC_ABORT */
+}
 
 static void wipe_free(char *s) {
     if (s == NULL) return;
@@ -304,6 +341,8 @@ static void perform(pwv_http_transfer *t) {
     curl.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
     curl.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
     curl.easy_setopt(h, CURLOPT_XFERINFODATA, t);
+    curl.easy_setopt(h, CURLOPT_PREREQFUNCTION, on_prereq);
+    curl.easy_setopt(h, CURLOPT_PREREQDATA, t);
     CURLcode code = curl.easy_perform(h);
     t->curl_code = code;
     if (code == CURLE_OK && !atomic_load(&t->cancelled)) {

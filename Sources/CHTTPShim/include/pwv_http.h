@@ -50,6 +50,13 @@ typedef void (*pwv_http_done)(pwv_http_transfer *transfer, void *context);
 pwv_http_transfer *pwv_http_new(const char *url, const char *const *headers, size_t header_count,
                                 long timeout_ms, size_t max_body);
 
+/* Wire pacing: the request goes out no sooner than `gap_ns` after the previous paced request went
+ * out (process-wide), measured at the moment libcurl is about to send it on an established
+ * connection. The check scheduler paces the starts; this keeps the delay between a start and the
+ * bytes leaving (thread start, connecting) from bringing two requests closer on the wire than the
+ * key allows. 0 (the default) = not paced, and not counted. */
+void pwv_http_set_gap(pwv_http_transfer *transfer, long long gap_ns);
+
 /* Runs the transfer on a new thread; `done(transfer, context)` is called when it ends (also when
  * it could not start: then on the calling thread, before this returns). */
 void pwv_http_start(pwv_http_transfer *transfer, pwv_http_done done, void *context);

@@ -26,6 +26,11 @@
 ///
 /// The clock and the jitter source are injected: tests run it on virtual time.
 public struct CheckScheduler: Sendable {
+    /// The spacing the scheduler keeps between starts, for the request being made in this task:
+    /// a transport that can measure when a request actually leaves (`CurlTransport`) keeps the same
+    /// spacing on the wire, so a start that reached the network late is not followed too closely.
+    @TaskLocal public static var wireSpacing: Duration?
+
     /// The most requests in flight at once.
     public static let defaultMaxInFlight = 16
 
@@ -203,9 +208,10 @@ public struct CheckScheduler: Sendable {
             job.startedAt = now
             let item = items[job.index]
             let started = job
+            let spacing = state.limiter.interval
             group.addTask {
                 do {
-                    return .finished(started, .success(try await perform(item)))
+                    return .finished(started, .success(try await CheckScheduler.$wireSpacing.withValue(spacing) { try await perform(item) }))
                 } catch let error as HIBPError {
                     return .finished(started, .failure(error))
                 } catch {

@@ -77,6 +77,9 @@ public struct CurlTransport: HTTPTransport {
             }
         }
         guard let transfer else { throw HTTPTransportError.connection(reason: "out of memory") }
+        if let gap = CheckScheduler.wireSpacing {
+            pwv_http_set_gap(transfer, gap.components.seconds * 1_000_000_000 + gap.components.attoseconds / 1_000_000_000)
+        }
         let pending = PendingTransfer(transfer, limit: maxBodyBytes)
         defer { pwv_http_release(transfer) }
         return try await withTaskCancellationHandler {
