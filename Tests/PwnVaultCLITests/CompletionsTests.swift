@@ -48,7 +48,7 @@ final class CompletionsTests: XCTestCase {
 
     func testBashCompletesCommandNames() throws {
         XCTAssertEqual(try bashComplete(["pwnvault", "li"]), ["list"])
-        XCTAssertEqual(try bashComplete(["pwnvault", "do"]), ["doctor"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "do"]), ["doctor", "domain"])
         XCTAssertEqual(try bashComplete(["pwnvault", ""]).filter { !$0.hasPrefix("-") },
                        Commands.all.map { $0.spec.name }.sorted())
     }
