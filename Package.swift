@@ -13,20 +13,30 @@ let package = Package(
                        pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret",
                        pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // The Public Suffix List, as curl reads it (Debian's libpsl with the publicsuffix data).
+        .systemLibrary(name: "CPSL", path: "Sources/CPSL",
+                       pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         // Fixed-arity wrappers around libsecret (variadic calls, GLib cancellation and lock checks).
-        .target(name: "CSecretShim", dependencies: ["CLibSecret"], path: "Sources/CSecretShim"),
+        .target(name: "CSecretShim", dependencies: ["CLibSecret", "CGLibDeadline"], path: "Sources/CSecretShim"),
         // HTTP through libcurl, loaded with dlopen at the first request (no link, no -dev package):
         // commands that never go online never map libcurl and its TLS/Kerberos/LDAP libraries.
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim", linkerSettings: [.linkedLibrary("dl")]),
+        // GIO's GDBus (Debian's libglib2.0-dev; already linked through libsecret) for desktop notifications,
+        // called through a fixed-arity shim (GVariant constructors are variadic; one deadline per call).
+        .systemLibrary(name: "CGio", path: "Sources/CGio",
+                       pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "CNotifyShim", dependencies: ["CGio", "CGLibDeadline"], path: "Sources/CNotifyShim"),
+        // The shims' deadline for synchronous GLib calls (a thread that cancels a GCancellable). C only.
+        .target(name: "CGLibDeadline", dependencies: ["CGio"], path: "Sources/CGLibDeadline"),
 
-        // The product: vault, crypto, keyring, HIBP, screen. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CHTTPShim"], path: "Sources/PwnVaultCore"),
+        // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CPSL", "CHTTPShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.
         .executableTarget(name: "pwnvault", dependencies: ["PwnVaultCLI"], path: "Sources/pwnvault"),
 
-        // Test helpers shared by the test targets (the tmux harness).
+        // Test helpers shared by the test targets (the tmux harness, the recording notification server).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PwnVaultCoreTests", dependencies: ["PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCoreTests"),
         .testTarget(name: "PwnVaultCLITests", dependencies: ["PwnVaultCLI", "PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCLITests"),

@@ -3,6 +3,7 @@
 #include <libsecret/secret.h>
 #include <string.h>
 
+#include "pwv_deadline.h"
 #include "pwv_secret.h"
 
 #define PWV_SCHEMA_NAME "org.pwnvault.Secret"
@@ -34,69 +35,7 @@ static int fail_with_gerror(pwv_error *error, GError **gerror) {
     return PWV_SECRET_ERR_GLIB;
 }
 
-/* ---------------------------------------------------------------------------------------------
- * The deadline: why a thread. libsecret's *_sync calls run a private GMainContext of their own,
- * so a timeout source cannot be attached to it from outside; and a daemon that was stopped
- * (SIGSTOP) or wedged never answers, so without a cancel the call waits forever. A small thread
- * sleeps until the deadline (monotonic clock) and cancels the GCancellable unless the call
- * finished first. g_cancellable_cancel is thread-safe; libsecret then returns G_IO_ERROR_CANCELLED.
- * ------------------------------------------------------------------------------------------- */
-
-typedef struct {
-    GCancellable *cancellable;
-    GMutex lock;
-    GCond wake;
-    gint64 end_time;  /* g_get_monotonic_time() units (µs) */
-    gboolean finished;
-    gboolean fired;
-    GThread *thread;
-} deadline;
-
-static gpointer deadline_main(gpointer data) {
-    deadline *d = data;
-    gboolean fire = FALSE;
-    g_mutex_lock(&d->lock);
-    while (!d->finished) {
-        if (!g_cond_wait_until(&d->wake, &d->lock, d->end_time)) {
-            fire = !d->finished;
-            d->fired = fire;
-            break;
-        }
-    }
-    g_mutex_unlock(&d->lock);
-    if (fire) g_cancellable_cancel(d->cancellable);
-    return NULL;
-}
-
-static gboolean deadline_start(deadline *d, unsigned int timeout_ms) {
-    memset(d, 0, sizeof *d);
-    d->cancellable = g_cancellable_new();
-    g_mutex_init(&d->lock);
-    g_cond_init(&d->wake);
-    d->end_time = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
-    d->thread = g_thread_try_new("pwv-secret-deadline", deadline_main, d, NULL);
-    if (d->thread == NULL) {
-        g_object_unref(d->cancellable);
-        g_mutex_clear(&d->lock);
-        g_cond_clear(&d->wake);
-        return FALSE;
-    }
-    return TRUE;
-}
-
-/* Stops the timer; returns TRUE when it had already fired (the call was cancelled by it). */
-static gboolean deadline_stop(deadline *d) {
-    g_mutex_lock(&d->lock);
-    d->finished = TRUE;
-    g_cond_signal(&d->wake);
-    g_mutex_unlock(&d->lock);
-    g_thread_join(d->thread);
-    gboolean fired = d->fired;
-    g_object_unref(d->cancellable);
-    g_mutex_clear(&d->lock);
-    g_cond_clear(&d->wake);
-    return fired;
-}
+/* The deadline: a thread cancels the GCancellable when it passes (pwv_deadline.h says why). */
 
 /* A failure after the deadline fired: a cancellation (or nothing at all) means our timer did it. */
 static int fail_after(pwv_error *error, GError **gerror, gboolean fired) {
@@ -235,14 +174,14 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
     SecretSchema *schema = schema_for(keys, n);
     GHashTable *attributes = attribute_table(keys, values, n);
     GError *gerror = NULL;
-    deadline d;
+    pwv_deadline d;
     int status = PWV_SECRET_OK;
-    if (!deadline_start(&d, timeout_ms)) {
+    if (!pwv_deadline_start(&d, timeout_ms)) {
         status = fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
     } else {
         gboolean stored = secret_password_storev_sync(schema, attributes, SECRET_COLLECTION_DEFAULT, label,
                                                       text, d.cancellable, &gerror);
-        gboolean fired = deadline_stop(&d);
+        gboolean fired = pwv_deadline_stop(&d);
         if (!stored) status = fail_after(error, &gerror, fired);
     }
     explicit_bzero(text, text_len + 1);
@@ -263,15 +202,15 @@ int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t
     SecretSchema *schema = schema_for(keys, n);
     GHashTable *attributes = attribute_table(keys, values, n);
     GError *gerror = NULL;
-    deadline d;
-    if (!deadline_start(&d, timeout_ms)) {
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms)) {
         g_hash_table_unref(attributes);
         secret_schema_unref(schema);
         return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
     }
     /* The nonpageable variant keeps libsecret's copy in locked memory; secret_password_free wipes it. */
     gchar *text = secret_password_lookupv_nonpageable_sync(schema, attributes, d.cancellable, &gerror);
-    gboolean fired = deadline_stop(&d);
+    gboolean fired = pwv_deadline_stop(&d);
     g_hash_table_unref(attributes);
     secret_schema_unref(schema);
 
@@ -305,13 +244,13 @@ int pwv_secret_clear(const char *const *keys, const char *const *values, size_t 
     SecretSchema *schema = schema_for(keys, n);
     GHashTable *attributes = attribute_table(keys, values, n);
     GError *gerror = NULL;
-    deadline d;
+    pwv_deadline d;
     int status;
-    if (!deadline_start(&d, timeout_ms)) {
+    if (!pwv_deadline_start(&d, timeout_ms)) {
         status = fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
     } else {
         gboolean removed = secret_password_clearv_sync(schema, attributes, d.cancellable, &gerror);
-        gboolean fired = deadline_stop(&d);
+        gboolean fired = pwv_deadline_stop(&d);
         if (removed) status = PWV_SECRET_OK;
         else if (gerror == NULL && !fired) status = PWV_SECRET_ABSENT;
         else status = fail_after(error, &gerror, fired);
@@ -325,8 +264,8 @@ int pwv_secret_is_locked(unsigned int timeout_ms, pwv_error *error) {
     if (timeout_ms == 0) return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
 
     GError *gerror = NULL;
-    deadline d;
-    if (!deadline_start(&d, timeout_ms))
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms))
         return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
 
     /* One deadline covers both round trips. SECRET_COLLECTION_NONE: the lock state is a property
@@ -338,7 +277,7 @@ int pwv_secret_is_locked(unsigned int timeout_ms, pwv_error *error) {
         collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT,
                                                       SECRET_COLLECTION_NONE, d.cancellable, &gerror);
     }
-    gboolean fired = deadline_stop(&d);
+    gboolean fired = pwv_deadline_stop(&d);
 
     if (service == NULL || (collection == NULL && (gerror != NULL || fired))) {
         status = fail_after(error, &gerror, fired);

@@ -7,7 +7,8 @@ public enum CLI {
 
     /// Runs one command line against the real process environment, terminal and keyring.
     /// `argv` is `CommandLine.arguments`; the raw bytes behind it are checked first (`RawArguments`).
-    public static func run(_ argv: [String]) -> Int32 {
+    /// `now` is the clock; only the benchmark build (`bench/run.sh monitor`) passes another one.
+    public static func run(_ argv: [String], now: @escaping @Sendable () -> Date = { Date() }) -> Int32 {
         ProcessHygiene.harden()
         if let position = RawArguments.firstNotUTF8(RawArguments.fromProcess()) {
             let error = UsageError.notUTF8(position: position)
@@ -20,7 +21,7 @@ public enum CLI {
                          terminal: TerminalCapabilities.detect(environment: environment),
                          keyring: { KeyringFactory.make(settings: $0) },
                          writeOut: { failure.record(StandardStream.write($0, to: 1)) },
-                         writeErr: { StandardStream.write($0, to: 2) })
+                         writeErr: { StandardStream.write($0, to: 2) }, now: now)
         if let error = failure.error, status == .success || status == .breachesFound {
             Console.reportBeforeAnyConsole(error)
             status = error.exitStatus
@@ -36,24 +37,39 @@ public enum CLI {
                     detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) }) -> ExitStatus {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
                             colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)
-        guard let first = arguments.first else {
-            plain.out(HelpText.overview())
+        if arguments.isEmpty {
+            plain.out(HelpText.overview(width: terminal.columns))
             return .success
         }
-        if first == "--version" || first == "-V" { plain.out("pwnvault \(version)"); return .success }
-        if first == "--help" || first == "-h" { plain.out(HelpText.overview()); return .success }
+        // Global options may come before the command too (`pwnvault --json list`), as gh and git allow.
+        let leading: ArgumentReader.Leading
+        do { leading = try ArgumentReader.leadingGlobalOptions(arguments) } catch let error as UsageError {
+            plain.error(error)
+            return error.exitStatus
+        } catch {
+            plain.error(InternalError(error))
+            return .usage
+        }
+        let first: String
+        switch leading.stop {
+        case .version: plain.out("pwnvault \(version)"); return .success
+        case .end:
+            if leading.options.contains(where: { $0 == "--help" || $0 == "-h" }) { plain.out(HelpText.overview(width: terminal.columns)); return .success }
+            let error = UsageError.missingCommand
+            plain.error(error)
+            return error.exitStatus
+        case let .command(word): first = word
+        }
 
         guard let command = Commands.named(first) else {
-            let error: UsageError = first.hasPrefix("-")
-                ? .unknownOption(command: "pwnvault", option: first, suggestion: Suggest.closest(to: first, in: ["--help", "--version"]))
-                : .unknownCommand(first, suggestion: Suggest.closest(to: first, in: Commands.all.map { $0.spec.name }))
+            let error: UsageError = .unknownCommand(first, suggestion: Suggest.closest(to: first, in: Commands.all.map { $0.spec.name }))
             plain.error(error)
             return error.exitStatus
         }
         let spec = command.spec
         let parsed: ParsedArguments
         do {
-            parsed = try ArgumentReader.read(Array(arguments.dropFirst()), spec: spec)
+            parsed = try ArgumentReader.read(leading.options + Array(arguments.dropFirst(leading.options.count + 1)), spec: spec)
         } catch let error as UsageError {
             plain.error(error)
             return error.exitStatus
@@ -61,7 +77,7 @@ public enum CLI {
             plain.error(InternalError(error))
             return .usage
         }
-        if parsed.has("help") { plain.out(HelpText.command(spec)); return .success }
+        if parsed.has("help") { plain.out(HelpText.command(spec, width: terminal.columns)); return .success }
         let settings: Settings
         do { settings = try Settings(environment: environment) } catch let error as UserFacingError {
             plain.error(error)
@@ -79,7 +95,8 @@ public enum CLI {
         let share = shareMode(parsed, settings: settings, environment: environment, terminal: terminal, detect: detectShare)
         let console = Console(terminal: terminal,
                               policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: share != nil),
-                              colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr)
+                              colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr,
+                              apiKeyFromEnvironment: !(environment[Settings.apiKeyVariable] ?? "").isEmpty)
         if let share, spec.usesVault {
             console.note("share mode is on (\(share)): accounts appear by label or #id only")
         }

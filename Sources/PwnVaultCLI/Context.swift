@@ -35,6 +35,13 @@ struct Context {
         return .terminal
     }
 
+    /// The vault when the keyring opens it, else nil: nothing is asked and no passphrase file is read
+    /// (shell completion calls this on every Tab).
+    func openVaultWithoutAsking() -> VaultSession? {
+        guard let location = try? vaultLocation() else { return nil }
+        return try? VaultSession.open(at: location, keyring: keyring) { _ in throw TerminalError.noTerminal }
+    }
+
     /// Opens the vault, asking for the passphrase only when the keyring cannot give the key.
     /// `requirePassphrase` (reveal, passwd): the keyring is skipped and `PWNVAULT_PASSPHRASE_FILE` is
     /// not used, so only a person typing, or an explicit option on this command line, unlocks it.
@@ -46,7 +53,9 @@ struct Context {
         let source = try passphraseSource(useEnvironment: !requirePassphrase)
         let session: VaultSession
         do {
-            session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase) { reason in
+            // On a terminal a mistyped passphrase is asked for again (not on reveal's private screen).
+            let retry = PromptRetry.forPerson(interactive: source == .terminal && terminalPrompt == nil, say: { console.note($0) })
+            session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase, retry: retry) { reason in
                 // One line saying why the keyring was not used, unless the user turned it off on purpose.
                 if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }
                 let prompt = "Passphrase for \(location.displayPath): "
@@ -59,4 +68,20 @@ struct Context {
         for notice in session.notices { console.note(notice) }
         return session
     }
+
+    /// The vault opened through the keyring alone, never asking for anything (for unattended runs
+    /// and status lines): a locked or missing keyring is a `KeyringOnlyError`, status 5.
+    func openVaultThroughKeyringOnly() throws -> VaultSession {
+        try VaultSession.open(at: try vaultLocation(), keyring: keyring) { reason in
+            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault")
+        }
+    }
+}
+
+/// An unattended run never prompts: when the keyring cannot open the vault, it stops with the keyring status.
+struct KeyringOnlyError: UserFacingError {
+    let reason: String
+    var message: String { "\(reason); watch never asks for a passphrase" }
+    var hint: String? { "unlock the keyring (log in to the desktop session), or run 'pwnvault list' once to put the vault key in it" }
+    var exitStatus: ExitStatus { .keyring }
 }

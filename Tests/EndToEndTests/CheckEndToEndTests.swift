@@ -85,6 +85,8 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(r401.status, 7, r401.all)
         XCTAssertEqual(r401.stderr.components(separatedBy: "pwnvault: error:").count - 1, 1, r401.stderr)
         XCTAssertTrue(r401.stderr.contains("401"), r401.stderr)
+        XCTAssertTrue(r401.stderr.contains("hint: HIBP_API_KEY is set and wins over any stored key"), "the hint names what applies: \(r401.stderr)")
+        XCTAssertFalse(r401.stderr.contains("store a valid key"), r401.stderr)
         // 403 (blocked): the cf-ray is shown
         let r403 = s.run(["check", "clean.eve@example.com"], env: ["HIBP_API_KEY": "22222222222222222222222222222222"])
         XCTAssertEqual(r403.status, 7, r403.all)
@@ -348,7 +350,7 @@ final class CheckEndToEndTests: XCTestCase {
         let r = s.run(["check", "clean.ivy@example.com", "--rpm", "600"], env: ["PWNVAULT_API_URL": "http://127.0.0.1:1/api/v3"])
         XCTAssertEqual(r.status, 6, r.all)
         XCTAssertTrue(r.stdout.contains("0 of 1 checked; HIBP unreachable: the connection was refused"), r.all)
-        XCTAssertTrue(r.stderr.contains("pwnvault: error: have i been pwned cannot be reached"), r.all)
+        XCTAssertTrue(r.stderr.contains("pwnvault: error: Have I Been Pwned cannot be reached"), r.all)
     }
 
     func testTheAPIKeyPromptNeverEchoesEvenWithADumbTerminal() throws {

@@ -15,17 +15,18 @@ final class DisclosureMatrixTests: XCTestCase {
         "check": [["check", "--all", "--force"], ["check", "#1"], ["check", "fault-escape@example.org"]],
         "add": [["add", "sensitive.person@example.com", "new.watcher@example.net"]],
         "import": [["import", "@CONTACTS"]],
-        "remove": [["remove", "new.watcher@example.net"]],
+        "remove": [["remove", "new.watcher@example.net", "--yes"]],
         "reveal": [["reveal"]],
         "status": [["status"]],
         "doctor": [["doctor"]],
         "watch": [["watch", "--full-every", "1"]],
         "ack": [["ack", "#4"]],
         "domain": [["domain", "hibp-integration-tests.com"]],
+        "completions": [["completions", "--list", "ids"], ["completions", "--list", "breaches"]],
     ]
     /// Commands that never print an account, a label or which breach an account is in.
     static let printsNoVaultData: Set<String> = ["init", "passwd", "config", "breaches", "breach", "notify", "password",
-                                                  "completions", "help"]
+                                                  "schedule", "help"]
 
     enum Mode: String, CaseIterable {
         case terminal, pipe, file, json, share, detectedShare

@@ -19,7 +19,7 @@ final class FinishEndToEndTests: XCTestCase {
             let words = line.split(separator: " ", maxSplits: 1).map(String.init)
             if ["ok", "warning", "problem"].contains(words.first ?? ""), words.count == 2 {
                 let rest = words[1].trimmingCharacters(in: .whitespaces)
-                let name = ["pwned passwords", "key derivation", "api key", "share mode", "core dumps"].first { rest.hasPrefix($0 + " ") }
+                let name = ["Pwned Passwords", "key derivation", "API key", "share mode", "core dumps"].first { rest.hasPrefix($0 + " ") }
                     ?? String(rest.split(separator: " ")[0])
                 result[name] = (words[0], rest.dropFirst(name.count).trimmingCharacters(in: .whitespaces), nil)
                 last = name
@@ -34,19 +34,19 @@ final class FinishEndToEndTests: XCTestCase {
         let s = try Sandbox()
         let server = try FakeHIBP()
         s.initVault()
-        XCTAssertEqual(s.run(["config", "api-key"], input: Self.goodKey + "\n").status, 0)
+        XCTAssertEqual(s.run(["config", "api-key"], input: Self.goodKey + "\n", env: serverEnvironment(server)).status, 0)
         defer { s.run(["config", "api-key", "--remove"]) }   // the keyring session is shared by the suite
         // No passphrase source at all: doctor must not need one.
         let r = s.run(["doctor"], env: serverEnvironment(server), passphraseFromFile: false)
         XCTAssertEqual(r.status, 0, r.all)
         let checks = lines(r.stdout)
-        for name in ["keyring", "vault", "unlock", "key derivation", "permissions", "api key", "api", "pwned passwords", "share mode", "core dumps"] {
+        for name in ["keyring", "vault", "unlock", "key derivation", "permissions", "API key", "api", "Pwned Passwords", "share mode", "core dumps"] {
             XCTAssertEqual(checks[name]?.outcome, "ok", "\(name): \(r.stdout)")
         }
         XCTAssertTrue(checks["unlock"]!.detail.contains("opens with the keyring's key"), r.stdout)
         XCTAssertTrue(checks["key derivation"]!.detail.contains("(interactive)"), r.stdout)
         XCTAssertTrue(checks["permissions"]!.detail.contains("folder 0700, vault 0600"), r.stdout)
-        XCTAssertTrue(checks["api key"]!.detail.contains("accepted by HIBP"), r.stdout)
+        XCTAssertTrue(checks["API key"]!.detail.contains("accepted by HIBP"), r.stdout)
         XCTAssertTrue(r.stdout.hasSuffix("everything is in order\n"), r.stdout)
         XCTAssertFalse(r.all.contains(Self.goodKey), "the API key is never printed")
         XCTAssertFalse(r.all.lowercased().contains("passphrase for"), "no prompt")
@@ -104,8 +104,8 @@ final class FinishEndToEndTests: XCTestCase {
         let malformed = "not-a-key-but-a-secret-all-the-same"
         let r = s.run(["doctor"], env: serverEnvironment(server).merging(["HIBP_API_KEY": malformed]) { $1 })
         XCTAssertEqual(r.status, 7, r.all)
-        XCTAssertEqual(lines(r.stdout)["api key"]?.outcome, "problem", r.stdout)
-        XCTAssertTrue(lines(r.stdout)["api key"]?.fix?.contains("HIBP_API_KEY") == true, r.stdout)
+        XCTAssertEqual(lines(r.stdout)["API key"]?.outcome, "problem", r.stdout)
+        XCTAssertTrue(lines(r.stdout)["API key"]?.fix?.contains("HIBP_API_KEY") == true, r.stdout)
         XCTAssertFalse(r.all.contains(malformed))
 
         let refused = "33333333333333333333333333333333"
@@ -127,8 +127,8 @@ final class FinishEndToEndTests: XCTestCase {
         XCTAssertEqual(checks["api"]?.outcome, "problem", r.stdout)
         XCTAssertTrue(checks["api"]!.detail.contains("cannot reach http://127.0.0.1:\(port)/api/v3/"), r.stdout)
         XCTAssertTrue(checks["api"]?.fix?.contains("PWNVAULT_API_URL") == true, r.stdout)
-        XCTAssertEqual(checks["pwned passwords"]?.outcome, "problem", r.stdout)
-        XCTAssertEqual(checks["api key"]?.outcome, "warning", "a well-formed key that cannot be verified: \(r.stdout)")
+        XCTAssertEqual(checks["Pwned Passwords"]?.outcome, "problem", r.stdout)
+        XCTAssertEqual(checks["API key"]?.outcome, "warning", "a well-formed key that cannot be verified: \(r.stdout)")
         XCTAssertEqual(checks["vault"]?.outcome, "ok", r.stdout)
     }
 

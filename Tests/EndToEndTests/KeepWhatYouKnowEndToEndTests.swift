@@ -139,7 +139,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
             let r = s.run(["check", "--all", "--force"] + extra, env: ["PWNVAULT_API_URL": "http://127.0.0.1:\(closed)/api/v3"])
             XCTAssertEqual(r.status, 6, r.all)
             XCTAssertEqual(r.stderr.components(separatedBy: "pwnvault: error:").count - 1, 1, r.stderr)
-            XCTAssertTrue(r.stderr.contains("have i been pwned cannot be reached: the connection was refused"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("Have I Been Pwned cannot be reached: the connection was refused"), r.stderr)
             XCTAssertTrue(r.stdout.contains("0 of 4 checked; HIBP unreachable: the connection was refused"), r.stdout)
             XCTAssertFalse(r.stdout.contains("not checked"), "no line per account: \(r.stdout)")
             let after = try listRows(s)
@@ -172,7 +172,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
         server.control("/__control/faults", #"{"429:999999": 1}"#)
         let r = s.run(["check", "--all", "--rpm", "60"])
         XCTAssertEqual(r.status, 6, r.all)
-        XCTAssertTrue(r.stderr.contains("pwnvault: error: have i been pwned asked to wait 999999 s before the next request, longer than the 60 s pwnvault waits"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pwnvault: error: Have I Been Pwned asked to wait 999999 s before the next request, longer than the 60 s pwnvault waits"), r.stderr)
         XCTAssertTrue(r.stderr.contains("pwnvault: hint: results already checked are saved"), r.stderr)
         XCTAssertTrue(r.stdout.contains("0 of 2 checked; stopped: HIBP asked to wait 999999 s (the limit is 60 s)"), r.stdout)
 
@@ -199,7 +199,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
         server.control("/__control/faults", #"{"429:6": 1}"#)
         let r = s.run(["check", "#1"])
         XCTAssertEqual(r.status, 0, r.all)
-        XCTAssertEqual(r.stderr.components(separatedBy: "waiting 6 s before asking have i been pwned again").count - 1, 1, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "waiting 6 s before asking Have I Been Pwned again").count - 1, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("Ctrl-C stops here and keeps the results so far"), r.stderr)
         XCTAssertTrue(r.stdout.contains("#1  no breach found"), r.stdout)
         // a short wait is not worth a word

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PwnVaultCore
+import TestSupport
 import XCTest
 
 /// Issue 9, monitoring, against the fake HIBP server with news made at run time: what is new and
@@ -315,5 +316,55 @@ final class MonitorEndToEndTests: XCTestCase {
         server.control("/__control/config", #"{"domains": []}"#)
         let refused = s.run(["domain", "hibp-integration-tests.com"])
         XCTAssertEqual(refused.status, 7, refused.all)
+    }
+
+    // MARK: desktop notifications
+
+    /// The notification is another output of the gate: labels and ids, breach titles, counts for the
+    /// sensitive; never an account. Checked against a real notification server on the private bus.
+    func testWatchNotifiesPrivatelyAndOnlyWhenSomethingIsNew() throws {
+        let notifications = try NotificationServer(markup: true)
+        defer { notifications.stop() }
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "clean.sis@example.com", "--label", "Sis"]).status, 0)
+        XCTAssertEqual(s.run(["add", "clean.bro@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["watch", "--notify"]).status, 0)
+        XCTAssertEqual(notifications.notifications().count, 0, "nothing new: no notification")
+
+        makeNews("SecretClub", title: "Secret Club", for: "clean.sis@example.com", sensitive: true)
+        makeNews("OpenForum", title: "Open Forum & Co <b>", for: "clean.sis@example.com")
+        server.control("/__control/accounts", #"{"account": "clean.bro@example.com", "breaches": ["OpenForum"]}"#)
+        let r = s.run(["watch", "--notify"])
+        XCTAssertEqual(r.status, 1, r.all)
+        let sent = notifications.notifications()
+        XCTAssertEqual(sent.count, 1, notifications.recording())
+        XCTAssertEqual(sent.first?["app_name"] as? String, "pwnvault")
+        XCTAssertEqual(sent.first?["summary"] as? String, "pwnvault: news for 2 accounts")
+        XCTAssertEqual(sent.first?["body"] as? String,
+                       "Sis (#1): Open Forum &amp; Co &lt;b&gt;; 1 sensitive breach\n#2: Open Forum &amp; Co &lt;b&gt;",
+                       "labels or ids, titles, the sensitive one counted; markup escaped for a server that reads it")
+        for secret in ["clean.sis", "clean.bro", "example.com", "SecretClub", "Secret Club"] {
+            XCTAssertFalse(notifications.recording().contains(secret), "the notification holds \(secret): \(notifications.recording())")
+        }
+        XCTAssertEqual(s.run(["watch", "--notify"]).status, 0)
+        XCTAssertEqual(notifications.notifications().count, 1, "the same news is not sent twice")
+
+        makeNews("Later", title: "Later", for: "clean.bro@example.com")
+        XCTAssertEqual(s.run(["check", "--all", "--force", "--notify=count"]).status, 1)
+        let counted = notifications.notifications().last
+        XCTAssertEqual(counted?["summary"] as? String, "pwnvault: news for 1 account")
+        XCTAssertFalse((counted?["body"] as? String ?? "").contains("Later"), "\(String(describing: counted))")
+        XCTAssertEqual(s.run(["watch", "--notify=loud"]).status, 2)
+    }
+
+    func testNoNotificationServiceIsOneLineAndTheRunStillSucceeds() throws {
+        NotificationServer.waitUntilNameIsFree()
+        s.initVault()
+        XCTAssertEqual(s.run(["add", Self.dad]).status, 0)
+        let r = s.run(["watch", "--notify"])
+        XCTAssertEqual(r.status, 1, "news, reported on stdout: \(r.all)")
+        XCTAssertTrue(r.stdout.contains("NEW: Adobe"), r.stdout)
+        XCTAssertEqual(r.stderr.components(separatedBy: "no desktop notification:").count - 1, 1, r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
     }
 }

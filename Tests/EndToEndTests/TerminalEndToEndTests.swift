@@ -18,9 +18,10 @@ final class TerminalEndToEndTests: XCTestCase {
     func testMismatchedPassphrasesCreateNothing() throws {
         let s = try Sandbox()
         let r = s.runOnTerminal(["init", "--kdf", "interactive"],
-                                steps: [("New passphrase", "first passphrase\n"), ("Repeat it", "second passphrase\n")],
+                                steps: (1...3).flatMap { _ in [("New passphrase", "first passphrase\n"), ("Repeat it", "second passphrase\n")] },
                                 passphraseFromFile: false)
         XCTAssertEqual(r.status, 3, r.stdout)
+        XCTAssertEqual(r.stdout.components(separatedBy: "New passphrase").count - 1, 3, "three tries: \(r.stdout)")
         XCTAssertTrue(r.stdout.contains("do not match"), r.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: s.vault))
     }

@@ -141,10 +141,10 @@ final class VaultEndToEndTests: XCTestCase {
         let s = try Sandbox()
         s.initVault()
         XCTAssertEqual(s.run(["add", "kim@example.com", "lee@example.com", "mia@example.com"]).status, 0)
-        let bad = s.run(["remove", "#1", "#9"])
+        let bad = s.run(["remove", "#1", "#9", "--yes"])
         XCTAssertEqual(bad.status, 2, bad.all)
         XCTAssertTrue(bad.stderr.contains("no account #9"), bad.stderr)
-        XCTAssertEqual(s.run(["remove", "#1", "MIA@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["remove", "#1", "MIA@example.com", "--yes"]).status, 0)
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(rows.compactMap { $0["id"] as? Int }, [2])
         // ids are never reused
@@ -204,8 +204,10 @@ final class VaultEndToEndTests: XCTestCase {
         XCTAssertTrue(wrongOne.stderr.contains("keyring still opens the vault"), wrongOne.stderr)
         // A person at the terminal who does not know it.
         let typed = s.runOnTerminal(["passwd", "--new-passphrase-file", newFile],
-                                    steps: [("Passphrase for", "a guess that is wrong\n")])
+                                    steps: [("Passphrase for", "a guess that is wrong\n"), ("Passphrase for", "another guess\n"),
+                                            ("Passphrase for", "a third guess\n")])
         XCTAssertEqual(typed.status, 3, typed.stdout)
+        XCTAssertEqual(typed.stdout.components(separatedBy: "Passphrase for").count - 1, 3, "three tries, as sudo: \(typed.stdout)")
 
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), vault, "the vault is byte for byte unchanged")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault + ".bak")), backup, "so is vault.bak")

@@ -78,3 +78,29 @@ final class ArgumentReaderTests: XCTestCase {
         }
     }
 }
+
+final class LeadingGlobalOptionsTests: XCTestCase {
+    func testGlobalOptionsBeforeTheCommandAreTakenWithTheirValues() throws {
+        let l = try ArgumentReader.leadingGlobalOptions(["--vault", "/v", "--json", "--passphrase-fd=3", "-h", "list", "--all"])
+        XCTAssertEqual(l.options, ["--vault", "/v", "--json", "--passphrase-fd=3", "-h"])
+        XCTAssertEqual(l.stop, .command("list"))
+        XCTAssertEqual(try ArgumentReader.leadingGlobalOptions(["--share", "--version"]).stop, .version)
+        XCTAssertEqual(try ArgumentReader.leadingGlobalOptions(["--share"]).stop, .end)
+    }
+
+    func testUnknownLeadingOptionsAreNamedWhenTheyArePlainWords() {
+        XCTAssertThrowsError(try ArgumentReader.leadingGlobalOptions(["-x", "list"])) {
+            XCTAssertEqual(($0 as? UsageError)?.message, "unknown option '-x'")
+            XCTAssertEqual(($0 as? UsageError)?.hint, "see 'pwnvault help' for the global options")
+        }
+        XCTAssertThrowsError(try ArgumentReader.leadingGlobalOptions(["--jsn", "list"])) {
+            XCTAssertEqual(($0 as? UsageError)?.hint, "did you mean '--json'? (see 'pwnvault help' for the global options)")
+        }
+        XCTAssertThrowsError(try ArgumentReader.leadingGlobalOptions(["-alice@example.com"])) {
+            XCTAssertEqual(($0 as? UsageError)?.message, "unknown option", "a long single-dash word may be an account")
+        }
+        XCTAssertThrowsError(try ArgumentReader.leadingGlobalOptions(["--vault"])) {
+            XCTAssertEqual(($0 as? UsageError)?.message, "option '--vault' needs a value (PATH)")
+        }
+    }
+}

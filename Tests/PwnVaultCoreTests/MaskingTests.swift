@@ -131,3 +131,13 @@ final class MaskingTests: XCTestCase {
         }
     }
 }
+
+/// The suffix comes from the real Public Suffix List (libpsl), not from an excerpt.
+final class PublicSuffixListMaskingTests: XCTestCase {
+    func testSuffixesTheExcerptNeverHad() {
+        XCTAssertEqual(Masking.mask("joe@foo.github.io", kind: .email), "j•••@f•••.github.io", "the list's private section")
+        XCTAssertEqual(Masking.mask("tom@mail.example.sch.uk", kind: .email), "t•••@m•••.example.sch.uk", "a wildcard rule: *.sch.uk")
+        XCTAssertEqual(Masking.mask("bob@mail.example.co.uk", kind: .email), "b•••@e•••.co.uk")
+        XCTAssertEqual(Masking.mask("ann@example.invalidtld", kind: .email), "a•••@e•••.invalidtld", "unknown: the last label")
+    }
+}

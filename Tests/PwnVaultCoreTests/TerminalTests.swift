@@ -20,9 +20,21 @@ final class TerminalTests: XCTestCase {
     func testDetectsTerminalsPerStream() throws {
         try withTerminalAndPipe { tty, pipe in
             let map: [Int32: Int32] = [STDIN_FILENO: pipe, STDOUT_FILENO: tty, STDERR_FILENO: pipe]
-            let caps = TerminalCapabilities.detect(environment: ["TERM": "xterm-256color"]) { isatty(map[$0]!) == 1 }
+            let caps = TerminalCapabilities.detect(environment: ["TERM": "xterm-256color"], isTerminal: { isatty(map[$0]!) == 1 },
+                                                   windowColumns: { nil })
             XCTAssertEqual(caps, TerminalCapabilities(stdoutIsTerminal: true, stderrIsTerminal: false, stdinIsTerminal: false,
-                                                      colorsOnStdout: true, colorsOnStderr: false))
+                                                      colorsOnStdout: true, colorsOnStderr: false, columns: 80))
+        }
+    }
+
+    /// The width: the window's, then COLUMNS, then 80; none when stdout is no terminal.
+    func testColumnsComeFromTheWindowThenCOLUMNSThen80() throws {
+        try withTerminalAndPipe { tty, pipe in
+            let onTTY: (Int32) -> Bool = { $0 == STDOUT_FILENO ? isatty(tty) == 1 : isatty(pipe) == 1 }
+            XCTAssertEqual(TerminalCapabilities.detect(environment: ["COLUMNS": "132"], isTerminal: onTTY, windowColumns: { 60 }).columns, 60)
+            XCTAssertEqual(TerminalCapabilities.detect(environment: ["COLUMNS": "132"], isTerminal: onTTY, windowColumns: { nil }).columns, 132)
+            XCTAssertEqual(TerminalCapabilities.detect(environment: ["COLUMNS": "x"], isTerminal: onTTY, windowColumns: { nil }).columns, 80)
+            XCTAssertNil(TerminalCapabilities.detect(environment: ["COLUMNS": "132"], isTerminal: { _ in false }, windowColumns: { 60 }).columns)
         }
     }
 

@@ -47,9 +47,9 @@ capture_screen() { tm capture-pane -p -t "$target"; }
 capture_history() { tm capture-pane -p -S - -E - -t "$target"; }
 
 # The checks the waits poll; $text and $count are set from the arguments below.
-screen_has_text() { capture_screen | grep -qF -- "$text"; }
-screen_lacks_text() { ! capture_screen | grep -qF -- "$text"; }
-prompts_shown() { [ "$(capture_history | grep -c '^pv\$')" -ge "$count" ]; }
+screen_has_text() { capture_screen | grep -aqF -- "$text"; }
+screen_lacks_text() { ! capture_screen | grep -aqF -- "$text"; }
+prompts_shown() { [ "$(capture_history | grep -ac '^pv\$')" -ge "$count" ]; }
 client_attached() { [ "$(tm display-message -p -t "$target" '#{session_attached}')" -gt "$count" ]; }
 
 wait_for() {   # wait_for CHECK SECS DESCRIPTION: polls CHECK every 50 ms

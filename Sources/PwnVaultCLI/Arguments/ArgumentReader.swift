@@ -1,3 +1,5 @@
+import PwnVaultCore
+
 /// The result of reading a command's arguments against its `CommandSpec`.
 struct ParsedArguments: Sendable {
     var positionals: [String] = []
@@ -84,34 +86,53 @@ enum ArgumentReader {
     }
 }
 
+extension ArgumentReader {
+    /// The global options before the command word, and what stopped the scan.
+    struct Leading: Equatable {
+        enum Stop: Equatable { case command(String), version, end }
+        var options: [String] = []
+        var stop: Stop = .end
+    }
+
+    /// Reads the global options in front of the command (`pwnvault --vault X --json list`), with their
+    /// values, up to the command word. `--version` stops the scan; anything else starting with `-`
+    /// that is not a global option is an unknown option, named when it is a plain word.
+    static func leadingGlobalOptions(_ arguments: [String]) throws -> Leading {
+        var leading = Leading()
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            if arg == "--version" || arg == "-V" { leading.stop = .version; return leading }
+            guard arg.hasPrefix("-"), arg != "-" else { leading.stop = .command(arg); return leading }
+            let name = arg.hasPrefix("--") ? String(arg.dropFirst(2).prefix { $0 != "=" }) : ""
+            let short = arg.count == 2 && !arg.hasPrefix("--") ? arg.last : nil
+            guard let option = GlobalOptions.all.first(where: { (!name.isEmpty && $0.name == name) || (short != nil && $0.short == short) }) else {
+                let known = GlobalOptions.all.map { "--\($0.name)" } + ["--version"]
+                let shown = arg.hasPrefix("--") ? "--\(name)" : arg
+                throw UsageError.unknownOption(command: "pwnvault", option: shown, suggestion: Suggest.closest(to: shown, in: known))
+            }
+            leading.options.append(arg)
+            i += 1
+            if option.takesValue, !arg.contains("=") {
+                guard i < arguments.count else { throw UsageError.missingValue(command: "pwnvault", option: option) }
+                leading.options.append(arguments[i])
+                i += 1
+            }
+        }
+        return leading
+    }
+}
+
 /// "Did you mean …?" by edit distance.
 enum Suggest {
     static func closest(to word: String, in candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }
+        let scored = candidates.map { ($0, distance(word, $0)) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        let limit = max(2, word.count / 3)
+        let limit = EditDistance.limit(for: word)
         if best.1 <= limit { return best.0 }
         // a prefix of a longer name: `--pass` → `--passphrase-file`
         return candidates.first { $0.hasPrefix(word) && word.count >= 3 }
     }
 
-    /// Edit distance over characters, counting a swap of two neighbours as one edit (`lsit` → `list`).
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return d[a.count][b.count]
-    }
+    static func distance(_ a: String, _ b: String) -> Int { EditDistance.between(a, b) }
 }

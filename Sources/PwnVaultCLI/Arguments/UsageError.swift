@@ -3,6 +3,8 @@ import PwnVaultCore
 /// A command line pwnvault cannot read. Exit status 2, with the usage line as the hint.
 enum UsageError: UserFacingError, Equatable {
     case unknownCommand(String, suggestion: String?)
+    /// Only global options, no command word.
+    case missingCommand
     case unknownOption(command: String, option: String, suggestion: String?)
     case missingValue(command: String, option: OptionSpec)
     case unexpectedValue(command: String, option: String)
@@ -22,9 +24,12 @@ enum UsageError: UserFacingError, Equatable {
         // account typed in the wrong place, and stderr may be a log.
         case let .unknownCommand(name, suggestion):
             return suggestion != nil && Self.isPlainWord(name) ? "unknown command '\(name)'" : "the first argument is not a command"
+        case .missingCommand: return "missing command"
         case let .unknownOption(_, option, suggestion):
+            // A single-dash word is named when it is short (`-x`); a longer one may be an account.
             let name = String(option.prefix { $0 != "=" })
-            return (suggestion != nil || option.hasPrefix("--")) && Self.isPlainWord(name.drop { $0 == "-" })
+            let word = name.drop { $0 == "-" }
+            return (suggestion != nil || option.hasPrefix("--") || word.count <= 2) && Self.isPlainWord(word)
                 ? "unknown option '\(name)'" : "unknown option"
         case let .missingValue(_, option): return "option '--\(option.name)' needs a value (\(option.value ?? "VALUE"))"
         case let .unexpectedValue(_, option): return "option '\(option)' takes no value"
@@ -49,8 +54,17 @@ enum UsageError: UserFacingError, Equatable {
             return "arguments are counted from the word after 'pwnvault'; give them as UTF-8 (set a UTF-8 locale, "
                 + "or convert the text with iconv -t UTF-8)"
         case let .unknownCommand(_, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help')"
-        case .unknownCommand: return "see 'pwnvault help' for the list of commands"
+        case .unknownCommand, .missingCommand: return "see 'pwnvault help' for the list of commands"
+        case let .unknownOption("pwnvault", _, suggestion):
+            return suggestion.map { "did you mean '\($0)'? (see 'pwnvault help' for the global options)" }
+                ?? "see 'pwnvault help' for the global options"
+        case let .missingValue("pwnvault", _):
+            return "usage: pwnvault [global options] <command> ...  (more: 'pwnvault help')"
         case let .unknownOption(command, _, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help \(command)')"
+        case let .missingArgument(command) where Commands.spec(named: command)?.usage.first?.contains("#ID") == true:
+            // `pwnvault show #3` reaches us as `pwnvault show`: the shell took `#3` for a comment.
+            return "usage: " + (Commands.spec(named: command).map(HelpText.usageLine) ?? "pwnvault \(command)")
+                + "; an unquoted # starts a shell comment: write '#3' or just 3"
         case let .unknownOption(command, _, nil), let .missingValue(command, _), let .unexpectedValue(command, _),
              let .repeatedOption(command, _), let .missingArgument(command), let .tooManyArguments(command, _),
              let .invalidValue(command, _, _), let .conflicting(command, _):

@@ -20,14 +20,6 @@ enum BreachesCommand: Command {
                    ("pwnvault breaches --sort size | head", "the largest breaches")],
         usesVault: false)
 
-    struct Row: Encodable {
-        let name: String
-        let title: String
-        let domain: String
-        let breachDate: String?
-        let pwnCount: Int64
-    }
-
     static func run(_ context: Context) throws -> ExitStatus {
         let args = context.arguments
         var sort = BreachSort.date
@@ -41,22 +33,14 @@ enum BreachesCommand: Command {
         let found = catalog.search(BreachQuery(search: args.value("search"), domain: args.value("domain"), sort: sort))
         let c = context.console
         if context.json {
-            try c.json(found.map { Row(name: Sanitizer.singleLine($0.name), title: Sanitizer.singleLine($0.title),
-                                       domain: Sanitizer.singleLine($0.domain), breachDate: $0.breachDate.map { "\($0)" },
-                                       pwnCount: $0.pwnCount) })
+            try c.json(found.map { BreachRendering.JSON($0) })
             return .success
         }
         if found.isEmpty {
             c.note("no breach in the catalog matches")
             return .success
         }
-        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"])
-        for b in found {
-            table.rows.append([b.breachDate.map { "\($0)" } ?? "-", String(Sanitizer.singleLine(b.title).prefix(40)),
-                               b.domain.isEmpty ? "-" : String(Sanitizer.singleLine(b.domain).prefix(32)),
-                               thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
-        }
-        let lines = table.render(style: { c.styled($0, .bold) })
+        let lines = BreachRendering(c).table(found)
         let footer = "\(found.count) of \(catalog.breaches.count) breaches; details: pwnvault breach NAME"
         if c.terminal.stdoutIsTerminal, lines.count > 20, let pager = Pager(command: context.settings.pager ?? "less -FRX") {
             for line in lines + [footer] where !pager.write(line + "\n") { break }

@@ -203,7 +203,7 @@ enum CheckCommand: Command {
             return session.payload.accounts.filter { isDue($0, now: now) }.map { Entry(account: $0, parsed: nil, position: nil) }
         }
         let payload = session?.payload ?? VaultPayload()
-        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true)
+        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true, disclosure: context.console.disclosure)
         return targets.map { target in
             switch target {
             case let .inVault(a): return Entry(account: a, parsed: nil, position: nil)
@@ -290,7 +290,7 @@ enum CheckCommand: Command {
         } catch let e as HIBPError where e.stopsRun {
             throw e
         } catch {
-            context.console.note("could not learn the api key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
+            context.console.note("could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
             return nil
         }
     }
@@ -444,10 +444,9 @@ enum CheckCommand: Command {
         case .breached:
             let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
-            let named = disclosed.shown.map { b in
-                Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (disclosed.isNew(b) ? " " + newMark : "")
-            } + disclosed.countedNotes
-            return who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + named.joined(separator: ", ") + extras
+            let named = BreachRendering(c).titles(disclosed, newMark: newMark)
+            return c.hanging(who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": ",
+                             named.joined(separator: ", ") + extras).joined(separator: "\n")
         case .clean:
             return who + "  " + c.styled("no breach found", .green) + (extras.isEmpty ? "" : ", but" + extras.dropFirst())
         case .error:

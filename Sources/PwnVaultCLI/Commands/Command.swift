@@ -12,7 +12,7 @@ enum Commands {
         InitCommand.self, AddCommand.self, ImportCommand.self, RemoveCommand.self, ListCommand.self,
         CheckCommand.self, WatchCommand.self, AckCommand.self, DomainCommand.self, ShowCommand.self, RevealCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
         PasswordCommand.self, ConfigCommand.self, PasswdCommand.self, StatusCommand.self, DoctorCommand.self,
-        CompletionsCommand.self, HelpCommand.self,
+        ScheduleCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]
 
     static func named(_ name: String) -> Command.Type? { all.first { $0.spec.name == name } }

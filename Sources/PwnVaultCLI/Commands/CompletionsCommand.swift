@@ -5,13 +5,17 @@ enum CompletionsCommand: Command {
     static let spec = CommandSpec(
         name: "completions",
         summary: "print the shell completion script for bash, zsh or fish",
-        usage: ["bash|zsh|fish"],
+        usage: ["bash|zsh|fish", "--list ids|breaches"],
         discussion: """
-        The script completes commands, their options and the values of --kdf and --sort, and file names
-        after options that take a PATH. 'make install' installs all three; to try one in the current
-        shell, source it as shown below.
+        The script completes commands, their options and the values of --kdf, --sort and --status, file
+        names after options that take a PATH, account ids (with their labels where the shell shows
+        descriptions, never the accounts) and breach names. Ids come from the vault only when the
+        keyring opens it: completion never asks for a passphrase. Breach names come from the cached
+        catalog: completion never goes online. 'make install' installs all three scripts; to try one
+        in the current shell, source it as shown below.
         """,
-        positionals: 1...1,
+        options: [OptionSpec("list", value: "WHAT", help: "print what completion offers, one per line: ids (#ID, a tab, the label) or breaches (names, sensitive ones left out)")],
+        positionals: 0...1,
         positionalHelp: [("SHELL", "bash, zsh or fish")],
         examples: [("source <(pwnvault completions bash)", "complete pwnvault in this bash session"),
                    ("pwnvault completions zsh > ~/.zfunc/_pwnvault", "install for zsh (with ~/.zfunc in $fpath)"),
@@ -19,7 +23,11 @@ enum CompletionsCommand: Command {
         usesVault: false)
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let name = context.arguments.positionals[0]
+        if let what = context.arguments.value("list") {
+            try list(what, context: context)
+            return .success
+        }
+        guard let name = context.arguments.positionals.first else { throw UsageError.missingArgument(command: spec.name) }
         guard let shell = Completions.Shell(rawValue: name) else {
             throw InputError("unknown shell '\(Sanitizer.singleLine(name))': completions exist for bash, zsh and fish",
                              hint: "usage: " + HelpText.usageLine(spec))
@@ -27,5 +35,24 @@ enum CompletionsCommand: Command {
         // The script ends with a newline; `out` adds one.
         context.console.out(String(Completions.script(for: shell).dropLast()))
         return .success
+    }
+
+    /// What the scripts complete from: ids with labels (through the gate, so never an account) when
+    /// the keyring opens the vault, breach names from the cached catalog. Nothing is asked, nothing
+    /// fetched; what cannot be had is simply not offered.
+    static func list(_ what: String, context: Context) throws {
+        let c = context.console
+        switch what {
+        case "ids":
+            guard let session = context.openVaultWithoutAsking() else { return }
+            for a in session.payload.accounts {
+                c.out("#\(a.id)" + (c.label(a).map { "\t" + $0.replacingOccurrences(of: "\t", with: " ") } ?? ""))
+            }
+        case "breaches":
+            // Sensitive breaches are not offered: a completed name lands in the shell's history.
+            for b in HIBPServices(context).cachedCatalog()?.breaches ?? [] where !b.isSensitive { c.out(Sanitizer.singleLine(b.name)) }
+        default:
+            throw UsageError.invalidValue(command: spec.name, option: "--list", reason: "expected ids or breaches")
+        }
     }
 }

@@ -5,20 +5,29 @@ enum ConfigCommand: Command {
     static let spec = CommandSpec(
         name: "config",
         summary: "store (or remove) the HIBP API key in the desktop keyring",
-        usage: ["api-key [--remove]"],
+        usage: ["api-key [--no-verify | --remove]"],
         discussion: """
         The key is read from the terminal without echo, or from the first line of stdin when stdin is not
-        a terminal; never from the command line. It is kept in the desktop keyring and never printed.
-        Scripts can set HIBP_API_KEY instead, which wins over the stored key.
+        a terminal; never from the command line. Before it is stored it is tried once against Have I Been
+        Pwned (subscription/status), which also tells its plan and rate limit; a key HIBP refuses is not
+        stored, and on a terminal you may type it again (three tries). --no-verify stores it without
+        asking HIBP (offline). It is kept in the desktop keyring and never printed. Scripts can set
+        HIBP_API_KEY instead, which wins over the stored key.
         """,
-        options: [OptionSpec("remove", help: "remove the stored key")],
+        options: [OptionSpec("no-verify", help: "store the key without trying it against HIBP (offline)"),
+                  OptionSpec("remove", help: "remove the stored key")],
         positionals: 1...1,
         positionalHelp: [("api-key", "the setting to change (the only one so far)")],
-        examples: [("pwnvault config api-key", "paste the key at the prompt"),
+        examples: [("pwnvault config api-key", "paste the key at the prompt; it is tried, then stored"),
                    ("pass show hibp | pwnvault config api-key", "take it from a password manager")],
         usesVault: false)
 
-    struct Report: Encodable { let apiKey: String }
+    struct Report: Encodable {
+        let apiKey: String
+        /// The key's plan and requests per minute, when it was tried.
+        var plan: String?
+        var rpm: Int?
+    }
 
     static func run(_ context: Context) throws -> ExitStatus {
         let setting = context.arguments.positionals[0]
@@ -32,16 +41,67 @@ enum ConfigCommand: Command {
             return .success
         }
         // A real terminal gets a no-echo prompt even with TERM=dumb (Emacs, IDEs): TERM only changes display.
-        let key = TerminalCapabilities.stdinIsATTY
-            ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ")
-            : try PassphrasePrompt.readLine(fd: 0)
-        guard APIKey.isWellFormed(key) else {
-            throw InputError("that is not an HIBP API key (32 hexadecimal characters); nothing was stored",
-                             hint: "copy it from https://haveibeenpwned.com/API/Key")
+        let typed = TerminalCapabilities.stdinIsATTY
+        let verify = !context.arguments.has("no-verify")
+        let retry = PromptRetry.forPerson(interactive: typed, say: { context.console.note($0) })
+        let (key, status) = try retry.run(retryIf: { $0 as? APIKeyRefusal == .malformed || $0 as? APIKeyRefusal == .refused }) { _ -> (SecretBytes, SubscriptionStatus?) in
+            let key = typed ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ") : try PassphrasePrompt.readLine(fd: 0)
+            guard APIKey.isWellFormed(key) else { throw APIKeyRefusal.malformed }
+            guard verify else { return (key, nil) }
+            let services = HIBPServices(context)
+            let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
+            do {
+                return (key, try blocking { try await client.subscriptionStatus() })
+            } catch let error as HIBPError {
+                if case .unauthorized = error { throw APIKeyRefusal.refused }
+                throw APIKeyRefusal.untried(error)
+            }
         }
         try context.keyring.store(.apiKey, secret: key)
-        if context.json { try context.console.json(Report(apiKey: "stored")); return .success }
-        context.console.out("stored the HIBP API key in the keyring")
+        let plan = status.map { Sanitizer.singleLine($0.subscriptionName) }
+        if context.json { try context.console.json(Report(apiKey: "stored", plan: plan, rpm: status?.rpm)); return .success }
+        if let status {
+            let rate = status.rpm.map { "\($0) requests a minute" } ?? "its rate limit not stated (10 requests a minute assumed)"
+            context.console.out("stored the HIBP API key in the keyring: plan \(plan ?? "unnamed"), \(rate)")
+        } else {
+            context.console.out("stored the HIBP API key in the keyring without trying it (--no-verify)")
+        }
+        if context.environment[Settings.apiKeyVariable].map({ !$0.isEmpty }) == true {
+            context.console.note("\(Settings.apiKeyVariable) is set and wins over the stored key while it is")
+        }
         return .success
+    }
+}
+
+/// Why `config api-key` stored nothing.
+enum APIKeyRefusal: UserFacingError, Equatable {
+    static func == (a: APIKeyRefusal, b: APIKeyRefusal) -> Bool { a.message == b.message }
+
+    case malformed
+    case refused
+    /// HIBP could not be asked (offline, unavailable): the key is not stored unchecked by surprise.
+    case untried(HIBPError)
+
+    var message: String {
+        switch self {
+        case .malformed: return "that is not an HIBP API key (32 hexadecimal characters); nothing was stored"
+        case .refused: return "Have I Been Pwned refused that key (401); nothing was stored"
+        case let .untried(error): return "could not try the key: \(error.message); nothing was stored"
+        }
+    }
+
+    var hint: String? {
+        switch self {
+        case .malformed, .refused: return "copy it from https://haveibeenpwned.com/API/Key"
+        case .untried: return "store it without trying it: pwnvault config api-key --no-verify"
+        }
+    }
+
+    var exitStatus: ExitStatus {
+        switch self {
+        case .malformed: return .usage
+        case .refused: return .apiAuthorization
+        case .untried: return .network
+        }
     }
 }

@@ -41,9 +41,9 @@ enum DoctorCommand: Command {
             case .warning: word = c.styled("warning", .yellow)
             case .problem: word = c.styled("problem", .red)
             }
-            c.out(word + "  " + check.name.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0) + check.detail)
+            c.hanging(word + "  " + check.name.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0), check.detail).forEach { c.out($0) }
             if let fix = check.fix {
-                c.out(String(repeating: " ", count: 9 + nameWidth + 2) + "fix: " + fix)
+                c.hanging(String(repeating: " ", count: 9 + nameWidth + 2) + "fix: ", fix).forEach { c.out($0) }
             }
         }
         c.out()

@@ -97,10 +97,10 @@ enum DomainCommand: Command {
                                    breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed))
             let who = inVault.map { c.heading($0) } ?? c.disclosure.account(item.account, position: position)
-            let named = disclosed.shown.map { Sanitizer.singleLine($0.hasDetails ? $0.title : $0.name) } + disclosed.countedNotes
+            let named = BreachRendering(c).titles(disclosed, newMark: nil)
             let n = disclosed.total
-            lines.append(who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": " + named.joined(separator: ", ")
-                         + (inVault == nil ? "  (not in the vault)" : ""))
+            lines += c.hanging(who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": ",
+                               named.joined(separator: ", ") + (inVault == nil ? "  (not in the vault)" : ""))
         }
         if context.json {
             try c.json(Report(domain: search.domain, breachedAddresses: search.count, added: added, addresses: rows))

@@ -14,17 +14,17 @@ enum HelpCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         guard let name = context.arguments.positionals.first else {
-            context.console.out(HelpText.overview())
+            context.console.out(HelpText.overview(width: context.console.width))
             return .success
         }
         if let topic = HelpText.topics[name] {
-            context.console.out(topic())
+            context.console.out(topic(context.console.width))
             return .success
         }
         guard let command = Commands.named(name) else {
             throw UsageError.unknownCommand(name, suggestion: Suggest.closest(to: name, in: Commands.all.map { $0.spec.name }))
         }
-        context.console.out(HelpText.command(command.spec))
+        context.console.out(HelpText.command(command.spec, width: context.console.width))
         return .success
     }
 }

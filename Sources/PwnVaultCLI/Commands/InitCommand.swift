@@ -30,7 +30,7 @@ enum InitCommand: Command {
             throw VaultStoreError.backupInTheWay(path: location.displayPath, backup: location.display(store.backupPath))
         }
         let source = try context.passphraseSource()
-        let passphrase = try readNewPassphrase(from: source, prompt: "New passphrase for \(location.displayPath): ")
+        let passphrase = try readNewPassphrase(from: source, prompt: "New passphrase for \(location.displayPath): ", console: context.console)
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
             context.console.note("\(problem.reason); the vault opens with the passphrase only")
@@ -54,14 +54,18 @@ enum InitCommand: Command {
         return kdf
     }
 
-    /// A new passphrase: typed twice on a terminal, read once from a file or descriptor.
-    static func readNewPassphrase(from source: PassphraseSource, prompt: String) throws -> SecretBytes {
-        let first = try source.read(prompt: prompt)
-        guard first.count >= minimumPassphraseLength else { throw PassphraseError.tooShort(minimum: minimumPassphraseLength) }
-        if source.isInteractive {
-            let second = try source.read(prompt: "Repeat it: ")
-            guard first.isEqual(to: second) else { throw PassphraseError.mismatch }
+    /// A new passphrase: typed twice on a terminal (up to three tries when it is too short, empty or
+    /// not repeated the same, each refusal said on `console`), read once from a file or descriptor.
+    static func readNewPassphrase(from source: PassphraseSource, prompt: String, console: Console) throws -> SecretBytes {
+        let retry = PromptRetry.forPerson(interactive: source.isInteractive, say: { console.note($0) })
+        return try retry.run(retryIf: { $0 is PassphraseError }) { _ in
+            let first = try source.read(prompt: prompt)
+            guard first.count >= minimumPassphraseLength else { throw PassphraseError.tooShort(minimum: minimumPassphraseLength) }
+            if source.isInteractive {
+                let second = try source.read(prompt: "Repeat it: ")
+                guard first.isEqual(to: second) else { throw PassphraseError.mismatch }
+            }
+            return first
         }
-        return first
     }
 }

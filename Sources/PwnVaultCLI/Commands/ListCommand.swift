@@ -6,12 +6,14 @@ enum ListCommand: Command {
     static let spec = CommandSpec(
         name: "list",
         summary: "list the watched accounts and their latest status",
-        usage: ["[--json]"],
+        usage: ["[--status breached|clean|new|failed|never] [--json]"],
         discussion: """
         On a terminal, accounts are masked (a•••e@e•••.com). Piped or redirected, and with --json, no
         character of any account is printed: accounts appear as their id and label.
         """,
+        options: [OptionSpec("status", value: "STATUS", help: "only accounts that are breached, clean, new (a finding not seen before the latest check), failed (the latest check failed) or never (checked)", repeatable: true)],
         examples: [("pwnvault list", "the table, masked"),
+                   ("pwnvault list --status breached --status failed", "what needs a look"),
                    ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", "ids of breached accounts")])
 
     /// One account in `list --json`: never the account itself.
@@ -37,8 +39,15 @@ enum ListCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
+        let filters = try context.arguments.allValues("status").map { word in
+            guard let filter = StatusFilter(rawValue: word.lowercased()) else {
+                throw UsageError.invalidValue(command: "list", option: "--status",
+                                              reason: "expected " + StatusFilter.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return filter
+        }
         let session = try context.openVault()
-        let accounts = session.payload.accounts
+        let accounts = session.payload.accounts.filter { a in filters.isEmpty || filters.contains { $0.matches(a) } }
         let c = context.console
         if context.json {
             let catalog = accounts.contains { $0.result.breachCount > 0 } ? HIBPServices(context).cachedCatalog() : nil
@@ -53,11 +62,13 @@ enum ListCommand: Command {
             return .success
         }
         if accounts.isEmpty {
-            c.note("the vault is empty; add accounts with 'pwnvault add ACCOUNT'")
+            c.note(session.payload.accounts.isEmpty ? "the vault is empty; add accounts with 'pwnvault add ACCOUNT'"
+                   : "no account is \(filters.map(\.rawValue).joined(separator: " or ")); see them all with 'pwnvault list'")
             return .success
         }
         let showAccount = c.showsAccounts
-        var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"])
+        var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"],
+                          keep: showAccount ? [0, 3, 4] : [0, 2, 3])
         var statuses: [String] = []
         for a in accounts {
             let status = statusText(a, a.result)
@@ -67,7 +78,7 @@ enum ListCommand: Command {
             row += [c.label(a) ?? "-", status, a.result.checkedAt.map(Self.format) ?? "-"]
             table.rows.append(row)
         }
-        let lines = table.render(style: { c.styled($0, .bold) })
+        let lines = c.lines(of: table)
         c.out(lines[0])
         for (line, a) in zip(lines.dropFirst(), accounts) {
             switch a.result.status {
@@ -96,4 +107,19 @@ enum ListCommand: Command {
 
     /// `2026-11-30 21:04`, local time.
     static func format(_ date: Date) -> String { LocalTime.minutes(date) }
+}
+
+/// `list --status`: which accounts to show. An account matches when any given filter does.
+enum StatusFilter: String, CaseIterable {
+    case breached, clean, new, failed, never
+
+    func matches(_ a: Account) -> Bool {
+        switch self {
+        case .breached: return a.result.status == .breached
+        case .clean: return a.result.status == .clean
+        case .new: return !a.newFindings.isEmpty
+        case .failed: return a.result.status == .error || a.result.lastFailure != nil
+        case .never: return a.result.status == .neverChecked
+        }
+    }
 }

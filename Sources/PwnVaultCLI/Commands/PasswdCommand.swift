@@ -34,7 +34,7 @@ enum PasswdCommand: Command {
         }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
         let kdf = context.arguments.has("kdf") ? try InitCommand.kdfParameters(context) : session.header.kdf
-        let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ")
+        let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ", console: context.console)
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
         struct Report: Encodable { let changed = true; let kdf: String? }
         if context.json { try context.console.json(Report(kdf: kdf.name)); return .success }

@@ -5,27 +5,56 @@ enum RemoveCommand: Command {
     static let spec = CommandSpec(
         name: "remove",
         summary: "stop watching accounts (by #ID or by the account itself)",
-        usage: ["ACCOUNT|#ID..."],
-        discussion: "If any of the accounts is not in the vault, nothing is removed. Ids are never reused.",
+        usage: ["ACCOUNT|#ID... [--yes]"],
+        discussion: """
+        Shows what it will remove (the masked account and its label) and asks on the terminal first;
+        --yes skips the question. Without a terminal (a script, a pipe) it needs --yes. If any of the
+        accounts is not in the vault, nothing is removed. Ids are never reused.
+        """,
+        options: [OptionSpec("yes", short: "y", help: "remove without asking")],
         positionals: 1...Int.max,
-        positionalHelp: [("ACCOUNT|#ID", "an account as added, or its id from 'pwnvault list'")],
-        examples: [("pwnvault remove '#3'", "remove account #3 (quote the # in most shells)"),
+        positionalHelp: [("ACCOUNT|#ID", "an account as added, or its id from 'pwnvault list' (#3, 3 or %3)")],
+        examples: [("pwnvault remove '#3'", "remove account #3 after saying yes (quote the # in most shells)"),
+                   ("pwnvault remove 3 --yes", "the same in a script"),
                    ("pwnvault remove alice@example.com", "remove by the account itself")])
 
     struct Report: Encodable { let removed: [Int] }
 
     static func run(_ context: Context) throws -> ExitStatus {
+        let c = context.console
         let session = try context.openVault()
+        let chosen = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, disclosure: c.disclosure)
+        if !context.arguments.has("yes") {
+            guard let question = TerminalQuestion.onTerminal() else { throw RemoveRefusal.noTerminal }
+            // The conversation happens on the terminal: masked there, or labels and ids in share mode.
+            let onTerminal = Disclosure(policy: DisplayPolicy(terminal: true, shareMode: c.policy.shareMode))
+            let n = chosen.count
+            guard question.confirm(["pwnvault will stop watching \(n == 1 ? "this account" : "these \(n) accounts"):"]
+                                   + chosen.map { "  " + onTerminal.heading($0) },
+                                   question: "Remove \(n == 1 ? "it" : "them")? [y/N] ") else {
+                c.note("nothing was removed")
+                return .success
+            }
+        }
+        let ids = Set(chosen.map(\.id))
         let removed: [Int] = try session.update { payload in
-            let ids = try AccountResolver.vaultAccounts(context.arguments.positionals, in: payload).map(\.id)
+            let present = payload.accounts.filter { ids.contains($0.id) }.map(\.id)
             payload.accounts.removeAll { ids.contains($0.id) }
-            return ids
+            return present
         }
         if context.json {
-            try context.console.json(Report(removed: removed))
+            try c.json(Report(removed: removed))
         } else {
-            for id in removed { context.console.out("removed #\(id)") }
+            for account in chosen where removed.contains(account.id) { c.out("removed " + c.heading(account)) }
         }
         return .success
     }
+}
+
+/// `remove` without `--yes` where nobody can be asked.
+enum RemoveRefusal: UserFacingError {
+    case noTerminal
+    var message: String { "refusing to remove accounts without asking, and there is no terminal to ask on" }
+    var hint: String? { "add --yes to remove them without a question" }
+    var exitStatus: ExitStatus { .usage }
 }

@@ -21,26 +21,13 @@ enum ShowCommand: Command {
         examples: [("pwnvault show '#3'", "what happened to account #3"),
                    ("pwnvault show '#3' --json", "the same for a script")])
 
-    struct BreachRow: Encodable {
-        let name: String
-        let title: String?
-        let breachDate: String?
-        let dataClasses: [String]
-        let sensitive: Bool
-        /// First seen by the latest check, and not acknowledged.
-        let new: Bool
-        let acknowledged: Bool
-        /// What to do about it, while it is not acknowledged.
-        let advice: [String]
-    }
-
     struct Report: Encodable {
         let id: Int
         let label: String?
         let status: CheckStatus
         let checkedAt: Date?
         let breachCount: Int
-        let breaches: [BreachRow]
+        let breaches: [BreachRendering.JSON]
         /// Sensitive breaches: counted, never named.
         let sensitiveBreaches: Int
         /// Breaches whose catalog entry could not be had: counted, not named.
@@ -57,7 +44,7 @@ enum ShowCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
-        guard let account = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload).first else {
+        guard let account = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, disclosure: context.console.disclosure).first else {
             throw UsageError.missingArgument(command: "show")
         }
         let result = account.result
@@ -69,11 +56,7 @@ enum ShowCommand: Command {
         if context.json {
             try c.json(Report(id: account.id, label: c.label(account), status: result.status, checkedAt: result.checkedAt,
                               breachCount: disclosed.total,
-                              breaches: visible.map { BreachRow(name: $0.name, title: $0.hasDetails ? Sanitizer.singleLine($0.title) : nil,
-                                                                breachDate: $0.breachDate.map { "\($0)" },
-                                                                dataClasses: $0.dataClasses.map(Sanitizer.singleLine), sensitive: false,
-                                                                new: disclosed.isNew($0), acknowledged: disclosed.isAcknowledged($0),
-                                                                advice: disclosed.isAcknowledged($0) ? [] : BreachAdvice.lines(for: $0)) },
+                              breaches: visible.map { BreachRendering.JSON($0, in: disclosed) },
                               sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                               pasteCount: result.pasteCount, error: result.errorMessage,
                               lastFailure: FailureRow(result.lastFailure), new: account.newFindings.count,
@@ -115,24 +98,14 @@ enum ShowCommand: Command {
         }
         if !visible.isEmpty {
             c.out("")
-            for b in visible {
-                let date = b.breachDate.map { "\($0)" } ?? "unknown date"
-                let title = b.hasDetails ? Sanitizer.singleLine(b.title) : Sanitizer.singleLine(b.name)
-                let mark = disclosed.isNew(b) ? "  " + c.styled("NEW", .red) : disclosed.isAcknowledged(b) ? "  " + c.styled("(acknowledged)", .dim) : ""
-                c.out("\(date)  \(c.styled(title, .bold))\(mark)")
-                if !b.dataClasses.isEmpty {
-                    c.out("            exposed: " + b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ").lowercased())
-                }
-                if !disclosed.isAcknowledged(b) {
-                    for advice in BreachAdvice.lines(for: b) { c.out("            → " + advice) }
-                }
-            }
+            let rendering = BreachRendering(c)
+            for b in visible { rendering.entry(b, in: disclosed).forEach { c.out($0) } }
         }
         for note in disclosed.countedNotes { c.out(note) }
         let waiting = account.unacknowledgedFindings.count
         if waiting > 0 {
             c.out("")
-            c.out("\(waiting) finding\(waiting == 1 ? "" : "s") not acknowledged; when dealt with: pwnvault ack '#\(account.id)'")
+            c.wrapped("\(waiting) finding\(waiting == 1 ? "" : "s") not acknowledged; when dealt with: pwnvault ack '#\(account.id)'").forEach { c.out($0) }
         }
         let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)
         if years.count > 1 {

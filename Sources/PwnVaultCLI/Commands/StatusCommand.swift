@@ -12,7 +12,7 @@ enum StatusCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
-        var report = StatusReport(session: session, keyringNote: nil)
+        var report = StatusReport(session: session, keyringNote: nil, absolutePaths: context.json)
         report.shareMode = context.shareReason
         if context.json {
             try context.console.json(report)
@@ -33,7 +33,7 @@ enum StatusCommand: Command {
             ("share mode", report.shareMode.map { "on (\($0))" } ?? "off"),
         ]
         let w = rows.map(\.0.count).max()!
-        for (k, v) in rows { c.out((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0) + v) }
+        for (k, v) in rows { c.hanging((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0), v).forEach { c.out($0) } }
         return .success
     }
 }
@@ -55,8 +55,11 @@ struct StatusReport: Encodable {
     /// Why share mode is on, or nil when it is off.
     var shareMode: String?
 
-    init(session: VaultSession, keyringNote: String?) {
-        path = session.location.displayPath
+    /// `absolutePaths` (for `--json`): whole paths, as scripts need them; otherwise `~/…` for people.
+    init(session: VaultSession, keyringNote: String?, absolutePaths: Bool = true) {
+        let location = session.location
+        let shown = { (p: String) in absolutePaths ? location.displayAbsolute(p) : location.display(p) }
+        path = shown(location.path)
         vaultID = session.header.vaultIDHex
         switch session.method {
         case .keyring: unlockedWith = "keyring"; keyringProblem = keyringNote
@@ -76,6 +79,6 @@ struct StatusReport: Encodable {
         let h = session.header
         kdf = KDF(opslimit: h.kdf.opslimit, memlimit: h.kdf.memlimit, preset: h.kdf.name)
         formatVersion = Int(h.version)
-        backup = FileManager.default.fileExists(atPath: session.store.backupPath) ? session.location.display(session.store.backupPath) : nil
+        backup = FileManager.default.fileExists(atPath: session.store.backupPath) ? shown(session.store.backupPath) : nil
     }
 }

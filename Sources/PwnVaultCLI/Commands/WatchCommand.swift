@@ -75,10 +75,7 @@ enum WatchCommand: Command {
         }
         let notify = try NotifyOption(context, command: "watch")
 
-        let location = try context.vaultLocation()
-        let session = try VaultSession.open(at: location, keyring: context.keyring) { reason in
-            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault")
-        }
+        let session = try context.openVaultThroughKeyringOnly()
         let accounts = session.payload.accounts
         if accounts.isEmpty { return .success }
 
@@ -162,12 +159,4 @@ enum WatchCommand: Command {
                        unnamedBreaches: d.unnamed, pastes: findings.filter { $0.kind == .paste }.count,
                        stealerLogSites: findings.filter { $0.kind == .stealerLog }.count)
     }
-}
-
-/// `watch` never prompts: when the keyring cannot open the vault, it stops with the keyring status.
-struct KeyringOnlyError: UserFacingError {
-    let reason: String
-    var message: String { "\(reason); watch never asks for a passphrase" }
-    var hint: String? { "unlock the keyring (log in to the desktop session), or run 'pwnvault list' once to put the vault key in it" }
-    var exitStatus: ExitStatus { .keyring }
 }

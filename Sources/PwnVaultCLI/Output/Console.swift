@@ -13,7 +13,9 @@ final class Console: Sendable {
     private let writeErr: @Sendable (String) -> Void
 
     init(terminal: TerminalCapabilities, policy: DisplayPolicy, colorsAllowed: Bool,
-         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void) {
+         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+         apiKeyFromEnvironment: Bool = false) {
+        self.apiKeyFromEnvironment = apiKeyFromEnvironment
         self.terminal = terminal
         self.disclosure = Disclosure(policy: policy)
         self.colors = colorsAllowed && terminal.colorsOnStdout
@@ -26,7 +28,18 @@ final class Console: Sendable {
     /// A message on stderr, prefixed `pwnvault: `.
     func note(_ line: String) { writeErr("pwnvault: \(line)\n") }
     func warning(_ line: String) { writeErr("pwnvault: warning: \(line)\n") }
-    func error(_ error: UserFacingError) { writeErr(Self.errorLines(error)) }
+    func error(_ error: UserFacingError) { writeErr(Self.errorLines(hintThatApplies(error))) }
+
+    /// Whether this run's HIBP key comes from `HIBP_API_KEY` (set by `CLI`): then a refused key is
+    /// fixed in the variable, not by storing the key again (the variable wins over the stored key).
+    let apiKeyFromEnvironment: Bool
+
+    /// The error with a hint that names only what applies to this run.
+    func hintThatApplies(_ error: UserFacingError) -> UserFacingError {
+        guard apiKeyFromEnvironment, let hibp = error as? HIBPError, case .unauthorized = hibp else { return error }
+        return Rehinted(base: error, hint: "\(Settings.apiKeyVariable) is set and wins over any stored key: correct it, "
+                        + "or unset it to use the key stored with 'pwnvault config api-key'")
+    }
 
     /// `pwnvault: error: …` and, when there is one, `pwnvault: hint: …`.
     static func errorLines(_ error: UserFacingError) -> String {
@@ -40,6 +53,21 @@ final class Console: Sendable {
     }
     /// Raw text on stderr (help for usage errors, progress).
     func errRaw(_ text: String) { writeErr(text) }
+
+    /// How many cells wide stdout's lines may be; nil when stdout is no terminal (nothing is wrapped or cut).
+    var width: Int? { terminal.columns }
+
+    /// A table's lines fitted to the width, the header in bold.
+    func lines(of table: Table) -> [String] { table.render(width: width, style: { self.styled($0, .bold) }) }
+
+    /// `first` then `text` wrapped to the width with a hanging indent under where `text` starts.
+    func hanging(_ first: String, _ text: String) -> [String] { TerminalCells.hanging(first, text, width: width) }
+
+    /// A paragraph wrapped to the width (one line when stdout is no terminal).
+    func wrapped(_ paragraph: String, indent: Int = 0) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        return TerminalCells.wrap(paragraph, to: width.map { $0 - indent } ?? 0).map { pad + $0 }
+    }
 
     /// Whether account characters (masked) may appear at all: on a terminal, outside share mode.
     var showsAccounts: Bool { policy.showsMaskedAccounts }
@@ -120,4 +148,12 @@ struct OutputWriteError: UserFacingError {
     var message: String { "could not write the output (\(reason)); what was written is incomplete" }
     var hint: String? { "check the disk or the file the output goes to, then run it again" }
     var exitStatus: ExitStatus { .vault }
+}
+
+/// An error shown with another hint (see `Console.hintThatApplies`).
+struct Rehinted: UserFacingError {
+    let base: UserFacingError
+    let hint: String?
+    var message: String { base.message }
+    var exitStatus: ExitStatus { base.exitStatus }
 }

@@ -2,48 +2,54 @@ import Foundation
 import PwnVaultCore
 
 /// Every help screen, built from the command specs so help, the man page and completions cannot drift.
+/// Each screen is laid out for a width in terminal cells: paragraphs reflowed, option and command
+/// descriptions under a hanging indent, usage lines and examples broken only between words that a
+/// shell would split too. nil: no wrapping at all (stdout is no terminal; the generated docs).
 enum HelpText {
     static func usageLine(_ spec: CommandSpec) -> String {
         "pwnvault \(spec.name)" + (spec.usage.first.map { $0.isEmpty ? "" : " \($0)" } ?? "")
     }
 
-    static func overview() -> String {
-        let width = Commands.all.map { $0.spec.name.count }.max() ?? 8
-        var lines = [
-            "OVERVIEW: pwnvault keeps the accounts you watch in an encrypted vault, checks them against",
-            "Have I Been Pwned, and never lets your screen give them away.",
-            "",
-            "USAGE: pwnvault <command> [options]",
-            "",
-            "COMMANDS:",
-        ]
+    static func overview(width: Int? = nil) -> String {
+        let w = Commands.all.map { $0.spec.name.count }.max() ?? 8
+        var lines = hanging("OVERVIEW: ", "pwnvault keeps the accounts you watch in an encrypted vault, checks them against "
+                            + "Have I Been Pwned, and never lets your screen give them away.", width: width, indent: 0)
+        lines += [""] + words("USAGE: ", "pwnvault [global options] <command> [options]", width: width)
+        lines += ["", "COMMANDS:"]
         for command in Commands.all {
             let spec = command.spec
-            lines.append("  " + spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + spec.summary)
+            lines += hanging("  " + spec.name.padding(toLength: w + 2, withPad: " ", startingAt: 0), spec.summary, width: width)
         }
-        lines += ["", "GLOBAL OPTIONS:"] + optionLines(GlobalOptions.all)
-        lines += ["", "  --version  show the version", "",
-                  "See 'pwnvault help <command>' or 'pwnvault <command> --help' for details and examples."]
+        lines += ["", "GLOBAL OPTIONS (before or after the command):"] + optionLines(GlobalOptions.all, width: width)
+        lines += [""] + optionLines([OptionSpec("version", help: "show the version")], width: width) + [""]
+        lines += paragraph("See 'pwnvault help <command>' or 'pwnvault <command> --help' for details and examples.", width: width)
         return lines.joined(separator: "\n")
     }
 
-    static func command(_ spec: CommandSpec) -> String {
-        var lines = ["OVERVIEW: \(spec.summary)", ""]
+    static func command(_ spec: CommandSpec, width: Int? = nil) -> String {
+        var lines = hanging("OVERVIEW: ", spec.summary, width: width, indent: 0) + [""]
         let usages = spec.usage.isEmpty ? [""] : spec.usage
         for (i, u) in usages.enumerated() {
-            lines.append((i == 0 ? "USAGE: " : "       ") + "pwnvault \(spec.name)" + (u.isEmpty ? "" : " \(u)"))
+            lines += words(i == 0 ? "USAGE: " : "       ", "pwnvault \(spec.name)" + (u.isEmpty ? "" : " \(u)"), width: width)
         }
-        if let discussion = spec.discussion { lines += ["", discussion] }
+        if let discussion = spec.discussion {
+            for p in paragraphs(discussion) { lines += [""] + paragraph(p, width: width) }
+        }
         if !spec.positionalHelp.isEmpty {
             let w = spec.positionalHelp.map { $0.0.count }.max()!
             lines += ["", "ARGUMENTS:"]
-            lines += spec.positionalHelp.map { "  " + $0.0.padding(toLength: w + 2, withPad: " ", startingAt: 0) + $0.1 }
+            for (name, help) in spec.positionalHelp {
+                lines += hanging("  " + name.padding(toLength: w + 2, withPad: " ", startingAt: 0), help, width: width)
+            }
         }
-        if !spec.options.isEmpty { lines += ["", "OPTIONS:"] + optionLines(spec.options) }
-        lines += ["", "GLOBAL OPTIONS:"] + optionLines(globalOptions(for: spec))
+        if !spec.options.isEmpty { lines += ["", "OPTIONS:"] + optionLines(spec.options, width: width) }
+        lines += ["", "GLOBAL OPTIONS:"] + optionLines(globalOptions(for: spec), width: width)
         if !spec.examples.isEmpty {
             lines += ["", "EXAMPLES:"]
-            for (example, what) in spec.examples { lines += ["  \(example)", "      \(what)"] }
+            for (example, what) in spec.examples {
+                lines += words("  ", example, width: width, continuation: " \\")
+                lines += paragraph(what, width: width, indent: 6)
+            }
         }
         return lines.joined(separator: "\n")
     }
@@ -55,26 +61,85 @@ enum HelpText {
     }
 
     /// Help topics that are not commands. `man` (the manual page in roff, for scripts/gen-man.sh) is not advertised.
-    static let topics: [String: @Sendable () -> String] = ["environment": environment, "exit-status": exitStatuses, ManPage.topic: ManPage.render]
+    static let topics: [String: @Sendable (Int?) -> String] = ["environment": environment, "exit-status": exitStatuses,
+                                                     ManPage.topic: { _ in ManPage.render() }]
 
-    static func environment() -> String {
+    static func environment(width: Int? = nil) -> String {
         let w = Settings.documentation.map(\.name.count).max() ?? 0
-        var lines = ["ENVIRONMENT: the variables pwnvault reads (empty counts as unset)", ""]
+        var lines = hanging("ENVIRONMENT: ", "the variables pwnvault reads (empty counts as unset)", width: width, indent: 0) + [""]
         for (name, value, meaning) in Settings.documentation {
-            lines.append("  " + name.padding(toLength: w + 2, withPad: " ", startingAt: 0) + meaning)
-            lines.append("  " + String(repeating: " ", count: w + 2) + "default: " + value)
+            lines += hanging("  " + name.padding(toLength: w + 2, withPad: " ", startingAt: 0), meaning, width: width)
+            // Under the meaning when it fits there; a long value (a URL) otherwise gets a shallower indent.
+            let under = "  " + String(repeating: " ", count: w + 2) + "default: "
+            let fits = width.map { TerminalCells.width(under + value) <= $0 } ?? true
+            lines += hanging(fits ? under : "      default: ", value, width: width)
         }
         return lines.joined(separator: "\n")
     }
 
-    static func exitStatuses() -> String {
-        (["EXIT STATUS:", ""] + ExitStatus.allCases.map { String(format: "  %3d  ", $0.rawValue) + $0.meaning })
+    static func exitStatuses(width: Int? = nil) -> String {
+        (["EXIT STATUS:", ""] + ExitStatus.allCases.flatMap { hanging(String(format: "  %3d  ", $0.rawValue), $0.meaning, width: width) })
             .joined(separator: "\n")
     }
 
-    static func optionLines(_ options: [OptionSpec]) -> [String] {
+    static func optionLines(_ options: [OptionSpec], width: Int? = nil) -> [String] {
         let forms = options.map { o in (o.short.map { "-\($0), " } ?? "") + o.usageForm }
         let w = forms.map(\.count).max() ?? 0
-        return zip(forms, options).map { "  " + $0.padding(toLength: w + 2, withPad: " ", startingAt: 0) + $1.help }
+        return zip(forms, options).flatMap { hanging("  " + $0.padding(toLength: w + 2, withPad: " ", startingAt: 0), $1.help, width: width) }
+    }
+
+    // MARK: layout
+
+    /// The paragraphs of a multi-line text: blank lines separate them, line breaks inside are spaces.
+    static func paragraphs(_ text: String) -> [String] {
+        text.components(separatedBy: "\n\n").map {
+            $0.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        }.filter { !$0.isEmpty }
+    }
+
+    static func paragraph(_ text: String, width: Int?, indent: Int = 0) -> [String] {
+        let pad = String(repeating: " ", count: indent)
+        return TerminalCells.wrap(text, to: width.map { $0 - indent } ?? 0).map { pad + $0 }
+    }
+
+    /// `lead` then `text` wrapped under it; with `indent`, continuation lines start there instead.
+    static func hanging(_ lead: String, _ text: String, width: Int?, indent: Int? = nil) -> [String] {
+        guard let indent, let width else { return TerminalCells.hanging(lead, text, width: width) }
+        let first = TerminalCells.wrap(text, to: width - lead.count)
+        let rest = TerminalCells.wrap(first.dropFirst().joined(separator: " "), to: width - indent)
+        return [lead + first[0]] + (first.count > 1 ? rest.map { String(repeating: " ", count: indent) + $0 } : [])
+    }
+
+    /// A command line or usage line broken only between shell words (never inside quotes or
+    /// brackets), continuation lines indented by four more; `continuation` ends each broken line.
+    static func words(_ lead: String, _ text: String, width: Int?, continuation: String = "") -> [String] {
+        guard let width, lead.count + TerminalCells.width(text) > width else { return [lead + text] }
+        var lines: [String] = [], current = lead, fresh = true
+        let pad = String(repeating: " ", count: lead.count + 4)
+        for word in shellWords(text) {
+            if fresh || TerminalCells.width(current) + 1 + TerminalCells.width(word) + continuation.count <= width {
+                current += (fresh ? "" : " ") + word
+            } else {
+                lines.append(current + continuation)
+                current = pad + word
+            }
+            fresh = false
+        }
+        return lines + [current]
+    }
+
+    /// Splits at spaces outside quotes and brackets.
+    static func shellWords(_ text: String) -> [String] {
+        var words: [String] = [], current = "", quote: Character?, depth = 0
+        for c in text {
+            if let q = quote { if c == q { quote = nil } }
+            else if c == "'" || c == "\"" { quote = c }
+            else if c == "[" { depth += 1 }
+            else if c == "]" { depth = max(0, depth - 1) }
+            else if c == " ", depth == 0 { if !current.isEmpty { words.append(current) }; current = ""; continue }
+            current.append(c)
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
     }
 }

@@ -27,7 +27,7 @@ enum ManPage {
         page.append(".SH COMMANDS")
         for command in Commands.all { page += section(command.spec) }
 
-        page += [".SH GLOBAL OPTIONS", text("Every command accepts these; the vault and passphrase options matter only to commands that open the vault.")]
+        page += [".SH GLOBAL OPTIONS", text("Every command accepts these, before or after the command word; the vault and passphrase options matter only to commands that open the vault.")]
         page += GlobalOptions.all.flatMap(option)
         page += [".TP", "\\fB\\-\\-version\\fR, \\fB\\-V\\fR", text("show the version (as the only argument)")]
 

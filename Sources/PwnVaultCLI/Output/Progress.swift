@@ -88,16 +88,20 @@ final class Progress: @unchecked Sendable {
 
     private func draw() {
         guard enabled, !hidden, total > 0 else { return }
-        let width = 24
-        let filled = done * width / total
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        var line = "\r\u{1B}[2K\(bar) \(done)/\(total)  breached \(breached)"
+        // One line that never wraps (a wrapped line cannot be redrawn in place): the bar shrinks to
+        // fit the window, and the estimate goes first when even a short bar does not leave room.
+        let columns = (console.width ?? 80) - 1
+        var text = " \(done)/\(total)  breached \(breached)"
         if done > 0 && done < total {
             let elapsed = Date().timeIntervalSince(started)
             let left = elapsed / Double(done) * Double(total - done)
-            line += "  about \(Self.duration(left)) left"
+            let estimate = "  about \(Self.duration(left)) left"
+            if columns - text.count - estimate.count >= 8 { text += estimate }
         }
-        console.errRaw(line)
+        let width = max(0, min(24, columns - text.count))
+        let filled = width == 0 ? 0 : done * width / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        console.errRaw("\r\u{1B}[2K" + bar + (width == 0 ? String(text.dropFirst()) : text))
         visible = true
     }
 

@@ -64,16 +64,5 @@ public struct ContactPicker {
         return lines
     }
 
-    /// One line from the terminal, read a byte at a time so that nothing after it is taken; at most
-    /// 4096 bytes are kept. nil when the input ended (Ctrl-D on an empty line) or the terminal went away.
-    private static func readLine(from tty: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            guard let data = try? tty.read(upToCount: 1), let byte = data.first else {
-                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-            }
-            if byte == 0x0A || byte == 0x0D { return String(decoding: bytes, as: UTF8.self) }
-            if bytes.count < 4096 { bytes.append(byte) }
-        }
-    }
+    private static func readLine(from tty: FileHandle) -> String? { TerminalQuestion.readLine(from: tty) }
 }

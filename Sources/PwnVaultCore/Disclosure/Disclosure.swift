@@ -141,6 +141,13 @@ public struct Disclosure: Sendable {
         return (summary, lines.joined(separator: "\n"))
     }
 
+    /// The desktop notification about `news`, with the text of `notificationText`.
+    public static func notification(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?,
+                                    countOnly: Bool) -> DesktopNotification {
+        let text = notificationText(news, catalog: catalog, countOnly: countOnly)
+        return DesktopNotification(summary: text.summary, body: text.body)
+    }
+
     /// What `news` holds, as short parts: breach titles (not sensitive ones), then counts
     /// ("1 sensitive breach", "2 pastes", "1 stealer-log website").
     public func newsParts(_ news: [Finding], catalog: BreachCatalog?) -> [String] {

@@ -61,11 +61,11 @@ public enum APIKeyError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case let .none(problem?):
-            return "no have i been pwned api key: none in HIBP_API_KEY, and \(problem.reason)"
+            return "no Have I Been Pwned API key: none in HIBP_API_KEY, and \(problem.reason)"
         case .none(nil):
-            return "no have i been pwned api key is stored (searching accounts needs one)"
-        case .malformed(.environment): return "HIBP_API_KEY does not look like an api key (32 hexadecimal characters)"
-        case .malformed: return "the api key in the keyring does not look like an api key (32 hexadecimal characters)"
+            return "no Have I Been Pwned API key is stored (searching accounts needs one)"
+        case .malformed(.environment): return "HIBP_API_KEY does not look like an API key (32 hexadecimal characters)"
+        case .malformed: return "the API key in the keyring does not look like an API key (32 hexadecimal characters)"
         }
     }
 

@@ -21,6 +21,13 @@ public struct BreachCatalog: Sendable, Equatable {
         byName[name.lowercased()].map { breaches[$0] }
     }
 
+    /// The breach with this `Name`, else the one with this `Title` (what `show` and `check` print),
+    /// ignoring case and surrounding spaces.
+    public func breach(namedOrTitled text: String) -> Breach? {
+        let key = text.trimmingCharacters(in: .whitespaces)
+        return breach(named: key) ?? breaches.first { $0.title.compare(key, options: .caseInsensitive) == .orderedSame }
+    }
+
     /// Full entries for the names of a lookup, in the same order; a name the catalog does not know
     /// (a breach added since it was fetched) becomes `Breach.placeholder(named:)`, not a failure.
     public func resolve(_ names: [String]) -> [Breach] {

@@ -109,7 +109,7 @@ public struct HIBPClient: Sendable {
         if !query.isEmpty {
             text += "?" + query.map { Self.percentEncode($0.0) + "=" + Self.percentEncode($0.1) }.joined(separator: "&")
         }
-        guard let url = URL(string: text) else { throw HIBPError.transport(reason: "the api address is not a valid url") }
+        guard let url = URL(string: text) else { throw HIBPError.transport(reason: "the api address is not a valid URL") }
         var secrets: [String: SecretBytes] = [:]
         if needsKey {
             guard let apiKey else { throw HIBPError.missingAPIKey }

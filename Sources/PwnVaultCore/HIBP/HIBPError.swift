@@ -72,24 +72,24 @@ public enum HIBPError: Error, Hashable, Sendable {
 extension HIBPError: UserFacingError {
     public var message: String {
         switch self {
-        case .badRequest: return "have i been pwned does not accept this account's format (400)"
-        case .missingAPIKey: return "an api key for have i been pwned is needed and none is stored"
+        case .badRequest: return "Have I Been Pwned does not accept this account's format (400)"
+        case .missingAPIKey: return "an API key for Have I Been Pwned is needed and none is stored"
         case let .unauthorized(detail):
-            return "have i been pwned rejected the api key (401)" + (detail.isEmpty ? "" : ": \(detail)")
+            return "Have I Been Pwned rejected the API key (401)" + (detail.isEmpty ? "" : ": \(detail)")
         case let .forbidden(cfRay):
-            return "have i been pwned refused the request (403 forbidden" + (cfRay.map { ", cf-ray \($0)" } ?? "") + ")"
+            return "Have I Been Pwned refused the request (403 forbidden" + (cfRay.map { ", cf-ray \($0)" } ?? "") + ")"
         case let .rateLimited(retryAfter):
-            return "have i been pwned's rate limit for this key was exceeded (429)"
+            return "Have I Been Pwned's rate limit for this key was exceeded (429)"
                 + (retryAfter.map { "; retry after \(Int($0.rounded(.up))) s" } ?? "")
-        case .unavailable: return "have i been pwned is unavailable (503)"
-        case let .unexpectedStatus(code): return "have i been pwned answered with unexpected http status \(code)"
-        case .timeout: return "have i been pwned did not answer in time"
-        case let .transport(reason): return "could not reach have i been pwned: \(reason)"
-        case let .unreachable(reason): return "have i been pwned cannot be reached: \(reason)"
+        case .unavailable: return "Have I Been Pwned is unavailable (503)"
+        case let .unexpectedStatus(code): return "Have I Been Pwned answered with unexpected HTTP status \(code)"
+        case .timeout: return "Have I Been Pwned did not answer in time"
+        case let .transport(reason): return "could not reach Have I Been Pwned: \(reason)"
+        case let .unreachable(reason): return "Have I Been Pwned cannot be reached: \(reason)"
         case let .waitTooLong(seconds, limit):
-            return "have i been pwned asked to wait \(seconds) s before the next request, longer than the \(limit) s pwnvault waits"
-        case .malformedBody: return "have i been pwned answered with data pwnvault cannot read"
-        case .bodyTooLarge: return "have i been pwned's answer was larger than pwnvault accepts"
+            return "Have I Been Pwned asked to wait \(seconds) s before the next request, longer than the \(limit) s pwnvault waits"
+        case .malformedBody: return "Have I Been Pwned answered with data pwnvault cannot read"
+        case .bodyTooLarge: return "Have I Been Pwned's answer was larger than pwnvault accepts"
         }
     }
 

@@ -5,8 +5,9 @@
 /// headings and lists start new blocks; `<script>`/`<style>` content and comments are dropped;
 /// entities are decoded (named ones and `&#NNN;`/`&#xHH;`); control characters and terminal escape
 /// sequences are stripped, also when an entity produced them; the text is word-wrapped to `width`
-/// columns without splitting words (a longer word gets a line of its own; `width <= 0`: no wrapping).
-/// Width is counted in characters: a double-width character counts as one.
+/// terminal cells without splitting words (a longer word is cut; `width <= 0`: no wrapping).
+/// Malformed markup is never shown raw: a quote that never closes ends at the tag's first `>`, and a
+/// tag that never closes at all is dropped with the rest of the text, as browsers do.
 public enum HTMLText {
     public static func render(_ html: String, width: Int) -> (text: String, links: [String]) {
         // Escape sequences are cut from the source first; controls an entity produces are dropped
@@ -19,28 +20,12 @@ public enum HTMLText {
 
     // MARK: wrapping
 
-    /// Wraps each line at ASCII spaces only; U+00A0 (from `&nbsp;`, and the one tying `[n]` to its
-    /// link text) never breaks and becomes a plain space afterwards.
+    /// Wraps each line at ASCII spaces only, counting terminal cells (`TerminalCells.wrap`); U+00A0
+    /// (from `&nbsp;`, and the one tying `[n]` to its link text) never breaks and becomes a plain space.
     static func wrap(_ text: String, width: Int) -> String {
-        var lines: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            guard width > 0 else { lines.append(String(line)); continue }
-            var current = ""
-            var currentWidth = 0
-            for word in line.split(separator: " ", omittingEmptySubsequences: true) {
-                let w = word.count
-                if current.isEmpty {
-                    current = String(word); currentWidth = w
-                } else if currentWidth + 1 + w <= width {
-                    current += " " + word; currentWidth += 1 + w
-                } else {
-                    lines.append(current)
-                    current = String(word); currentWidth = w
-                }
-            }
-            lines.append(current)
-        }
-        return lines.joined(separator: "\n").replacingOccurrences(of: "\u{00A0}", with: " ")
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .flatMap { TerminalCells.wrap(String($0), to: width) }
+            .joined(separator: "\n")
     }
 
     // MARK: control characters
@@ -138,14 +123,19 @@ public enum HTMLText {
             guard next.properties.isAlphabetic || next == "/" || next == "!" || next == "?" else { return nil }
             var quote: Unicode.Scalar?
             var j = start + 1
+            var firstClose: Int?
             while j < s.count {
                 let c = s[j]
-                if let q = quote { if c == q { quote = nil } }
-                else if c == "\"" || c == "'" { quote = c }
+                if c == ">", firstClose == nil { firstClose = j }
+                if let q = quote {
+                    if c == q { quote = nil }
+                    // A quote running into the next tag was never closed (`<a href="x>text</a>`).
+                    else if c == "<", let first = firstClose { return first }
+                } else if c == "\"" || c == "'" { quote = c }
                 else if c == ">" { return j }
                 j += 1
             }
-            return nil
+            return firstClose ?? s.count - 1
         }
 
         mutating func handleTag(from start: Int, to end: Int) {

@@ -162,7 +162,7 @@ extension SecretServiceKeyring {
         case ("secret-error", 2):                       // SECRET_ERROR_IS_LOCKED
             return .locked
         case ("secret-error", _):
-            return .failed(reason: cleanedReason(message, otherwise: "secret service error \(code)"))
+            return .failed(reason: cleanedReason(message, otherwise: "Secret Service error \(code)"))
         case ("g-io-error-quark", 19), ("g-io-error-quark", 24):   // G_IO_ERROR_CANCELLED, _TIMED_OUT
             return .timedOut
         case ("g-dbus-error-quark", 4), ("g-dbus-error-quark", 12), ("g-dbus-error-quark", 20):

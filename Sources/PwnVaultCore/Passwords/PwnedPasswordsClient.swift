@@ -43,7 +43,7 @@ public struct PwnedPasswordsClient: Sendable {
         var text = baseURL.absoluteString
         if !text.hasSuffix("/") { text += "/" }
         guard prefix.utf8.count == PasswordHash.prefixLength, let url = URL(string: text + "range/" + prefix) else {
-            throw HIBPError.transport(reason: "the pwned passwords address is not a valid url")
+            throw HIBPError.transport(reason: "the Pwned Passwords address is not a valid URL")
         }
         return HTTPRequest(url: url, headers: ["user-agent": userAgent, "add-padding": "true", "accept": "text/plain"],
                            timeout: timeout)

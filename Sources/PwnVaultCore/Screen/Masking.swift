@@ -3,7 +3,8 @@
 /// The rules, in grapheme clusters (a Unicode character is never split):
 /// - e-mail: at most the first and last character of the local part before any `+tag`
 ///   (1 character: none; 2-3: the first; 4 or more: first and last), the first character of the
-///   registrable domain name (none when it has a single character), and the public suffix:
+///   registrable domain name (none when it has a single character), and the public suffix (from the
+///   Public Suffix List through libpsl):
 ///   `alice@example.com` → `a•••e@e•••.com`, `bob@mail.example.co.uk` → `b•••@e•••.co.uk`.
 /// - username: 3 characters or fewer: none; 4-7: the first; 8 or more: first and last.
 /// - phone number: its last two digits when it has at least 7: `•••67`.
@@ -42,10 +43,8 @@ public enum Masking {
     private static func maskDomain(_ domain: Substring) -> String {
         let labels = domain.split(separator: ".")
         guard let last = labels.last else { return bullets }
-        var suffixCount = 1
-        if labels.count >= 3, PublicSuffixes.multiLabel.contains(labels.suffix(2).joined(separator: ".").lowercased()) {
-            suffixCount = 2
-        }
+        // The public suffix as the Public Suffix List says (libpsl); one label when it cannot say.
+        let suffixCount = min(PublicSuffixList.suffixLabelCount(of: domain.lowercased()) ?? 1, max(1, labels.count - 1))
         guard labels.count > suffixCount else {
             // A single label ("localhost"): it is the name, there is no suffix to show.
             return (last.count >= 2 ? shown(last.first) : "") + bullets

@@ -10,11 +10,22 @@ public struct TerminalCapabilities: Equatable, Sendable {
     public var stdinIsTerminal: Bool
     public var colorsOnStdout: Bool
     public var colorsOnStderr: Bool
+    /// How many cells wide stdout's lines may be: the terminal's window size, then `COLUMNS`, then 80;
+    /// nil when stdout is no terminal (pipes and files get unwrapped lines and whole table cells).
+    public var columns: Int?
 
     public init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool,
-                colorsOnStdout: Bool, colorsOnStderr: Bool) {
+                colorsOnStdout: Bool, colorsOnStderr: Bool, columns: Int? = nil) {
         self.stdoutIsTerminal = stdoutIsTerminal; self.stderrIsTerminal = stderrIsTerminal
         self.stdinIsTerminal = stdinIsTerminal; self.colorsOnStdout = colorsOnStdout; self.colorsOnStderr = colorsOnStderr
+        self.columns = columns
+    }
+
+    /// The width rule for a terminal: its window size, else `COLUMNS` (a positive number), else 80.
+    /// Never below 20 cells, so that tables and wrapped text keep a usable shape.
+    public static func columns(windowColumns: Int?, environment: [String: String]) -> Int {
+        let n = windowColumns ?? environment["COLUMNS"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
+        return max(20, n)
     }
 
     /// No terminal anywhere, no colors: what pipes, files and tests without a pseudo-terminal get.
@@ -36,13 +47,19 @@ public struct TerminalCapabilities: Equatable, Sendable {
     }
 
     /// The same decision with the "is this fd a terminal" question answered by `isTerminal`.
-    public static func detect(environment: [String: String], isTerminal: (Int32) -> Bool) -> TerminalCapabilities {
+    /// `windowColumns` answers the window width of the terminal on stdout (the real `ioctl` by default).
+    public static func detect(environment: [String: String], isTerminal: (Int32) -> Bool,
+                              windowColumns: () -> Int? = stdoutWindowColumns) -> TerminalCapabilities {
         let dumb = environment["TERM"] == "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let stdin = !dumb && isTerminal(STDIN_FILENO)
         let stdout = !dumb && isTerminal(STDOUT_FILENO)
         let stderr = !dumb && isTerminal(STDERR_FILENO)
         return TerminalCapabilities(stdoutIsTerminal: stdout, stderrIsTerminal: stderr, stdinIsTerminal: stdin,
-                                    colorsOnStdout: stdout && !noColor, colorsOnStderr: stderr && !noColor)
+                                    colorsOnStdout: stdout && !noColor, colorsOnStderr: stderr && !noColor,
+                                    columns: stdout ? columns(windowColumns: windowColumns(), environment: environment) : nil)
     }
+
+    /// The window width of the terminal on stdout, when it has one.
+    public static func stdoutWindowColumns() -> Int? { TerminalIO.windowSize(STDOUT_FILENO)?.columns }
 }

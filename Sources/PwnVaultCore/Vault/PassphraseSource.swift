@@ -52,7 +52,7 @@ public enum PassphraseError: UserFacingError, Equatable {
         case let .badDescriptor(fd): return "cannot read the passphrase from file descriptor \(fd): it is not open"
         case let .unreadableFile(path, reason): return "cannot read the passphrase file \(path): \(reason.lowercased())"
         case let .empty(source): return "the passphrase from \(source.describedForErrors) is empty"
-        case .mismatch: return "the two passphrases do not match; nothing was changed"
+        case .mismatch: return "the two passphrases do not match"
         case let .tooShort(minimum): return "the passphrase is too short (at least \(minimum) characters)"
         }
     }
@@ -61,6 +61,7 @@ public enum PassphraseError: UserFacingError, Equatable {
         switch self {
         case .badDescriptor: return Self.howToPass
         case .tooShort: return "a few unrelated words make a strong passphrase that is easy to type"
+        case .mismatch: return "nothing was changed; type the same passphrase twice"
         default: return nil
         }
     }

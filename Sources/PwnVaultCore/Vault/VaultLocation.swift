@@ -122,6 +122,9 @@ public struct VaultLocation: Sendable, Equatable, CustomStringConvertible {
         return SettingsError.shown(shown, limit: nil)
     }
 
+    /// Any path whole (for `--json`), control characters escaped as in `display`.
+    public func displayAbsolute(_ somePath: String) -> String { SettingsError.shown(somePath, limit: nil) }
+
     public var description: String { displayPath }
 
     private func sibling(_ name: String) -> String { Settings.join(folder, name) }

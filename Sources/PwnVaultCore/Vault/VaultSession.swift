@@ -65,8 +65,10 @@ public final class VaultSession {
 
     /// Opens the vault: through the keyring when it holds this vault's key, else through the passphrase.
     /// `requirePassphrase` skips the keyring (reveal, passwd's proof of knowledge).
+    /// A wrong passphrase is asked for again as `retry` allows (the reason is given to the provider on
+    /// the first ask only).
     public static func open(at location: VaultLocation, keyring: Keyring, requirePassphrase: Bool = false,
-                            passphrase: PassphraseProvider) throws -> VaultSession {
+                            retry: PromptRetry = .once, passphrase: PassphraseProvider) throws -> VaultSession {
         let store = VaultStore(location: location)
         let bytes = try store.read()
         let header = try readHeader(bytes, location: location, store: store)
@@ -97,8 +99,10 @@ public final class VaultSession {
             }
         }
 
-        let secret = try passphrase(requirePassphrase ? nil : reason)
-        let key = try VaultFile.unwrapKey(header, passphrase: secret)
+        let key = try retry.run(retryIf: { ($0 as? VaultFormatError) == .wrongPassphrase }) { attempt in
+            let secret = try passphrase(requirePassphrase || attempt > 1 ? nil : reason)
+            return try VaultFile.unwrapKey(header, passphrase: secret)
+        }
         guard VaultFile.authenticates(header, key: key) else {
             throw VaultFormatError.tampered(reason: "the header does not authenticate under the unwrapped key")
                 .located(location, backup: store.backupPath)

@@ -9,8 +9,11 @@ enum AccountResolver {
         case notInVault(ParsedAccount, InputPosition)
     }
 
-    /// Resolves each argument; `#ID` must exist, an account may be outside the vault only if `allowOutside`.
-    static func resolve(_ arguments: [String], in payload: VaultPayload, allowOutside: Bool = false) throws -> [Target] {
+    /// Resolves each argument. `#8`, `8` and `%8` all mean id 8, unless the argument is exactly an
+    /// account in the vault; an id must exist, an account may be outside the vault only if
+    /// `allowOutside`. Errors suggest the closest id or account, shown as `disclosure` allows.
+    static func resolve(_ arguments: [String], in payload: VaultPayload, allowOutside: Bool = false,
+                        disclosure: Disclosure? = nil) throws -> [Target] {
         var byKey: [AccountKey: Account] = [:]
         for a in payload.accounts { byKey[a.dedupKey] = a }
         var seen = Set<Int>()
@@ -19,32 +22,64 @@ enum AccountResolver {
         for (index, raw) in arguments.enumerated() {
             let position = InputPosition.argument(index + 1)
             let trimmed = raw.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("#") {
-                guard let id = Int(trimmed.dropFirst()), id > 0 else {
-                    throw InputError("\(position.text) is not a valid id", hint: "ids look like #3; see them with 'pwnvault list'")
+            let parsed = try? AccountParser.parse(raw)
+            if let parsed, let account = byKey[parsed.dedupKey] {
+                if seen.insert(account.id).inserted { targets.append(.inVault(account)) }
+                continue
+            }
+            if let id = idForm(trimmed) {
+                guard let id else {
+                    throw InputError("\(position.text) is not a valid id", hint: "ids look like #3 or 3; see them with 'pwnvault list'")
                 }
                 guard let account = payload.accounts.first(where: { $0.id == id }) else {
-                    throw InputError("no account #\(id) in the vault", hint: "see the ids with 'pwnvault list'")
+                    throw InputError("no account #\(id) in the vault", hint: closestIDHint(to: id, in: payload))
                 }
                 if seen.insert(account.id).inserted { targets.append(.inVault(account)) }
                 continue
             }
-            let parsed: ParsedAccount
-            do { parsed = try AccountParser.parse(raw) } catch let e as UserFacingError {
+            let valid: ParsedAccount
+            do { valid = try AccountParser.parse(raw) } catch let e as UserFacingError {
                 throw InputError("\(position.text): \(e.message)", hint: e.hint)
             }
-            if let account = byKey[parsed.dedupKey] {
-                if seen.insert(account.id).inserted { targets.append(.inVault(account)) }
-            } else if allowOutside {
-                if seenOutside.insert(parsed.dedupKey).inserted { targets.append(.notInVault(parsed, position)) }
+            if allowOutside {
+                if seenOutside.insert(valid.dedupKey).inserted { targets.append(.notInVault(valid, position)) }
             } else {
-                throw InputError("\(position.text) is not in the vault", hint: "see what is with 'pwnvault list'; ids like #3 work too")
+                let hint: String
+                if let near = payload.closestAccount(to: valid) {
+                    let shown = disclosure.map { $0.account(near) } ?? "#\(near.id)"
+                    hint = "did you mean '#\(near.id)'" + (shown == "#\(near.id)" ? "" : " (\(shown))") + "? see the vault with 'pwnvault list'"
+                } else {
+                    hint = "see what is with 'pwnvault list'; ids like #3 or 3 work too"
+                }
+                throw InputError("\(position.text) is not in the vault", hint: hint)
             }
         }
         return targets
     }
 
-    static func vaultAccounts(_ arguments: [String], in payload: VaultPayload) throws -> [Account] {
-        try resolve(arguments, in: payload).compactMap { if case let .inVault(a) = $0 { return a } else { return nil } }
+    /// nil: not an id form; `.some(nil)`: looks like one but is no valid id; else the id.
+    /// `#8`, `%8` (the job-spec habit) and a bare `8`.
+    static func idForm(_ word: String) -> Int?? {
+        var digits = Substring(word)
+        if let first = digits.first, first == "#" || first == "%" {
+            digits = digits.dropFirst()
+            guard let id = Int(digits), id > 0 else { return .some(nil) }
+            return id
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber), digits.count <= 9 else { return nil }
+        guard let id = Int(digits), id > 0 else { return .some(nil) }
+        return id
+    }
+
+    /// "did you mean '#7'?" for the existing id nearest to `id`, or where to see them.
+    static func closestIDHint(to id: Int, in payload: VaultPayload) -> String {
+        guard let near = payload.accounts.map(\.id).min(by: { abs($0 - id) < abs($1 - id) }) else {
+            return "the vault is empty; add accounts with 'pwnvault add ACCOUNT'"
+        }
+        return "did you mean '#\(near)'? see the ids with 'pwnvault list' (quote the # in most shells, or leave it out)"
+    }
+
+    static func vaultAccounts(_ arguments: [String], in payload: VaultPayload, disclosure: Disclosure? = nil) throws -> [Account] {
+        try resolve(arguments, in: payload, disclosure: disclosure).compactMap { if case let .inVault(a) = $0 { return a } else { return nil } }
     }
 }

@@ -40,9 +40,9 @@ struct CheckRunner {
         var saveFailure: Error?
         var checked: Int { outcomes.filter { !$0.attemptFailed }.count }
         var failed: Int { outcomes.filter(\.attemptFailed).count }
-        /// Vault accounts with something new in this run, with what.
+        /// Vault accounts with something new in this run, with what, by id.
         var news: [(account: Account, findings: [Finding])] {
-            outcomes.compactMap { o in o.known.flatMap { o.news.isEmpty ? nil : ($0, o.news) } }
+            outcomes.compactMap { o in o.known.flatMap { o.news.isEmpty ? nil : ($0, o.news) } }.sorted { $0.account.id < $1.account.id }
         }
     }
 
@@ -68,7 +68,7 @@ struct CheckRunner {
         let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), clock: clock,
                                        lastRequestAt: lastRequestAt, rateFromUser: rpmFromUser, onLongWait: { wait in
             progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
-                          + "before asking have i been pwned again (Ctrl-C stops here and keeps the results so far)")
+                          + "before asking Have I Been Pwned again (Ctrl-C stops here and keeps the results so far)")
         })
         let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: pastes, stealerLogs: stealerLogs,
                                        now: context.now, onStealerLogsRefused: { error in

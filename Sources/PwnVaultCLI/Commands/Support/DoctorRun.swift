@@ -24,7 +24,7 @@ struct DoctorRun {
         let api = reach(context.settings.apiBaseURL, path: "latestbreach", name: "api", variable: Settings.apiURLVariable)
         checks.append(apiKey(probe, apiReachable: api.outcome == .ok))
         checks.append(api)
-        checks.append(reach(context.settings.passwordsBaseURL, path: "range/00000", name: "pwned passwords",
+        checks.append(reach(context.settings.passwordsBaseURL, path: "range/00000", name: "Pwned Passwords",
                             variable: Settings.passwordsURLVariable))
         checks.append(shareMode())
         checks.append(coreDumps())
@@ -194,7 +194,7 @@ struct DoctorRun {
             key = SecretBytes(copying: Array(value.utf8))
             source = Settings.apiKeyVariable
             guard APIKey.isWellFormed(key) else {
-                return .problem("api key", APIKeyError.malformed(source: .environment),
+                return .problem("API key", APIKeyError.malformed(source: .environment),
                                 fix: "set \(Settings.apiKeyVariable) to the key from https://haveibeenpwned.com/API/Key, or unset it and run 'pwnvault config api-key'")
             }
         } else {
@@ -202,35 +202,35 @@ struct DoctorRun {
             case let .success(stored?):
                 key = stored
                 source = "the keyring's key"
-                guard APIKey.isWellFormed(key) else { return .problem("api key", APIKeyError.malformed(source: .keyring)) }
+                guard APIKey.isWellFormed(key) else { return .problem("API key", APIKeyError.malformed(source: .keyring)) }
             case .success(nil):
-                return .warning("api key", "none stored and \(Settings.apiKeyVariable) is unset: checking accounts needs one (\(APIKey.testDomain) accounts work without)",
+                return .warning("API key", "none stored and \(Settings.apiKeyVariable) is unset: checking accounts needs one (\(APIKey.testDomain) accounts work without)",
                                 fix: APIKeyError.none(keyringProblem: nil).hint)
             case let .failure(error):
                 let reason = (error as? KeyringError)?.reason ?? "the keyring failed"
-                return .warning("api key", "\(Settings.apiKeyVariable) is unset and the keyring cannot be asked (\(reason))",
+                return .warning("API key", "\(Settings.apiKeyVariable) is unset and the keyring cannot be asked (\(reason))",
                                 fix: "set \(Settings.apiKeyVariable), or fix the keyring and run 'pwnvault config api-key'")
             }
         }
         guard apiReachable else {
-            return .warning("api key", "\(source) is well-formed; not verified because HIBP cannot be reached")
+            return .warning("API key", "\(source) is well-formed; not verified because HIBP cannot be reached")
         }
         let client = HIBPClient(baseURL: HIBPServices(context).baseURL, apiKey: key, version: CLI.version, transport: transport)
         do {
             let status = try blocking { try await client.subscriptionStatus() }
             let plan = Sanitizer.singleLine(status.subscriptionName)
-            return .ok("api key", "\(source) is accepted by HIBP (subscription \(plan)" + (status.rpm.map { ", \($0) requests a minute" } ?? "") + ")")
+            return .ok("API key", "\(source) is accepted by HIBP (subscription \(plan)" + (status.rpm.map { ", \($0) requests a minute" } ?? "") + ")")
         } catch let error as HIBPError {
             switch error {
             case .unauthorized, .forbidden, .missingAPIKey:
-                return .problem("api key", "HIBP refused \(source): \(error.message)",
+                return .problem("API key", "HIBP refused \(source): \(error.message)",
                                 fix: "check the key at https://haveibeenpwned.com/API/Key and store it again with 'pwnvault config api-key'",
                                 status: .apiAuthorization)
             default:
-                return .warning("api key", "\(source) is well-formed; HIBP could not confirm it (\(error.message))")
+                return .warning("API key", "\(source) is well-formed; HIBP could not confirm it (\(error.message))")
             }
         } catch {
-            return .warning("api key", "\(source) is well-formed; HIBP could not confirm it")
+            return .warning("API key", "\(source) is well-formed; HIBP could not confirm it")
         }
     }
 

@@ -23,14 +23,9 @@ struct NotifyOption {
     /// and the run goes on.
     func send(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console: Console) {
         guard mode != .off, !news.isEmpty else { return }
-        let text = Disclosure.notificationText(news, catalog: catalog, countOnly: mode == .count)
-        if let problem = Self.deliver(summary: text.summary, body: text.body) {
-            console.note("no desktop notification: \(problem)")
+        let notification = Disclosure.notification(news, catalog: catalog, countOnly: mode == .count)
+        if case let .unavailable(reason) = DesktopNotifier().send(notification) {
+            console.note("no desktop notification: \(reason); the results are saved ('pwnvault list')")
         }
-    }
-
-    /// Hands the text to the desktop's notification service; the reason when it could not.
-    static func deliver(summary: String, body: String) -> String? {
-        "desktop notifications are not built in yet"
     }
 }

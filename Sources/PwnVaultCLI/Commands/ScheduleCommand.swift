@@ -1,0 +1,198 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault schedule enable [--every PERIOD] | disable | status`: the unattended `watch --notify`,
+/// as a systemd user timer (or, without a user manager, a crontab line to add by hand).
+enum ScheduleCommand: Command {
+    static let spec = CommandSpec(
+        name: "schedule",
+        summary: "run 'watch --notify' on a schedule (a systemd user timer), stop it, or show it",
+        usage: ["enable [--every PERIOD]", "disable", "status"],
+        discussion: """
+        enable writes pwnvault-watch.service and pwnvault-watch.timer to $XDG_CONFIG_HOME/systemd/user/
+        (default ~/.config). They hold no secret: the service runs this program as
+        'pwnvault watch --notify --vault PATH' with the vault's absolute path, so it always watches the same
+        vault. The timer catches up a run missed while the computer was off and waits a random delay of up
+        to a quarter of the period (at most an hour). When a systemd user manager runs, enable reloads it and
+        starts the timer; otherwise it prints a crontab line that runs the same command ('crontab -e').
+        The scheduled run opens the vault through the keyring only and never asks for a passphrase: keep
+        the HIBP API key in the keyring too ('pwnvault config api-key').
+        disable stops the timer and removes exactly the files enable wrote; a unit of the same name that
+        pwnvault did not write is never touched. status shows whether the schedule is installed, its period
+        and command, and from the user manager the next run and the last run's result.
+        """,
+        options: [OptionSpec("every", value: "PERIOD",
+                             help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")],
+        positionals: 1...1,
+        positionalHelp: [("enable", "install the timer and start it (or print a crontab line)"),
+                         ("disable", "stop the timer and remove its files"),
+                         ("status", "show the schedule, the next run and the last run's result")],
+        examples: [("pwnvault schedule enable", "watch once a day"),
+                   ("pwnvault schedule enable --every 6h --vault ~/family.vault", "watch another vault every 6 hours"),
+                   ("pwnvault schedule status", "when is the next run, and how did the last one end?"),
+                   ("pwnvault schedule disable", "stop watching on a schedule")])
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let action = context.arguments.positionals[0]
+        guard ["enable", "disable", "status"].contains(action) else {
+            throw UsageError.invalidValue(command: "schedule", option: "ACTION", reason: "it is enable, disable or status")
+        }
+        if action != "enable", context.arguments.has("every") {
+            throw UsageError.conflicting(command: "schedule", reason: "--every goes with 'schedule enable' only")
+        }
+        let files = try ScheduleFiles(settings: context.settings)
+        let manager = SystemdUserManager(environment: context.environment)
+        switch action {
+        case "enable": return try enable(context, files: files, manager: manager)
+        case "disable": return try disable(context, files: files, manager: manager)
+        default: return try status(context, files: files, manager: manager)
+        }
+    }
+
+    // MARK: enable
+
+    struct EnableReport: Encodable {
+        let every: String
+        let service: String
+        let timer: String
+        let command: [String]
+        let manager: String
+        let timerEnabled: Bool
+        let nextRun: Date?
+        let crontab: String?
+    }
+
+    private static func enable(_ context: Context, files: ScheduleFiles, manager: SystemdUserManager) throws -> ExitStatus {
+        let interval = try context.arguments.value("every").map(ScheduleInterval.init(parsing:)) ?? .daily
+        let location = try context.vaultLocation()
+        guard FileManager.default.fileExists(atPath: location.path) else { throw ScheduleError.noVault(path: location.displayPath) }
+        let watch = try ScheduledWatch(program: try ScheduledWatch.runningProgram(), vault: location.path, interval: interval)
+        try files.install(watch)
+
+        let c = context.console
+        var crontab: String?, nextRun: Date?, managerText = "running"
+        switch manager.availability() {
+        case .running:
+            try manager.run(["daemon-reload"])
+            try manager.run(["enable", "--now", ScheduledWatch.timerName])
+            nextRun = SystemdUserManager.date(manager.properties(of: ScheduledWatch.timerName, ["NextElapseUSecRealtime"])["NextElapseUSecRealtime"])
+        case let .notRunning(reason):
+            managerText = "not running: " + reason
+            crontab = watch.crontabLine(busAddress: cronBusAddress(context.environment))
+        }
+        if context.json {
+            try c.json(EnableReport(every: interval.description, service: files.servicePath, timer: files.timerPath,
+                                    command: watch.arguments, manager: managerText, timerEnabled: crontab == nil,
+                                    nextRun: nextRun, crontab: crontab))
+            return .success
+        }
+        c.out("wrote \(location.display(files.servicePath))")
+        c.out("wrote \(location.display(files.timerPath))")
+        if let crontab {
+            c.note("no systemd user manager is running (\(managerText.dropFirst("not running: ".count))), so nothing will start the timer")
+            c.note("to run the same watch every \(interval) from cron instead, add this line with 'crontab -e':")
+            if cronBusAddress(context.environment) == nil {
+                c.note("cron jobs start outside your desktop session: without a session bus the keyring cannot unlock the vault")
+            }
+            c.out(crontab)
+        } else {
+            c.out("enabled \(ScheduledWatch.timerName): 'watch --notify' runs every \(interval)"
+                  + (nextRun.map { ", next at about \(ListCommand.format($0))" } ?? ""))
+        }
+        return .success
+    }
+
+    /// The session bus address to give a cron job: this session's, when it is a socket path that
+    /// outlives the login (`unix:path=`), else `$XDG_RUNTIME_DIR/bus` when it exists; nil otherwise.
+    static func cronBusAddress(_ environment: [String: String]) -> String? {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], address.hasPrefix("unix:path=") { return address }
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
+           FileManager.default.fileExists(atPath: runtime + "/bus") {
+            return "unix:path=" + runtime + "/bus"
+        }
+        return nil
+    }
+
+    // MARK: disable
+
+    struct DisableReport: Encodable { let removed: [String]; let manager: String }
+
+    private static func disable(_ context: Context, files: ScheduleFiles, manager: SystemdUserManager) throws -> ExitStatus {
+        let (service, timer) = try files.owners()
+        for (path, owner) in [(files.servicePath, service), (files.timerPath, timer)] where owner == .foreign {
+            throw ScheduleError.foreignUnit(path: path)
+        }
+        let availability = manager.availability()
+        let installed = service != .absent || timer != .absent
+        if installed, availability == .running, timer != .absent {
+            try manager.run(["disable", "--now", ScheduledWatch.timerName])
+        }
+        let removed = try files.remove()
+        if installed, availability == .running { try manager.run(["daemon-reload"]) }
+
+        let c = context.console
+        let managerText: String
+        if case let .notRunning(reason) = availability { managerText = "not running: " + reason } else { managerText = "running" }
+        if context.json { try c.json(DisableReport(removed: removed, manager: managerText)); return .success }
+        guard !removed.isEmpty else {
+            c.out("no schedule is installed; nothing was removed")
+            return .success
+        }
+        let home = try? context.vaultLocation()
+        for path in removed { c.out("removed \(home?.display(path) ?? path)") }
+        if availability != .running {
+            c.note("no systemd user manager is running; if you added pwnvault's line to your crontab, remove it with 'crontab -e'")
+        }
+        return .success
+    }
+
+    // MARK: status
+
+    private static func status(_ context: Context, files: ScheduleFiles, manager: SystemdUserManager) throws -> ExitStatus {
+        var report = try ScheduleStatus.read(files: files, manager: manager)
+        // The last full check is in the vault: read through the keyring only, never asking.
+        let vault = Result { try context.openVaultThroughKeyringOnly() }
+        report.lastFullCheck = (try? vault.get())?.payload.monitor?.lastFullCheck
+        if context.json { try context.console.json(report); return .success }
+        let shown = try? context.vaultLocation()
+        let display: (String) -> String = { shown?.display($0) ?? $0 }
+        var rows: [(String, String)] = [
+            ("schedule", report.installation.rawValue + (report.every.map { ", every \($0)" } ?? "")),
+            ("service", display(report.service)),
+            ("timer", display(report.timer)),
+        ]
+        if let command = report.command { rows.append(("runs", Sanitizer.singleLine(command))) }
+        rows.append(("user manager", report.manager))
+        if report.manager == "running", report.installation != .notInstalled {
+            rows.append(("timer state", report.timerState ?? "unknown"))
+            rows.append(("next run", report.nextRun.map(ListCommand.format) ?? "none scheduled"))
+            rows.append(("last run", report.lastRun.map(describe) ?? "none since the user manager started"))
+        }
+        switch vault {
+        case let .success(session):
+            rows.append(("last full check", session.payload.monitor?.lastFullCheck.map(ListCommand.format) ?? "none yet"))
+        case let .failure(error):
+            rows.append(("last full check", "unknown (" + ((error as? KeyringOnlyError)?.reason ?? "the vault could not be opened") + ")"))
+        }
+        let w = rows.map(\.0.count).max()!
+        for (k, v) in rows { context.console.out((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0) + v) }
+        switch report.installation {
+        case .notInstalled: context.console.note("install it with 'pwnvault schedule enable'")
+        case .foreign: context.console.note("a unit of that name was not written by pwnvault; pwnvault leaves it alone")
+        case .partial: context.console.note("one unit is missing: 'pwnvault schedule enable' writes both again")
+        case .installed: break
+        }
+        return .success
+    }
+
+    private static func describe(_ run: ScheduleStatus.LastRun) -> String {
+        let outcome: String
+        if let status = run.exitStatus {
+            let meaning = ExitStatus(rawValue: Int32(status)).map { " (\($0.meaning))" } ?? ""
+            outcome = "exit status \(status)\(meaning)"
+        } else {
+            outcome = run.result
+        }
+        return "\(ListCommand.format(run.finished)), \(outcome)"
+    }
+}

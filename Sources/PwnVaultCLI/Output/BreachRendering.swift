@@ -1,0 +1,195 @@
+import Foundation
+import PwnVaultCore
+
+/// The one rendering of breaches, for every command that shows them (`check`, `show`, `breach`,
+/// `breaches`): HIBP's own casing of data classes, dates as HIBP gives them (UTC, whatever `TZ`
+/// says), the flags a reader must know (fabricated, spam list, unverified, retired, malware, …),
+/// descriptions as plain text (never raw HTML), wrapped to the console's width with a hanging indent
+/// on a terminal and unwrapped elsewhere. Which breaches may be named is not decided here: that is
+/// the disclosure gate's answer (`Disclosure.breaches`), already newest first.
+///
+/// What the vault remembers about an account's breaches (issue 9) is shown from the gate's answer:
+/// `NEW` after a breach first seen by the latest check, `(acknowledged)` after one the user dealt with,
+/// and advice per data class under every breach not acknowledged yet.
+struct BreachRendering {
+    let console: Console
+
+    init(_ console: Console) { self.console = console }
+
+    // MARK: one line, one entry
+
+    /// A breach in one line: its title (the name when only the name is known), then its flags in
+    /// brackets: `River City Media Spam List [spam list]`.
+    func title(_ b: Breach) -> String {
+        let flags = Self.flags(b)
+        return Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+    }
+
+    /// Titles for a one-line list (`check`, `domain`): breaches in the gate's order (newest first), each
+    /// new one followed by `newMark` (nil: no marks), then what is only counted.
+    func titles(_ disclosed: DisclosedBreaches, newMark: String? = "NEW") -> [String] {
+        disclosed.shown.map { b in title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "") } + disclosed.countedNotes
+    }
+
+    /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]  NEW`, what was
+    /// exposed, and (unless acknowledged) what to do, each under a hanging indent.
+    func entry(_ b: Breach, in disclosed: DisclosedBreaches? = nil) -> [String] {
+        let date = b.breachDate.map { "\($0)" } ?? "unknown   "
+        let mark = disclosed.map { d in
+            d.isNew(b) ? "  " + console.styled("NEW", .red) : d.isAcknowledged(b) ? "  " + console.styled("(acknowledged)", .dim) : ""
+        } ?? ""
+        var lines = console.hanging(date + "  ", styledTitle(b) + mark)
+        if !b.dataClasses.isEmpty {
+            lines += console.hanging("            exposed: ", dataClasses(b))
+        }
+        if let disclosed, !disclosed.isAcknowledged(b) {
+            for advice in BreachAdvice.lines(for: b) { lines += console.hanging("            → ", advice) }
+        }
+        return lines
+    }
+
+    /// Everything the catalog says about one breach (`breach NAME`), and what to do if one's
+    /// account is in it.
+    func details(_ b: Breach) -> [String] {
+        let flags = Self.allFlags(b)
+        var lines = console.wrapped(console.styled(Sanitizer.singleLine(b.title), .bold)
+                                    + (b.domain.isEmpty ? "" : "  (\(Sanitizer.singleLine(b.domain)))")) + [""]
+        lines += console.hanging("breach date:        ", b.breachDate.map { "\($0)" } ?? "unknown")
+        lines += console.hanging("added to HIBP:      ", b.addedDate.map(Self.day) ?? "-")
+        lines += console.hanging("accounts affected:  ", thousands(b.pwnCount))
+        lines += console.hanging("exposed:            ", b.dataClasses.isEmpty ? "-" : dataClasses(b))
+        lines += console.hanging("flags:              ", flags.isEmpty ? "-" : flags.joined(separator: ", "))
+        let (text, links) = HTMLText.render(b.descriptionHTML, width: console.width ?? 0)
+        if !text.isEmpty { lines += [""] + text.components(separatedBy: "\n") }
+        if !links.isEmpty {
+            lines.append("")
+            for (i, link) in links.enumerated() { lines += console.hanging("[\(i + 1)] ", Sanitizer.singleLine(link)) }
+        }
+        let advice = BreachAdvice.lines(for: b)
+        if !advice.isEmpty {
+            lines += ["", "if one of your accounts is in it:"]
+            for line in advice { lines += console.hanging("  → ", line) }
+        }
+        return lines
+    }
+
+    /// The catalog table (`breaches`): date, title with flags, domain, size, name; fitted to the width.
+    func table(_ breaches: [Breach]) -> [String] {
+        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"], keep: [0, 3], shrinkFirst: [2, 4])
+        for b in breaches {
+            table.rows.append([b.breachDate.map { "\($0)" } ?? "-", title(b),
+                               b.domain.isEmpty ? "-" : Sanitizer.singleLine(b.domain),
+                               thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
+        }
+        return console.lines(of: table)
+    }
+
+    // MARK: parts
+
+    /// The data classes as HIBP writes them (`Email addresses, IP addresses`), cleaned for one line.
+    func dataClasses(_ b: Breach) -> String {
+        b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ")
+    }
+
+    private func styledTitle(_ b: Breach) -> String {
+        let flags = Self.flags(b)
+        return console.styled(Sanitizer.singleLine(b.hasDetails ? b.title : b.name), .bold)
+            + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+    }
+
+    /// The flags a reader must know, most serious first. `verified` is the normal case and not shown;
+    /// a breach known only by name has no flags to show.
+    static func flags(_ b: Breach) -> [String] {
+        guard b.hasDetails else { return [] }
+        var f: [String] = []
+        if b.isFabricated { f.append("fabricated") }
+        if b.isSpamList { f.append("spam list") }
+        if !b.isVerified { f.append("unverified") }
+        if b.isRetired { f.append("retired") }
+        if b.isMalware { f.append("malware") }
+        if b.isStealerLog { f.append("stealer log") }
+        if b.isSensitive { f.append("sensitive") }
+        return f
+    }
+
+    /// Every flag that is set, for `--json` and `breach`: the same words, `verified` included.
+    static func allFlags(_ b: Breach) -> [String] {
+        var f = [b.isVerified ? "verified" : "unverified"]
+        if b.isSensitive { f.append("sensitive") }
+        if b.isFabricated { f.append("fabricated") }
+        if b.isSpamList { f.append("spam list") }
+        if b.isMalware { f.append("malware") }
+        if b.isStealerLog { f.append("stealer log") }
+        if b.isRetired { f.append("retired") }
+        if b.isSubscriptionFree { f.append("subscription-free") }
+        return f
+    }
+
+    /// A day of HIBP's timestamps as HIBP shows it: in UTC, whatever the local time zone.
+    static func day(_ date: Date) -> String {
+        let parts = utc.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    private static let utc: Calendar = {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC")!
+        return c
+    }()
+
+    // MARK: JSON
+
+    /// A whole breach in `--json` (`breach`, `breaches`, `show`): every flag, HIBP's data classes and the
+    /// description as plain text, paragraphs separated by blank lines, never hard-wrapped.
+    struct JSON: Encodable {
+        let name: String
+        let title: String?
+        let domain: String?
+        let breachDate: String?
+        let addedDate: Date?
+        let modifiedDate: Date?
+        let pwnCount: Int64?
+        let dataClasses: [String]
+        let flags: [String]
+        let isVerified, isFabricated, isSensitive, isRetired, isSpamList, isMalware, isStealerLog, isSubscriptionFree: Bool
+        let description: String?
+        let links: [String]
+        let attribution: String?
+        let disclosureUrl: String?
+        /// For an account's breach (`show`): first seen by the latest check and not acknowledged.
+        let new: Bool?
+        /// For an account's breach: the user said it was dealt with (`ack`).
+        let acknowledged: Bool?
+        /// What to do when one's account is in it, one line per kind of data exposed (none once acknowledged).
+        let advice: [String]?
+
+        /// An account's breach, as the gate disclosed it: with its new and acknowledged marks and advice.
+        init(_ b: Breach, in disclosed: DisclosedBreaches) {
+            let acknowledged = disclosed.isAcknowledged(b)
+            self.init(b, advice: !acknowledged, new: disclosed.isNew(b), acknowledged: acknowledged)
+        }
+
+        /// A catalog entry; `advice` adds what to do when one's account is in it.
+        init(_ b: Breach, advice: Bool = false, new: Bool? = nil, acknowledged: Bool? = nil) {
+            self.new = new
+            self.acknowledged = acknowledged
+            self.advice = advice ? BreachAdvice.lines(for: b) : (acknowledged == true ? [] : nil)
+            let known = b.hasDetails
+            let (text, links) = HTMLText.render(b.descriptionHTML, width: 0)
+            name = Sanitizer.singleLine(b.name)
+            title = known ? Sanitizer.singleLine(b.title) : nil
+            domain = known ? Sanitizer.singleLine(b.domain) : nil
+            breachDate = b.breachDate.map { "\($0)" }
+            addedDate = b.addedDate; modifiedDate = b.modifiedDate
+            pwnCount = known ? b.pwnCount : nil
+            dataClasses = b.dataClasses.map(Sanitizer.singleLine)
+            flags = known ? BreachRendering.allFlags(b) : []
+            isVerified = b.isVerified; isFabricated = b.isFabricated; isSensitive = b.isSensitive; isRetired = b.isRetired
+            isSpamList = b.isSpamList; isMalware = b.isMalware; isStealerLog = b.isStealerLog; isSubscriptionFree = b.isSubscriptionFree
+            description = known ? text : nil
+            self.links = links.map(Sanitizer.singleLine)
+            attribution = b.attribution.map(Sanitizer.singleLine)
+            disclosureUrl = b.disclosureURL.map(Sanitizer.singleLine)
+        }
+    }
+}

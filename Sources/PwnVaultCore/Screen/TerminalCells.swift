@@ -1,0 +1,111 @@
+/// How many terminal cells text takes, and how to fit it into a number of cells: the one place that
+/// counts them (tables, help, wrapped descriptions). Counted per grapheme cluster, as terminals draw:
+/// East Asian wide and fullwidth characters and emoji take two cells, combining marks and other
+/// zero-width characters none, everything else one. The table follows glibc's `wcwidth` for these
+/// ranges (Unicode 15 East Asian Width), without depending on the process locale, which is often "C"
+/// where `wcwidth` answers -1 for every non-ASCII character.
+public enum TerminalCells {
+    /// The cells one character (grapheme cluster) takes.
+    public static func width(_ c: Character) -> Int {
+        let scalars = c.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if first.value < 0x7F { return first.value < 0x20 ? 0 : 1 }
+        if first.properties.isEmojiPresentation { return 2 }
+        if scalars.contains("\u{FE0F}"), first.properties.isEmoji { return 2 }   // text-default emoji made colourful
+        if isWide(first.value) { return 2 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator: return 0
+        default: return 1
+        }
+    }
+
+    /// The cells a string takes on one line. pwnvault's own color sequences (`ESC [ … m`) take none;
+    /// escape sequences from data never get this far (`Sanitizer`).
+    public static func width<S: StringProtocol>(_ s: S) -> Int {
+        // Printable ASCII, the common case (ids, dates, counts): one cell per byte.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s.utf8.count }
+        var total = 0, inEscape = false
+        for c in s {
+            if inEscape { if c.isLetter { inEscape = false }; continue }
+            if c == "\u{1B}" { inEscape = true; continue }
+            total += width(c)
+        }
+        return total
+    }
+
+    /// `s` cut to at most `cells` cells, ending in `…` when anything was cut.
+    public static func truncate(_ s: String, to cells: Int) -> String {
+        guard width(s) > cells else { return s }
+        guard cells > 0 else { return "" }
+        var out = "", used = 0
+        for c in s {
+            let w = width(c)
+            if used + w > cells - 1 { break }
+            out.append(c); used += w
+        }
+        return out + "…"
+    }
+
+    /// `s` followed by spaces up to `cells` cells.
+    public static func pad(_ s: String, to cells: Int) -> String {
+        s + String(repeating: " ", count: max(0, cells - width(s)))
+    }
+
+    /// Word-wraps one paragraph into lines of at most `cells` cells, breaking at spaces only: a word
+    /// longer than a line (a link) gets a line of its own, uncut, so it can still be copied.
+    /// `cells <= 0`: one line, unwrapped. U+00A0 never breaks and becomes a plain space.
+    public static func wrap(_ text: String, to cells: Int) -> [String] {
+        guard cells > 0 else { return [text.replacingOccurrences(of: "\u{00A0}", with: " ")] }
+        var lines: [String] = [], current = "", used = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let w = width(word)
+            if current.isEmpty {
+                current = String(word); used = w
+            } else if used + 1 + w <= cells {
+                current += " " + word; used += 1 + w
+            } else {
+                lines.append(current)
+                current = String(word); used = w
+            }
+        }
+        lines.append(current)
+        return lines.map { $0.replacingOccurrences(of: "\u{00A0}", with: " ") }
+    }
+
+    /// `first` then the wrapped `text`, continuation lines indented to where `text` starts (a hanging
+    /// indent): `exposed:  Email addresses, Names,` / `          Passwords`. When `first` leaves less
+    /// than a third of the width, the text starts on the next line, indented by `fallbackIndent`.
+    public static func hanging(_ first: String, _ text: String, width cells: Int?, fallbackIndent: Int = 6) -> [String] {
+        guard let cells else { return [first + text] }
+        let indent = width(first)
+        if cells - indent >= max(12, cells / 3) {
+            let wrapped = wrap(text, to: cells - indent)
+            let pad = String(repeating: " ", count: indent)
+            return [first + wrapped[0]] + wrapped.dropFirst().map { pad + $0 }
+        }
+        let pad = String(repeating: " ", count: fallbackIndent)
+        return [first.trailingSpacesTrimmed] + wrap(text, to: cells - fallbackIndent).map { pad + $0 }
+    }
+
+    /// Wide and fullwidth ranges (East Asian Width W and F) that `isEmojiPresentation` does not cover.
+    static func isWide(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F,
+             0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x17000...0x18CFF, 0x1B000...0x1B2FF,
+             0x1F200...0x1F2FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension String {
+    /// The string without the spaces at its end (table rows, the first line of a hanging indent).
+    public var trailingSpacesTrimmed: String {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import XCTest
+
+/// `pwnvault schedule` run by the real binary in a throw-away HOME and XDG_CONFIG_HOME: the units it
+/// writes are checked by systemd's own `systemd-analyze verify`, the service's command line is read
+/// back by systemd's quoting rules and run by hand, and `disable` is held to removing exactly what
+/// `enable` wrote. There is no systemd user manager in the test session (nor in CI), so `enable`
+/// takes its crontab path here.
+final class ScheduleEndToEndTests: XCTestCase {
+    var s: Sandbox!
+    /// A vault path with everything systemd and the shell treat specially: spaces, %, $, quotes, a backslash.
+    var vault: String!
+
+    override func setUpWithError() throws {
+        s = try Sandbox()
+        let folder = s.dir.appendingPathComponent("My Vaults/100% \"family\" $HOME's \\ stuff")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        vault = folder.appendingPathComponent("family vault").path
+        let made = s.run(["init", "--kdf", "interactive", "--vault", vault])
+        XCTAssertEqual(made.status, 0, made.all)
+    }
+
+    override func tearDown() { s = nil }
+
+    var unitFolder: String { s.home.appendingPathComponent(".config/systemd/user").path }
+    var servicePath: String { unitFolder + "/pwnvault-watch.service" }
+    var timerPath: String { unitFolder + "/pwnvault-watch.timer" }
+    /// The binary the service must run: the built one, symbolic links resolved (as /proc/self/exe has it).
+    var binary: String { URL(fileURLWithPath: Paths.binary).resolvingSymlinksInPath().path }
+
+    private func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+    private func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? NSNumber)?.intValue ?? -1
+    }
+    private func files(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+    }
+
+    /// `ExecStart=`'s words, read by systemd's rules for command lines (systemd.service(5), "Command
+    /// lines"): words split at spaces, double-quoted words with C escapes, `%%` for `%`, `$$` for `$`.
+    /// Written here apart from pwnvault's own quoting, so the two can disagree.
+    static func execStartWords(_ unit: String) throws -> [String] {
+        let line = try XCTUnwrap(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }, "no ExecStart= in\n\(unit)")
+        var words: [String] = [], word = "", inWord = false, quoted = false
+        var chars = Array(line.dropFirst("ExecStart=".count))
+        chars.append(" ")
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if quoted {
+                if c == "\\" { i += 1; word.append(chars[i]) } else if c == "\"" { quoted = false } else { word.append(c) }
+            } else if c == " " {
+                if inWord { words.append(word); word = ""; inWord = false }
+            } else if c == "\"" {
+                quoted = true; inWord = true
+            } else {
+                word.append(c); inWord = true
+            }
+            i += 1
+        }
+        XCTAssertFalse(quoted, "an unterminated quote in \(line)")
+        // Specifiers and variables are expanded after splitting: %% and $$ stand for themselves.
+        return words.map { $0.replacingOccurrences(of: "%%", with: "%").replacingOccurrences(of: "$$", with: "$") }
+    }
+
+    private func systemdAnalyze() throws -> String {
+        guard let path = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("systemd-analyze is not installed (Debian's systemd package; scripts/setup.sh installs it)")
+        }
+        return path
+    }
+
+    // MARK: enable
+
+    func testEnableWritesTwoUnitsThatSystemdAcceptsAndThatRunThisBinaryOnThisVault() throws {
+        XCTAssertFalse(FileManager.default.fileExists(atPath: s.home.appendingPathComponent(".config").path))
+        let r = s.run(["schedule", "enable", "--every", "6h", "--vault", vault])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stdout.hasPrefix("wrote ~/.config/systemd/user/pwnvault-watch.service\nwrote ~/.config/systemd/user/pwnvault-watch.timer\n"),
+                      r.stdout)
+        XCTAssertEqual(files(in: unitFolder), ["pwnvault-watch.service", "pwnvault-watch.timer"])
+        XCTAssertEqual(mode(servicePath), 0o644)
+        XCTAssertEqual(mode(timerPath), 0o644)
+        for folder in [".config", ".config/systemd", ".config/systemd/user"] {
+            XCTAssertEqual(mode(s.home.appendingPathComponent(folder).path), 0o700, folder)
+        }
+
+        let service = read(servicePath), timer = read(timerPath)
+        XCTAssertEqual(try Self.execStartWords(service), [binary, "watch", "--notify", "--vault", vault])
+        XCTAssertTrue(service.hasPrefix("# pwnvault-schedule every=6h\n"), service)
+        XCTAssertTrue(timer.hasPrefix("# pwnvault-schedule every=6h\n"), timer)
+        for line in ["Type=oneshot", "NoNewPrivileges=yes", "UMask=0077"] {
+            XCTAssertTrue(service.contains("\n\(line)\n"), "no \(line) in\n\(service)")
+        }
+        for line in ["OnCalendar=*-*-* 00/6:00:00", "Persistent=true", "RandomizedDelaySec=1h", "Unit=pwnvault-watch.service",
+                     "WantedBy=timers.target"] {
+            XCTAssertTrue(timer.contains("\n\(line)\n"), "no \(line) in\n\(timer)")
+        }
+        // Nothing that could be a secret: only the program, the vault's path, the period.
+        XCTAssertFalse(service.contains("HIBP_API_KEY") || service.contains("PASSPHRASE") || service.contains("Environment"), service)
+
+        // systemd's own check of both units (it also checks that ExecStart's program exists and is executable).
+        let runtime = s.dir.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let verified = Sandbox.exec(try systemdAnalyze(), ["--user", "verify", servicePath, timerPath], input: nil,
+                                    environment: s.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 })
+        XCTAssertEqual(verified.status, 0, verified.all)
+        XCTAssertEqual(verified.all, "", "systemd-analyze verify warned")
+    }
+
+    /// The check is honest: a unit systemd would reject makes `verify` fail.
+    func testSystemdAnalyzeRejectsAServiceWhoseProgramIsMissing() throws {
+        XCTAssertEqual(s.run(["schedule", "enable", "--vault", vault]).status, 0)
+        let broken = read(servicePath).replacingOccurrences(of: "ExecStart=" + binary, with: "ExecStart=" + binary + "-missing")
+        XCTAssertNotEqual(broken, read(servicePath))
+        try broken.write(toFile: servicePath, atomically: true, encoding: .utf8)
+        let runtime = s.dir.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let verified = Sandbox.exec(try systemdAnalyze(), ["--user", "verify", servicePath], input: nil,
+                                    environment: s.environment.merging(["XDG_RUNTIME_DIR": runtime.path]) { $1 })
+        XCTAssertNotEqual(verified.status, 0, verified.all)
+    }
+
+    func testEachPeriodBecomesACalendarTimeSystemdAccepts() throws {
+        let expected = ["1h": ("*-*-* *:00:00", "15min", "1h"), "2h": ("*-*-* 00/2:00:00", "30min", "2h"),
+                        "12h": ("*-*-* 00/12:00:00", "1h", "12h"), "24h": ("*-*-* 00:00:00", "1h", "1d"),
+                        "1d": ("*-*-* 00:00:00", "1h", "1d"), "7d": ("Mon *-*-* 00:00:00", "1h", "7d"),
+                        "1w": ("Mon *-*-* 00:00:00", "1h", "7d")]
+        let analyze = try systemdAnalyze()
+        for (every, (calendar, delay, normalized)) in expected.sorted(by: { $0.key < $1.key }) {
+            let r = s.run(["schedule", "enable", "--every", every, "--vault", vault])
+            XCTAssertEqual(r.status, 0, "\(every): \(r.all)")
+            let timer = read(timerPath)
+            XCTAssertTrue(timer.hasPrefix("# pwnvault-schedule every=\(normalized)\n"), "\(every):\n\(timer)")
+            XCTAssertTrue(timer.contains("\nOnCalendar=\(calendar)\n"), "\(every):\n\(timer)")
+            XCTAssertTrue(timer.contains("\nRandomizedDelaySec=\(delay)\n"), "\(every):\n\(timer)")
+            let parsed = Sandbox.exec(analyze, ["calendar", calendar], input: nil, environment: s.environment)
+            XCTAssertEqual(parsed.status, 0, parsed.all)
+        }
+        let status = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json"]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(status["every"] as? String, "7d", "enable again replaces pwnvault's own units")
+    }
+
+    func testEveryIsValidatedWithOneLineAndAHint() throws {
+        for bad in ["30m", "0h", "5h", "2d", "14d", "1.5h", "", "daily", "-1h", "h"] {
+            let r = s.run(["schedule", "enable", "--every", bad, "--vault", vault])
+            XCTAssertEqual(r.status, 2, "\(bad): \(r.all)")
+            XCTAssertEqual(r.stdout, "", bad)
+            let lines = r.stderr.split(separator: "\n")
+            XCTAssertEqual(lines.count, 2, "\(bad): \(r.stderr)")
+            XCTAssertTrue(lines.first?.hasPrefix("pwnvault: error: invalid value for '--every'") == true, r.stderr)
+            XCTAssertEqual(lines.last.map(String.init),
+                           "pwnvault: hint: use one of 1h, 2h, 3h, 4h, 6h, 8h, 12h, 1d or 7d, e.g. 'pwnvault schedule enable --every 6h'")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: unitFolder), "nothing is written for a bad period")
+        let misplaced = s.run(["schedule", "status", "--every", "1d"])
+        XCTAssertEqual(misplaced.status, 2, misplaced.all)
+        XCTAssertTrue(misplaced.stderr.hasPrefix("pwnvault: error: --every goes with 'schedule enable' only\npwnvault: hint: "), misplaced.stderr)
+        let unknown = s.run(["schedule", "start"])
+        XCTAssertEqual(unknown.status, 2, unknown.all)
+        XCTAssertTrue(unknown.stderr.contains("it is enable, disable or status"), unknown.stderr)
+    }
+
+    func testEnableRefusesAVaultThatDoesNotExist() throws {
+        let missing = s.dir.appendingPathComponent("nowhere/vault").path
+        let r = s.run(["schedule", "enable", "--vault", missing])
+        XCTAssertEqual(r.status, 4, r.all)
+        XCTAssertTrue(r.stderr.hasPrefix("pwnvault: error: there is no vault at "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pwnvault: hint: create it with 'pwnvault init'"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: unitFolder))
+    }
+
+    // MARK: without a user manager
+
+    func testWithoutAUserManagerEnablePrintsACrontabLineThatRunsTheSameCommand() throws {
+        let r = s.run(["schedule", "enable", "--every", "6h", "--vault", vault])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stderr.contains("pwnvault: no systemd user manager is running ("), r.stderr)
+        XCTAssertTrue(r.stderr.contains("add this line with 'crontab -e'"), r.stderr)
+        let line = try XCTUnwrap(r.stdout.split(separator: "\n").last.map(String.init))
+        let fields = line.split(separator: " ", maxSplits: 5).map(String.init)
+        XCTAssertEqual(fields.count, 6, line)
+        let minute = try XCTUnwrap(Int(fields[0]), line)
+        XCTAssertTrue((0..<60).contains(minute), line)
+        XCTAssertNotNil(fields[1].range(of: #"^[0-5]-23/6$"#, options: .regularExpression), line)
+        XCTAssertEqual(Array(fields[2...4]), ["*", "*", "*"], line)
+
+        // What cron would run: `\%` becomes `%`, then /bin/sh reads the rest. Have sh print the words.
+        let command = fields[5].replacingOccurrences(of: "\\%", with: "%")
+        let words = Sandbox.exec("/bin/sh", ["-c", "set -- \(command); printf '%s\\n' \"$@\""], input: nil, environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(words.status, 0, words.all)
+        var argv = words.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        let bus = try XCTUnwrap(s.environment["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(argv.first, "DBUS_SESSION_BUS_ADDRESS=" + bus, "cron gets the session bus, or the keyring is out of reach")
+        argv.removeFirst()
+        XCTAssertEqual(argv, [binary, "watch", "--notify", "--vault", vault])
+        XCTAssertEqual(argv, try Self.execStartWords(read(servicePath)), "the crontab line and the service run the same command")
+    }
+
+    func testStatusSaysWhatIsInstalledAndThatNoManagerRuns() throws {
+        let before = s.run(["schedule", "status"])
+        XCTAssertEqual(before.status, 0, before.all)
+        XCTAssertTrue(before.stdout.hasPrefix("schedule:     not installed\n"), before.stdout)
+        XCTAssertTrue(before.stderr.contains("install it with 'pwnvault schedule enable'"), before.stderr)
+
+        XCTAssertEqual(s.run(["schedule", "enable", "--every", "12h", "--vault", vault]).status, 0)
+        let after = s.run(["schedule", "status"])
+        XCTAssertEqual(after.status, 0, after.all)
+        XCTAssertTrue(after.stdout.contains("schedule:     installed, every 12h\n"), after.stdout)
+        XCTAssertTrue(after.stdout.contains("service:      ~/.config/systemd/user/pwnvault-watch.service\n"), after.stdout)
+        XCTAssertTrue(after.stdout.contains("user manager: not running: "), after.stdout)
+        XCTAssertFalse(after.stdout.contains("next run"), "no run time is made up without a manager")
+
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json"]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["installation"] as? String, "installed")
+        XCTAssertEqual(json["every"] as? String, "12h")
+        XCTAssertEqual(json["service"] as? String, servicePath)
+        XCTAssertEqual(json["timer"] as? String, timerPath)
+        XCTAssertTrue((json["manager"] as? String)?.hasPrefix("not running: ") == true, "\(json)")
+        XCTAssertNil(json["nextRun"])
+        XCTAssertNil(json["lastRun"])
+    }
+
+    // MARK: disable
+
+    func testDisableRemovesExactlyTheFilesEnableWrote() throws {
+        try FileManager.default.createDirectory(atPath: unitFolder + "/timers.target.wants", withIntermediateDirectories: true)
+        let own = "[Unit]\nDescription=mine\n[Service]\nExecStart=/bin/true\n"
+        try own.write(toFile: unitFolder + "/backup.service", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: unitFolder + "/timers.target.wants/backup.timer", withDestinationPath: "/dev/null")
+
+        XCTAssertEqual(s.run(["schedule", "enable", "--vault", vault]).status, 0)
+        XCTAssertEqual(files(in: unitFolder), ["backup.service", "pwnvault-watch.service", "pwnvault-watch.timer", "timers.target.wants"])
+        // As `systemctl --user enable` would have linked it before the manager went away.
+        try FileManager.default.createSymbolicLink(atPath: unitFolder + "/timers.target.wants/pwnvault-watch.timer", withDestinationPath: timerPath)
+
+        let r = s.run(["schedule", "disable"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(r.stdout, """
+            removed ~/.config/systemd/user/timers.target.wants/pwnvault-watch.timer
+            removed ~/.config/systemd/user/pwnvault-watch.service
+            removed ~/.config/systemd/user/pwnvault-watch.timer
+
+            """)
+        XCTAssertEqual(files(in: unitFolder), ["backup.service", "timers.target.wants"])
+        XCTAssertEqual(files(in: unitFolder + "/timers.target.wants"), ["backup.timer"])
+        XCTAssertEqual(read(unitFolder + "/backup.service"), own)
+
+        let again = s.run(["schedule", "disable"])
+        XCTAssertEqual(again.status, 0, again.all)
+        XCTAssertEqual(again.stdout, "no schedule is installed; nothing was removed\n")
+    }
+
+    func testAUnitOfTheSameNameThatPwnvaultDidNotWriteIsNeverTouched() throws {
+        try FileManager.default.createDirectory(atPath: unitFolder, withIntermediateDirectories: true)
+        let theirs = "[Unit]\nDescription=the user's own\n[Timer]\nOnCalendar=daily\n"
+        try theirs.write(toFile: timerPath, atomically: true, encoding: .utf8)
+
+        let enabled = s.run(["schedule", "enable", "--vault", vault])
+        XCTAssertEqual(enabled.status, 4, enabled.all)
+        XCTAssertEqual(enabled.stderr, """
+            pwnvault: error: \(timerPath) exists and was not written by pwnvault; it was left as it is
+            pwnvault: hint: rename or remove that unit yourself if pwnvault may use the name, then run it again
+
+            """)
+        XCTAssertEqual(files(in: unitFolder), ["pwnvault-watch.timer"], "not even the service is written")
+
+        // With pwnvault's service beside it (an earlier enable), disable still removes nothing.
+        try FileManager.default.removeItem(atPath: timerPath)
+        XCTAssertEqual(s.run(["schedule", "enable", "--vault", vault]).status, 0)
+        try theirs.write(toFile: timerPath, atomically: true, encoding: .utf8)
+        let disabled = s.run(["schedule", "disable"])
+        XCTAssertEqual(disabled.status, 4, disabled.all)
+        XCTAssertTrue(disabled.stderr.hasPrefix("pwnvault: error: \(timerPath) exists and was not written by pwnvault"), disabled.stderr)
+        XCTAssertEqual(read(timerPath), theirs)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: servicePath))
+
+        let status = s.run(["schedule", "status"])
+        XCTAssertTrue(status.stdout.hasPrefix("schedule:     not pwnvault's"), status.stdout)
+    }
+
+    // MARK: the scheduled command, run by hand
+
+    /// What the timer would start, run by hand in this private keyring session against the fake HIBP
+    /// server: the vault is opened through the keyring only (no passphrase file, no PWNVAULT_VAULT:
+    /// only the unit's --vault can find it), and a quiet vault makes a silent, successful run.
+    func testTheServicesCommandRunsByHandInAKeyringSession() throws {
+        let server = try FakeHIBP()
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        XCTAssertEqual(s.run(["config", "api-key"], input: FakeHIBP.key + "\n").status, 0)
+        let added = s.run(["add", "nobody.ever.breached@example.org", "--vault", vault])
+        XCTAssertEqual(added.status, 0, added.all)
+        let checked = s.run(["check", "--all", "--vault", vault])
+        XCTAssertEqual(checked.status, 0, checked.all)
+
+        XCTAssertEqual(s.run(["schedule", "enable", "--vault", vault]).status, 0)
+        let argv = try Self.execStartWords(read(servicePath))
+        var environment = s.environment
+        environment["PWNVAULT_VAULT"] = nil
+        environment["PWNVAULT_PASSPHRASE_FILE"] = nil
+        let r = Sandbox.exec(argv[0], Array(argv.dropFirst()), input: nil, environment: environment)
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(r.all, "", "a quiet watch prints nothing")
+        // The run was a full check (the first one): status says when, from the vault, without asking.
+        let status = s.run(["schedule", "status", "--vault", vault], env: ["PWNVAULT_PASSPHRASE_FILE": "/nonexistent"])
+        XCTAssertEqual(status.status, 0, status.all)
+        XCTAssertTrue(status.stdout.contains("last full check: 20"), status.stdout)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json", "--vault", vault]).stdout.utf8)) as? [String: Any])
+        XCTAssertNotNil(json["lastFullCheck"] as? String, "\(json)")
+    }
+}

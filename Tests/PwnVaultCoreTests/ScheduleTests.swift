@@ -1,0 +1,78 @@
+import Foundation
+@testable import PwnVaultCore
+import XCTest
+
+/// The schedule's pieces that need no file system: periods, unit text, quoting, crontab fields, and
+/// reading what `systemctl --user show` prints.
+final class ScheduleTests: XCTestCase {
+    func testOfferedPeriodsAndTheirSpellings() throws {
+        let cases: [(String, String)] = [("1h", "1h"), ("2H", "2h"), ("3h", "3h"), ("4h", "4h"), ("6h", "6h"), ("8h", "8h"),
+                                         ("12h", "12h"), ("24h", "1d"), ("1d", "1d"), ("7d", "7d"), ("1w", "7d"), ("168h", "7d")]
+        for (text, shown) in cases { XCTAssertEqual(try ScheduleInterval(parsing: text).description, shown, text) }
+        XCTAssertEqual(ScheduleInterval.offeredText, "1h, 2h, 3h, 4h, 6h, 8h, 12h, 1d or 7d")
+    }
+
+    func testOtherPeriodsAreRefusedWithTheReason() {
+        let cases: [(String, String)] = [
+            ("30m", "it is not a number followed by h, d or w"), ("0h", "the shortest period is 1h"),
+            ("5h", "a timer can keep only periods that divide a day or a week evenly"),
+            ("2d", "a timer can keep only periods that divide a day or a week evenly"), ("2w", "the longest period is 7d"),
+            ("", "it is not a number followed by h, d or w"), ("1.5h", "it is not a number followed by h, d or w"),
+            ("99999999999999999999h", "it is not a number followed by h, d or w"),
+        ]
+        for (text, reason) in cases {
+            XCTAssertThrowsError(try ScheduleInterval(parsing: text), text) { error in
+                XCTAssertEqual(error as? ScheduleError, .invalidPeriod(text, reason: reason), text)
+            }
+        }
+    }
+
+    func testAnInvalidPeriodIsEchoedOnlyWhenItIsAShortPlainWord() {
+        XCTAssertEqual(ScheduleError.invalidPeriod("5h", reason: "r").message, "invalid value for '--every': '5h' is not offered (r)")
+        XCTAssertEqual(ScheduleError.invalidPeriod("alice@example.com", reason: "r").message,
+                       "invalid value for '--every': the value is not offered (r)")
+    }
+
+    func testCronFieldsKeepThePeriod() {
+        let fixed: (Int) -> Int = { $0 - 1 }   // the largest value each time
+        let expected: [(Int, String)] = [(1, "59 * * * *"), (6, "59 5-23/6 * * *"), (24, "59 23 * * *"), (168, "59 23 * * 6")]
+        for (hours, fields) in expected {
+            let interval = ScheduleInterval.offered.first { $0.hours == hours }!
+            XCTAssertEqual(interval.cronFields(random: fixed), fields)
+            XCTAssertEqual(interval.cronFields(random: { _ in 0 }).split(separator: " ").count, 5)
+        }
+    }
+
+    func testSystemdQuotingKeepsEveryCharacter() {
+        XCTAssertEqual(ScheduledWatch.systemdQuoted("/usr/bin/pwnvault"), "/usr/bin/pwnvault")
+        XCTAssertEqual(ScheduledWatch.systemdQuoted("--notify"), "--notify")
+        XCTAssertEqual(ScheduledWatch.systemdQuoted(#"/a b/100% "x" $HOME's \ v"#), #""/a b/100%% \"x\" $$HOME's \\ v""#)
+        XCTAssertEqual(ScheduledWatch.systemdQuoted(""), "\"\"")
+        XCTAssertEqual(ScheduledWatch.shellQuoted("it's"), #"'it'\''s'"#)
+        XCTAssertEqual(ScheduledWatch.shellQuoted("/plain/path-1.2"), "/plain/path-1.2")
+    }
+
+    func testCrontabLineEscapesPercentAndSetsTheBus() throws {
+        let watch = try ScheduledWatch(program: "/opt/pwn vault/pwnvault", vault: "/v/100%", interval: .daily)
+        XCTAssertEqual(watch.crontabLine(busAddress: "unix:path=/run/user/1000/bus", random: { _ in 7 }),
+                       #"7 7 * * * DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus '/opt/pwn vault/pwnvault' watch --notify --vault '/v/100\%'"#)
+    }
+
+    func testControlCharactersInAPathAreRefused() {
+        XCTAssertThrowsError(try ScheduledWatch(program: "/usr/bin/pwnvault", vault: "/v/a\nb", interval: .daily)) { error in
+            guard case .unwritablePath(what: "vault path", _)? = error as? ScheduleError else { return XCTFail("\(error)") }
+            XCTAssertFalse((error as! ScheduleError).message.contains("\n"))
+        }
+    }
+
+    func testSystemctlShowOutputIsRead() {
+        let text = "NextElapseUSecRealtime=@1764547200\nLastTriggerUSec=\nActiveState=active\nUnitFileState=enabled\nOdd=a=b\n"
+        let values = SystemdUserManager.parseProperties(text)
+        XCTAssertEqual(values["ActiveState"], "active")
+        XCTAssertEqual(values["Odd"], "a=b")
+        XCTAssertEqual(SystemdUserManager.date(values["NextElapseUSecRealtime"]), Date(timeIntervalSince1970: 1_764_547_200))
+        XCTAssertNil(SystemdUserManager.date(values["LastTriggerUSec"]))
+        XCTAssertNil(SystemdUserManager.date("n/a"))
+        XCTAssertNil(SystemdUserManager.date("@0"))
+    }
+}
