@@ -120,9 +120,29 @@ enum CheckCommand: Command {
         }
 
         let services = HIBPServices(context)
+        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
+        // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day), while
+        // the breach catalog is fetched: on a first run the two round trips overlap.
+        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
+        if rpm == nil && entries.count > 1 { rpm = cache?.rpm(for: key, now: context.now()) }
+        let askForRate = rpm == nil && entries.count > 1
+        let clock = SystemSchedulerClock()
+        let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
+        let (catalogOutcome, rateOutcome, askedAt) = try blocking { () async -> (Result<BreachCatalogLoad, Error>, Result<Int?, Error>?, Duration?) in
+            async let load: Result<BreachCatalogLoad, Error> = {
+                do { return .success(try await loader.get()()) } catch { return .failure(error) }
+            }()
+            var rate: Result<Int?, Error>?
+            var askedAt: Duration?
+            if askForRate {
+                askedAt = clock.now()
+                do { rate = .success(try await client.subscriptionStatus().rpm) } catch { rate = .failure(error) }
+            }
+            return (await load, rate, askedAt)
+        }
         let catalog: BreachCatalog?
         do {
-            catalog = try services.catalog(refresh: args.has("refresh"))
+            catalog = services.reported(try catalogOutcome.get())
         } catch let error as HIBPError where error.isUnreachable {
             // Checks cannot get through either: stop here, with one message.
             return stopped(by: error, total: entries.count, context: context)
@@ -132,14 +152,15 @@ enum CheckCommand: Command {
         } catch {
             catalog = nil
         }
-        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
-        let askedForRate: Bool
-        do {
-            (rpm, askedForRate) = try rate(given: rpm, entries: entries.count, client: client, key: key, services: services)
-        } catch let error as HIBPError where error.isUnreachable {
-            return stopped(by: error, total: entries.count, context: context)
+        if let rateOutcome {
+            do {
+                rpm = try discoverRate(rateOutcome, context: context)
+            } catch let error as HIBPError where error.isUnreachable {
+                return stopped(by: error, total: entries.count, context: context)
+            }
+            if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
         }
-        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, afterARequest: askedForRate,
+        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
                              session: session, catalog: catalog, context: context, all: all, notify: notify)
     }
 
@@ -241,16 +262,18 @@ enum CheckCommand: Command {
         let context = services.context
         let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
         if let known = cache?.rpm(for: key, now: context.now()) { return (known, false) }
-        let rpm = try discoverRate(client, context: context)
+        let answer: Result<Int?, Error>
+        do { answer = .success(try blocking { try await client.subscriptionStatus().rpm }) } catch { answer = .failure(error) }
+        let rpm = try discoverRate(answer, context: context)
         if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
         return (rpm, true)
     }
 
     /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
     /// does not say. A refused key stops here, before any account is looked up.
-    static func discoverRate(_ client: HIBPClient, context: Context) throws -> Int? {
+    static func discoverRate(_ answer: Result<Int?, Error>, context: Context) throws -> Int? {
         do {
-            return try blocking { try await client.subscriptionStatus().rpm }
+            return try answer.get()
         } catch let e as HIBPError where e.stopsRun {
             throw e
         } catch {
@@ -261,17 +284,19 @@ enum CheckCommand: Command {
 
     // MARK: the run
 
-    /// `afterARequest`: a keyed request (subscription/status) was just sent, so the first check waits
-    /// one interval: the key's limit counts every request.
-    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int, afterARequest: Bool,
+    /// `lastRequestAt`: when (on `clock`) a keyed request (subscription/status) started, so the first
+    /// check waits one interval from then: the key's limit counts every request.
+    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int,
+                          clock: SystemSchedulerClock = SystemSchedulerClock(), lastRequestAt: Duration? = nil,
                           session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool,
                           notify: NotifyOption) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
-        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: afterARequest,
+        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
                                  session: session, pastes: context.arguments.has("pastes"),
-                                 stealerLogs: context.arguments.has("stealer-logs"))
+                                 stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt,
+                                 rpmFromUser: context.arguments.value("rpm") != nil)
         let json = context.json
         let report = runner.run(entries, progress: progress) { outcome, progress in
             if !json { progress.print(line(for: outcome, catalog: catalog, console: c)) }
