@@ -44,14 +44,14 @@ libs=$(pkg-config --libs libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
 # The system-library module maps (libsodium, libpsl, GIO) as Package.swift declares them.
 sysmods=(-I Sources/CSodium -I Sources/CPSL -I Sources/CGio)
 # The C shims: each compiled with ASan, each given a module map in the build folder.
-shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline)
+shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline CHTTPShim/pwv_http)
 
 # newer OUT SOURCES...: true when OUT is missing or older than any source.
 newer() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -newer "$out" -print -quit)" ]; }
 
 build_libraries() {
   local need_cli=$1
-  if newer "$build/pwv_secret.o" Sources/CSecretShim Sources/CNotifyShim Sources/CGLibDeadline; then
+  if newer "$build/pwv_secret.o" Sources/CSecretShim Sources/CNotifyShim Sources/CGLibDeadline Sources/CHTTPShim; then
     echo "== fuzz: C shims" >&2
     : > "$build/module.modulemap"
     for shim in "${shims[@]}"; do
@@ -88,7 +88,7 @@ build_target() {
     echo "== fuzz: build $t" >&2
     nice -n 19 swiftc "${swiftflags[@]}" -module-name "Fuzz_${t//-/_}" -I "$build" "${sysmods[@]}" $(printf -- '-Xcc %s ' $cflags) \
       Fuzz/Support/*.swift "Fuzz/Targets/$t.swift" "${archives[@]}" "$build"/pwv_*.o \
-      -lsodium $libs -o "$build/bin/$t"
+      -lsodium $libs -ldl -o "$build/bin/$t"
   fi
 }
 
