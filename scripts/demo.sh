@@ -36,11 +36,13 @@ Tests/Support/keyring-session.sh -- bash -c '
   pv add alice@example.com --label "Alice (me)"
   pv add pwned.bob@example.org --label "Dad"
   printf "%s\n" "clean.carol@example.net" "pwned_dave" "+44 7700 900123" | { say "printf ... | pwnvault add -"; "$PWNVAULT_BIN" add -; }
-  pv check --all;  echo "(exit status $?: 1 means some account is in a breach)"
+  pv check --all;  echo "(exit status $?: 1 means something is new or not yet acknowledged)"
   pv list
   say "pwnvault list | cat      # piped: not one character of any account"
   "$PWNVAULT_BIN" list | cat
   pv show "#2"
   pv breach Adobe
+  pv ack --all
+  pv watch;        echo "(exit status $?: nothing new, so nothing printed: what a daily timer wants)"
   pv status
 '
