@@ -66,7 +66,7 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertEqual(before, after, "stty -a differs after the ui", file: file, line: line)
         XCTAssertEqual(tmux.display("#{alternate_on}"), "0", file: file, line: line)
         let history = tmux.history
-        for trace in ["•••", "zanzibar", "numbat", "wombat", "Quokka", "pwnvault ·", "^[["] {
+        for trace in ["•••", "zanzibar", "numbat", "wombat", "Quokka", "pwnvault ·", "^[[", Sandbox.passphrase] {
             XCTAssertFalse(history.contains(trace), "'\(trace)' left in the scrollback: \(history)", file: file, line: line)
         }
     }
@@ -188,10 +188,51 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertTrue(screen.contains("Quokka"), screen)
         XCTAssertTrue(screen.contains("#2"), screen)
         XCTAssertFalse(screen.contains("•••"), "no masked account either: \(screen)")
+        tmux.type("v")
+        tmux.wait(for: "reveal is refused in share mode")
         tmux.wait(for: "locked after 2 s idle", seconds: 6)
         XCTAssertFalse(tmux.screen.contains("Quokka"), tmux.screen)
         tmux.type("j")   // a key only unlocks
         tmux.wait(for: "Quokka")
+        tmux.type("q")
+        assertLeftAsItWas()
+    }
+
+    func testRevealAsksThePassphraseShowsOneAccountUntilAKeyAndTheLockThenNeedsThePassphrase() throws {
+        startUI("--idle 4")
+        tmux.type("v")
+        tmux.wait(for: "passphrase to reveal #1")
+        tmux.type("not the passphrase")
+        XCTAssertFalse(tmux.screen.contains("not the"), "typed without echo: \(tmux.screen)")
+        tmux.key("Enter")
+        tmux.wait(for: "wrong passphrase: nothing revealed")
+        tmux.type("v")
+        tmux.type(Sandbox.passphrase)
+        XCTAssertFalse(tmux.screen.contains("horse"), "typed without echo: \(tmux.screen)")
+        tmux.key("Enter")
+        tmux.wait(for: "pwned-zanzibar@example.com")
+        XCTAssertEqual(tmux.screen.components(separatedBy: "@example.").count, 2, "one account unmasked: \(tmux.screen)")
+        tmux.type("j")   // any key hides it again (and does nothing else)
+        tmux.waitUntilGone("zanzibar")
+        XCTAssertTrue(tmux.screen.contains("p•••r@e•••.com"), tmux.screen)
+        // Revealed once: the idle lock now needs the passphrase, not just a key.
+        tmux.wait(for: "locked: something was revealed", seconds: 10)
+        tmux.type("x")
+        tmux.key("Enter")
+        tmux.wait(for: "wrong passphrase. locked")
+        tmux.type(Sandbox.passphrase)
+        tmux.key("Enter")
+        tmux.wait(for: "Accounts (3)")
+        // Focus loss hides a revealed account too.
+        tmux.type("v")
+        tmux.type(Sandbox.passphrase)
+        tmux.key("Enter")
+        tmux.wait(for: "pwned-zanzibar@example.com")
+        tmux.type("\\e[O")
+        tmux.waitUntilGone("zanzibar")
+        tmux.type("\\e[I")
+        tmux.wait(for: "Accounts (3)")
+        XCTAssertFalse(tmux.screen.contains("zanzibar"), "still hidden after focus comes back: \(tmux.screen)")
         tmux.type("q")
         assertLeftAsItWas()
     }

@@ -47,6 +47,16 @@ final class VaultUI: FullScreenApp {
     /// Background work (a check), when running.
     var work: UIWork?
 
+    /// Why a passphrase is being typed (on the status line, never shown), and what was typed.
+    enum Asking { case reveal(id: Int), unlock }
+    var asking: (purpose: Asking, field: PassphraseField)?
+    /// The one account shown unmasked, until a key, a focus loss, a stop or `revealSeconds`.
+    var revealed: (id: Int, text: String, until: Double)?
+    /// Something was revealed in this run: the idle lock then needs the passphrase.
+    var revealedSomething = false
+    static let revealSeconds = 30.0
+    var unlockFailed = false
+
     init(context: Context, session: VaultSession, catalog: BreachCatalog?) {
         self.context = context
         self.session = session
@@ -172,7 +182,11 @@ final class VaultUI: FullScreenApp {
 
     func statusLine(_ columns: Int) -> String {
         var left: String
-        if typingFilter { left = "filter: " + filter + "▏  (Enter keeps it, Esc clears)" }
+        if let asking, case let .reveal(id) = asking.purpose {
+            left = "passphrase to reveal #\(id) (not shown as you type; Enter, Esc cancels): "
+        } else if let revealed {
+            left = "#\(revealed.id) revealed until a key is pressed (at most \(Int(VaultUI.revealSeconds)) s)"
+        } else if typingFilter { left = "filter: " + filter + "▏  (Enter keeps it, Esc clears)" }
         else if typingQuery { left = "search: " + query + "▏  (Enter keeps it, Esc clears)" }
         else if let work { left = work.status }
         else if let message { left = message }
@@ -186,7 +200,7 @@ final class VaultUI: FullScreenApp {
 
     var hints: String {
         switch page {
-        case .accounts: return "↑↓/jk move  Enter result  / filter  c catalog  r check  R check due  ? keys  q quit"
+        case .accounts: return "↑↓/jk move  Enter result  / filter  c catalog  r check  R check due  v reveal  ? keys  q quit"
         case .catalog: return "↑↓/jk move  Enter detail  / search  s sort  Esc back  ? keys  q quit"
         case .result: return "↑↓ scroll  a acknowledge  r check  Esc back  ? keys  q quit"
         case .detail, .help: return "↑↓ scroll  Esc back  q quit"
@@ -208,7 +222,9 @@ final class VaultUI: FullScreenApp {
         let end = min(shownAccounts.count, accountCursor.top + listHeight)
         for i in accountCursor.top..<end {
             let r = accountRows[shownAccounts[i]]
-            let text = row(r.cells, w, columns)
+            var cells = r.cells
+            if let revealed, revealed.id == r.id { cells[1] = revealed.text }
+            let text = row(cells, w, columns)
             if i == accountCursor.selected { out.append("\u{1B}[7m" + text + "\u{1B}[0m") }
             else if r.breached && colors { out.append("\u{1B}[31m" + text + "\u{1B}[0m") }
             else { out.append(text) }
@@ -273,6 +289,8 @@ final class VaultUI: FullScreenApp {
         "  r               check the selected account now",
         "  R               check every account that is due (paced like 'check --all'; Esc cancels)",
         "  a               acknowledge the account's findings (Result)",
+        "  v               reveal the selected account: asks the passphrase; shown until a key,",
+        "                  a focus loss or 30 s (refused in share mode)",
         "",
         "Catalog",
         "  s               sort by date, size or name",
@@ -287,6 +305,8 @@ final class VaultUI: FullScreenApp {
 
     func handle(_ key: UIKey, screen: FullScreen) throws -> FullScreen.Answer {
         message = nil
+        if revealed != nil { revealed = nil; return .stay }   // unmasked only until a key
+        if asking != nil { passphraseKey(key); return .stay }
         if typingFilter || typingQuery { typed(key); return .stay }
         if let work, work.isRunning {
             if key == .escape || key == .char("x") { work.cancel(); return .stay }
@@ -358,6 +378,7 @@ final class VaultUI: FullScreenApp {
         case .enter, .right: if let a = selectedAccount { push(.result(id: a.id)) }
         case .char("r"): if let a = selectedAccount { startCheck([a.id], what: "#\(a.id)") }
         case .char("R"): startCheckDue()
+        case .char("v"): if let a = selectedAccount { startReveal(a.id) }
         default: break
         }
     }
@@ -418,9 +439,10 @@ final class VaultUI: FullScreenApp {
 
     // MARK: background work
 
-    var isBusy: Bool { work?.isRunning == true }
+    var isBusy: Bool { work?.isRunning == true || revealed != nil }
 
     func tick() -> Bool {
+        if let revealed, TerminalClock.now >= revealed.until { self.revealed = nil; return true }
         guard let work, work.takeChanged() else { return false }
         let results = work.takeResults()
         if !results.isEmpty { record(results) }
@@ -447,7 +469,76 @@ final class VaultUI: FullScreenApp {
         loadAccounts()
     }
 
-    func hide() {}
+    /// Focus lost, a stop or the idle lock: nothing stays unmasked, a half-typed passphrase is dropped.
+    func hide() {
+        revealed = nil
+        if let asking, case .reveal = asking.purpose { _ = asking.field.take(); self.asking = nil }
+    }
+
+    // MARK: reveal
+
+    func startReveal(_ id: Int) {
+        if let shareReason { message = "reveal is refused in share mode (\(shareReason))"; return }
+        asking = (.reveal(id: id), PassphraseField())
+    }
+
+    func passphraseKey(_ key: UIKey) {
+        guard let asking else { return }
+        switch key {
+        case let .char(c): asking.field.append(c)
+        case .backspace: asking.field.removeLast()
+        case .escape:
+            _ = asking.field.take()
+            self.asking = nil
+            message = "nothing revealed"
+        case .enter:
+            self.asking = nil
+            guard case let .reveal(id) = asking.purpose else { return }
+            reveal(id, passphrase: asking.field.take())
+        default: break
+        }
+    }
+
+    /// Opens the vault again with the typed passphrase (the proof `Disclosure.revealed` needs).
+    func opened(with passphrase: SecretBytes) -> VaultSession? {
+        guard let location = try? context.vaultLocation() else { return nil }
+        return try? VaultSession.open(at: location, keyring: context.keyring, requirePassphrase: true) { _ in passphrase }
+    }
+
+    func reveal(_ id: Int, passphrase: SecretBytes) {
+        guard let opened = opened(with: passphrase), let grant = opened.revealGrant,
+              let account = opened.payload.accounts.first(where: { $0.id == id }) else {
+            message = "wrong passphrase: nothing revealed"
+            return
+        }
+        revealed = (id, Disclosure.revealed(account, grant: grant), TerminalClock.now + VaultUI.revealSeconds)
+        revealedSomething = true
+    }
+
+    // MARK: the idle lock
+
+    var lockedLine: String? {
+        guard revealedSomething else { return nil }
+        return (unlockFailed ? "wrong passphrase. " : "") + "locked: something was revealed, so type the passphrase and press Enter (not shown)."
+    }
+
+    func unlock(_ key: UIKey) -> Bool {
+        guard revealedSomething else { return true }
+        if asking == nil { asking = (.unlock, PassphraseField()) }
+        guard let asking else { return false }
+        switch key {
+        case let .char(c): asking.field.append(c)
+        case .backspace: asking.field.removeLast()
+        case .escape: _ = asking.field.take()
+        case .enter:
+            self.asking = nil
+            let ok = opened(with: asking.field.take()) != nil
+            unlockFailed = !ok
+            return ok
+        default: break
+        }
+        return false
+    }
 
     func startCheck(_ ids: [Int], what: String) {
         guard work == nil else { return }

@@ -13,6 +13,15 @@ public protocol FullScreenApp: AnyObject {
     func tick() -> Bool
     /// Called when the screen hides (focus lost, idle lock, Ctrl-Z): forget anything revealed.
     func hide()
+    /// A key while locked after idling: true when it unlocks (the default: any key does).
+    func unlock(_ key: UIKey) -> Bool
+    /// The one line shown while locked; nil for `FullScreen.lockedLine`.
+    var lockedLine: String? { get }
+}
+
+extension FullScreenApp {
+    public func unlock(_ key: UIKey) -> Bool { true }
+    public var lockedLine: String? { nil }
 }
 
 /// Runs a `FullScreenApp` on the private screen: the alternate screen (nothing reaches the
@@ -161,8 +170,13 @@ public final class FullScreen {
                 break
             }
             lastActivity = now
-            if blanked || locked {   // someone is here: show again, and do nothing else with that key
-                blanked = false; locked = false
+            if locked {   // the app decides what unlocks (a key, or the passphrase)
+                if app.unlock(key) { locked = false; blanked = false }
+                draw(app)
+                continue
+            }
+            if blanked {   // someone is here: show again, and do nothing else with that key
+                blanked = false
                 draw(app)
                 continue
             }
@@ -178,7 +192,7 @@ public final class FullScreen {
         let (columns, rows) = size
         if blanked || locked {
             // The whole screen at once: clear and the one line in a single write.
-            let line = blanked ? FullScreen.hiddenLine : FullScreen.lockedLine(minutes: idleTimeout / 60)
+            let line = blanked ? FullScreen.hiddenLine : app.lockedLine ?? FullScreen.lockedLine(minutes: idleTimeout / 60)
             renderer.invalidate()
             TerminalIO.writeAll(output, PrivateScreenTerminal.clearSequence + Array(TerminalCells.truncate(line, to: columns).utf8))
             return
@@ -217,4 +231,10 @@ public final class FullScreen {
         defer { if enter() { draw(app) } }
         return try body()
     }
+}
+
+/// The clock the screen's timeouts use (it counts time stopped and time the machine slept), for the
+/// interface's own timeouts (how long something stays revealed).
+public enum TerminalClock {
+    public static var now: Double { TerminalIO.secondsSinceBoot() }
 }
