@@ -66,7 +66,7 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertEqual(before, after, "stty -a differs after the ui", file: file, line: line)
         XCTAssertEqual(tmux.display("#{alternate_on}"), "0", file: file, line: line)
         let history = tmux.history
-        for trace in ["•••", "zanzibar", "numbat", "wombat", "Quokka", "pwnvault ·", "^[[", Sandbox.passphrase] {
+        for trace in ["•••", "zanzibar", "numbat", "wombat", "kiwi", "Quokka", "pwnvault ·", "^[[", Sandbox.passphrase] {
             XCTAssertFalse(history.contains(trace), "'\(trace)' left in the scrollback: \(history)", file: file, line: line)
         }
     }
@@ -121,6 +121,16 @@ final class UIEndToEndTests: XCTestCase {
         tmux.key("Escape")
         tmux.key("Escape")
         tmux.wait(for: "Accounts (3)")
+        // The mouse, where the terminal reports it (SGR 1006): a click selects a row, the wheel moves.
+        tmux.type("\\e[<0;10;4M\\e[<0;10;4m")   // row 4 of the screen: the second account
+        tmux.key("Enter")
+        tmux.wait(for: "#2  c•••t@e•••.org")
+        tmux.key("Escape")
+        tmux.type("\\e[<65;10;10M")   // wheel down: the third
+        tmux.key("Enter")
+        tmux.wait(for: "#3  p•••t@e•••.net")
+        tmux.key("Escape")
+        tmux.wait(for: "Accounts (3)")
         tmux.type("q")
         assertLeftAsItWas()
         XCTAssertTrue(s.run(["list"]).stdout.contains("breached"), "the check's results are there")
@@ -132,10 +142,25 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertEqual(s.run(["add"] + (1...4).map { "pwned-extra\($0)@example.com" }).status, 0)
         startUI("--rpm 120", expect: "Accounts (7)")
         XCTAssertTrue(tmux.screen.contains("never checked"), tmux.screen)
+        // Add one: typed without echo, then shown masked.
+        tmux.type("n")
+        tmux.wait(for: "new account:")
+        tmux.type("pwned-kiwi@example.com")
+        XCTAssertFalse(tmux.screen.contains("kiwi"), "typed without echo: \(tmux.screen)")
+        tmux.key("Enter")
+        tmux.wait(for: "added #8")
+        tmux.wait(for: "Accounts (8)")
+        XCTAssertTrue(tmux.screen.contains("p•••i@e•••.com"), tmux.screen)
+        XCTAssertFalse(tmux.screen.contains("kiwi"), tmux.screen)
         tmux.type("R")
-        tmux.wait(for: "checking 7 due accounts: ")
+        tmux.wait(for: "checking 8 due accounts: ")
         XCTAssertTrue(tmux.screen.contains("(Esc cancels)"), tmux.screen)
-        tmux.wait(for: "check done: 7 of 7 checked", seconds: 20)
+        // Cancel it midway: what finished is kept, the next run checks the rest.
+        tmux.wait(for: "/8 done")
+        tmux.key("Escape")
+        tmux.wait(for: "check cancelled: ")
+        tmux.type("R")
+        tmux.wait(for: "check done: ", seconds: 20)
         let screen = tmux.screen
         XCTAssertFalse(screen.contains("never checked"), screen)
         XCTAssertTrue(screen.contains("pwned ("), screen)

@@ -48,8 +48,8 @@ final class VaultUI: FullScreenApp {
     var work: UIWork?
 
     /// Why a passphrase is being typed (on the status line, never shown), and what was typed.
-    enum Asking { case reveal(id: Int), unlock }
-    var asking: (purpose: Asking, field: PassphraseField)?
+    enum Asking { case reveal(id: Int), unlock, add }
+    var asking: (purpose: Asking, field: SecretField)?
     /// The one account shown unmasked, until a key, a focus loss, a stop or `revealSeconds`.
     var revealed: (id: Int, text: String, until: Double)?
     /// Something was revealed in this run: the idle lock then needs the passphrase.
@@ -184,6 +184,8 @@ final class VaultUI: FullScreenApp {
         var left: String
         if let asking, case let .reveal(id) = asking.purpose {
             left = "passphrase to reveal #\(id) (not shown as you type; Enter, Esc cancels): "
+        } else if let asking, case .add = asking.purpose {
+            left = "new account: e-mail, phone or username (not shown as you type; Enter adds, Esc cancels): "
         } else if let revealed {
             left = "#\(revealed.id) revealed until a key is pressed (at most \(Int(VaultUI.revealSeconds)) s)"
         } else if typingFilter { left = "filter: " + filter + "▏  (Enter keeps it, Esc clears)" }
@@ -289,6 +291,7 @@ final class VaultUI: FullScreenApp {
         "  r               check the selected account now",
         "  R               check every account that is due (paced like 'check --all'; Esc cancels)",
         "  a               acknowledge the account's findings (Result)",
+        "  n               add an account (typed without echo, then shown masked)",
         "  v               reveal the selected account: asks the passphrase; shown until a key,",
         "                  a focus loss or 30 s (refused in share mode)",
         "",
@@ -379,6 +382,7 @@ final class VaultUI: FullScreenApp {
         case .char("r"): if let a = selectedAccount { startCheck([a.id], what: "#\(a.id)") }
         case .char("R"): startCheckDue()
         case .char("v"): if let a = selectedAccount { startReveal(a.id) }
+        case .char("n"): asking = (.add, SecretField())
         default: break
         }
     }
@@ -472,14 +476,14 @@ final class VaultUI: FullScreenApp {
     /// Focus lost, a stop or the idle lock: nothing stays unmasked, a half-typed passphrase is dropped.
     func hide() {
         revealed = nil
-        if let asking, case .reveal = asking.purpose { _ = asking.field.take(); self.asking = nil }
+        if let asking, case .unlock = asking.purpose {} else if let asking { _ = asking.field.take(); self.asking = nil }
     }
 
     // MARK: reveal
 
     func startReveal(_ id: Int) {
         if let shareReason { message = "reveal is refused in share mode (\(shareReason))"; return }
-        asking = (.reveal(id: id), PassphraseField())
+        asking = (.reveal(id: id), SecretField())
     }
 
     func passphraseKey(_ key: UIKey) {
@@ -490,11 +494,14 @@ final class VaultUI: FullScreenApp {
         case .escape:
             _ = asking.field.take()
             self.asking = nil
-            message = "nothing revealed"
+            if case .add = asking.purpose { message = "nothing added" } else { message = "nothing revealed" }
         case .enter:
             self.asking = nil
-            guard case let .reveal(id) = asking.purpose else { return }
-            reveal(id, passphrase: asking.field.take())
+            switch asking.purpose {
+            case let .reveal(id): reveal(id, passphrase: asking.field.take())
+            case .add: add(asking.field.take())
+            case .unlock: break
+            }
         default: break
         }
     }
@@ -515,6 +522,39 @@ final class VaultUI: FullScreenApp {
         revealedSomething = true
     }
 
+    // MARK: add
+
+    /// Adds the typed account (never drawn: the row shows it masked, as everywhere). What the adder
+    /// would warn about on stderr (look-alikes, by id) goes to the status line instead.
+    func add(_ typed: SecretBytes) {
+        let text = typed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { message = "nothing added"; return }
+        guard let parsed = try? AccountParser.parse(text) else {
+            message = "not added: not an e-mail address, a phone number or a username pwnvault understands"
+            return
+        }
+        var warnings: [String] = []
+        let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
+                            writeOut: { _ in }, writeErr: { warnings.append($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        do {
+            let outcomes = try AccountAdder.add([(parsed, nil)], to: session, now: context.now(), console: quiet)
+            switch outcomes.first {
+            case let .added(a)?: message = "added #\(a.id); r checks it"
+            case let .alreadyIn(id)?: message = "already in the vault as #\(id)"
+            case nil: message = "nothing added"
+            }
+            if let first = warnings.first { message = (message ?? "") + "; " + first.replacingOccurrences(of: "pwnvault: ", with: "") }
+            loadAccounts()
+            if case let .added(a)? = outcomes.first, let i = shownAccounts.firstIndex(where: { accountRows[$0].id == a.id }) {
+                accountCursor.selected = i
+            }
+        } catch let error as UserFacingError {
+            message = "not added: " + error.message
+        } catch {
+            message = "not added: the vault could not be saved"
+        }
+    }
+
     // MARK: the idle lock
 
     var lockedLine: String? {
@@ -524,7 +564,7 @@ final class VaultUI: FullScreenApp {
 
     func unlock(_ key: UIKey) -> Bool {
         guard revealedSomething else { return true }
-        if asking == nil { asking = (.unlock, PassphraseField()) }
+        if asking == nil { asking = (.unlock, SecretField()) }
         guard let asking else { return false }
         switch key {
         case let .char(c): asking.field.append(c)

@@ -1,14 +1,14 @@
 import PwnVaultCore
 
-/// A passphrase typed into the interface: never drawn (not even as bullets: the length is not
+/// A passphrase or a new account typed into the interface: never drawn (not even as bullets: the length is not
 /// told), held in `SecretBytes` (wiped when done), at most `capacity` bytes.
-final class PassphraseField {
+final class SecretField {
     static let capacity = 1024
-    private let buffer = SecretBytes(count: PassphraseField.capacity)
+    private let buffer = SecretBytes(count: SecretField.capacity)
     private(set) var count = 0
 
     func append(_ c: Character) {
-        for byte in String(c).utf8 where count < PassphraseField.capacity {
+        for byte in String(c).utf8 where count < SecretField.capacity {
             buffer.withUnsafeMutableBytes { $0[count] = byte }
             count += 1
         }
