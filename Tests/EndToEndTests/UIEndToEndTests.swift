@@ -66,7 +66,7 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertEqual(before, after, "stty -a differs after the ui", file: file, line: line)
         XCTAssertEqual(tmux.display("#{alternate_on}"), "0", file: file, line: line)
         let history = tmux.history
-        for trace in ["•••", "zanzibar", "numbat", "wombat", "kiwi", "Quokka", "pwnvault ·", "^[[", Sandbox.passphrase] {
+        for trace in ["•••", "zanzibar", "numbat", "wombat", "kiwi", "Emu Friend", "Quokka", "pwnvault ·", "^[[", Sandbox.passphrase] {
             XCTAssertFalse(history.contains(trace), "'\(trace)' left in the scrollback: \(history)", file: file, line: line)
         }
     }
@@ -260,6 +260,38 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertFalse(tmux.screen.contains("zanzibar"), "still hidden after focus comes back: \(tmux.screen)")
         tmux.type("q")
         assertLeftAsItWas()
+    }
+
+    func testImportAVCardThroughThePickList() throws {
+        let path = s.writeFile("friends.vcf", """
+        BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Emu Friend\r\nEMAIL:pwned-emu@example.com\r\nEND:VCARD\r
+        BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Wombat\r\nEMAIL:clean-wombat@example.org\r\nEND:VCARD\r
+
+        """)
+        startUI()
+        tmux.type("i")
+        tmux.wait(for: "import a vCard: path")
+        tmux.type(path)
+        tmux.key("Enter")
+        tmux.wait(for: "Import from friends.vcf: 1 of 2 picked")
+        let screen = tmux.screen
+        XCTAssertTrue(screen.contains("[x]  p•••u@e•••.com"), "masked, new ones picked: \(screen)")
+        XCTAssertTrue(screen.contains("Emu Friend"), screen)
+        XCTAssertTrue(screen.contains("already #2"), screen)
+        XCTAssertFalse(screen.contains("pwned-emu"), screen)
+        tmux.type("*")
+        tmux.wait(for: "2 of 2 picked")
+        tmux.type("*")
+        tmux.wait(for: "0 of 2 picked")
+        tmux.type(" ")
+        tmux.wait(for: "1 of 2 picked")
+        tmux.key("Enter")
+        tmux.wait(for: "imported 1 account")
+        tmux.wait(for: "Accounts (4)")
+        XCTAssertTrue(tmux.screen.contains("p•••u@e•••.com"), tmux.screen)
+        tmux.type("q")
+        assertLeftAsItWas()
+        XCTAssertTrue(s.run(["list"]).stdout.contains("Emu Friend"), "saved in the vault")
     }
 
     func testOffATerminalItRefusesInOneLineWithAHint() throws {

@@ -11,9 +11,12 @@ enum UICommand: Command {
         Accounts (masked as everywhere; filter with /), the result of the selected account (Enter; a
         acknowledges), the breach catalog (c; search with /, sort with s) and each breach's details. r
         checks the selected account, R every account that is due (paced like 'check --all'; Esc
-        cancels). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
+        cancels). n adds an account (typed without echo, then shown masked); i imports a vCard through
+        a pick list; v reveals the selected account after the passphrase, until a key, a focus loss or
+        30 s (refused in share mode). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
         reaches the scrollback; the screen is replaced by one neutral line when the window loses focus
-        or after --idle seconds without a key, and is cleared before Ctrl-Z stops pwnvault. Every way
+        or after --idle seconds without a key (then a key shows it again, or the passphrase once
+        something was revealed), and is cleared before Ctrl-Z stops pwnvault. Every way
         out (q, Ctrl-C, SIGTERM, SIGHUP, an error) leaves the terminal as it was. In share mode only
         labels and ids appear and the status line says so. Needs a terminal (TERM=dumb is none).
         """,

@@ -5,7 +5,7 @@ import PwnVaultCore
 /// Detail, and the key list. Everything shown comes through the disclosure gate (`Disclosure`) and the
 /// one breach rendering (`BreachRendering`, `ShowCommand.lines`); `FullScreen` draws it and protects it.
 final class VaultUI: FullScreenApp {
-    enum Page: Equatable { case accounts, result(id: Int), catalog, detail(name: String), help }
+    enum Page: Equatable { case accounts, result(id: Int), catalog, detail(name: String), help, pick }
     enum Sort: String, CaseIterable { case date, size, name }
 
     struct AccountRow {
@@ -55,6 +55,14 @@ final class VaultUI: FullScreenApp {
     /// Something was revealed in this run: the idle lock then needs the passphrase.
     var revealedSomething = false
     static let revealSeconds = 30.0
+
+    /// Import: the vCard's path as typed (a path, shown), then the pick list of its addresses.
+    var typingPath: String?
+    struct PickItem { let account: ParsedAccount; let label: AccountLabel?; let shown: String; let inVault: Int? }
+    var pickItems: [PickItem] = []
+    var picked: Set<Int> = []
+    var pickCursor = ListCursor()
+    var pickSource = ""
     var unlockFailed = false
 
     init(context: Context, session: VaultSession, catalog: BreachCatalog?) {
@@ -166,6 +174,9 @@ final class VaultUI: FullScreenApp {
         case let .detail(name):
             out.append(bar("pwnvault · Breach", columns))
             out += scrolled(detailLines(name: name, width: columns - 1), rows: rows - 2)
+        case .pick:
+            out.append(bar("pwnvault · Import from \(pickSource): \(picked.count) of \(pickItems.count) picked", columns))
+            out += pickLines(columns: columns)
         case .help:
             out.append(bar("pwnvault · Keys", columns))
             out += scrolled(VaultUI.helpLines, rows: rows - 2)
@@ -188,6 +199,8 @@ final class VaultUI: FullScreenApp {
             left = "new account: e-mail, phone or username (not shown as you type; Enter adds, Esc cancels): "
         } else if let revealed {
             left = "#\(revealed.id) revealed until a key is pressed (at most \(Int(VaultUI.revealSeconds)) s)"
+        } else if let typingPath {
+            left = "import a vCard: path " + typingPath + "▏  (Enter reads it, Esc cancels)"
         } else if typingFilter { left = "filter: " + filter + "▏  (Enter keeps it, Esc clears)" }
         else if typingQuery { left = "search: " + query + "▏  (Enter keeps it, Esc clears)" }
         else if let work { left = work.status }
@@ -206,6 +219,7 @@ final class VaultUI: FullScreenApp {
         case .catalog: return "↑↓/jk move  Enter detail  / search  s sort  Esc back  ? keys  q quit"
         case .result: return "↑↓ scroll  a acknowledge  r check  Esc back  ? keys  q quit"
         case .detail, .help: return "↑↓ scroll  Esc back  q quit"
+        case .pick: return "↑↓/jk move  Space pick  * all/none  Enter import the picked  Esc cancel"
         }
     }
 
@@ -292,6 +306,7 @@ final class VaultUI: FullScreenApp {
         "  R               check every account that is due (paced like 'check --all'; Esc cancels)",
         "  a               acknowledge the account's findings (Result)",
         "  n               add an account (typed without echo, then shown masked)",
+        "  i               import a vCard: type its path, then pick addresses (Space, * all)",
         "  v               reveal the selected account: asks the passphrase; shown until a key,",
         "                  a focus loss or 30 s (refused in share mode)",
         "",
@@ -310,12 +325,17 @@ final class VaultUI: FullScreenApp {
         message = nil
         if revealed != nil { revealed = nil; return .stay }   // unmasked only until a key
         if asking != nil { passphraseKey(key); return .stay }
+        if typingPath != nil { pathKey(key); return .stay }
         if typingFilter || typingQuery { typed(key); return .stay }
         if let work, work.isRunning {
             if key == .escape || key == .char("x") { work.cancel(); return .stay }
         }
         switch key {
         case .char("q"), .char("Q"): return .quit
+        case .escape, .backspace where page == .pick:
+            stack.removeLast()
+            message = "nothing imported"
+            return .stay
         case .char("?"): if page != .help { push(.help) }; return .stay
         case .escape, .backspace, .left:
             if page == .accounts {
@@ -332,6 +352,7 @@ final class VaultUI: FullScreenApp {
         case .catalog: catalogKey(key)
         case .result: resultKey(key)
         case .detail, .help: scrollKey(key)
+        case .pick: pickKey(key)
         }
         return .stay
     }
@@ -383,6 +404,7 @@ final class VaultUI: FullScreenApp {
         case .char("R"): startCheckDue()
         case .char("v"): if let a = selectedAccount { startReveal(a.id) }
         case .char("n"): asking = (.add, SecretField())
+        case .char("i"): typingPath = ""
         default: break
         }
     }
@@ -552,6 +574,95 @@ final class VaultUI: FullScreenApp {
             message = "not added: " + error.message
         } catch {
             message = "not added: the vault could not be saved"
+        }
+    }
+
+    // MARK: import
+
+    func pathKey(_ key: UIKey) {
+        guard var path = typingPath else { return }
+        switch key {
+        case let .char(c): path.append(c)
+        case .backspace: if !path.isEmpty { path.removeLast() }
+        case .escape: typingPath = nil; return
+        case .enter: typingPath = nil; readContacts(path); return
+        default: break
+        }
+        typingPath = path
+    }
+
+    /// Reads the vCard and opens the pick list: addresses as a picker shows them (masked; the kind only
+    /// in share mode), their contact's label, and whether the vault has them already.
+    func readContacts(_ rawPath: String) {
+        let path = (rawPath.hasPrefix("~/") ? NSHomeDirectory() + rawPath.dropFirst(1) : rawPath).trimmingCharacters(in: .whitespaces)
+        let name = Sanitizer.singleLine(path)
+        let plan: ContactImportPlan
+        do {
+            plan = ContactImportPlan(contacts: try VCardParser.parse(try ImportCommand.read(path, name: name)),
+                                     includePhones: false, maxLabelLength: AddCommand.maxLabelLength)
+        } catch let e as VCardError {
+            message = "\(name): \(e.message); nothing was added"
+            return
+        } catch let e as UserFacingError {
+            message = e.message
+            return
+        } catch {
+            message = "cannot read \(name)"
+            return
+        }
+        let inVault = Dictionary(session.payload.accounts.map { ($0.dedupKey, $0.id) }) { first, _ in first }
+        pickItems = plan.contacts.flatMap { contact in
+            contact.addresses.map { a in
+                PickItem(account: a.account, label: contact.label, shown: disclosure.pickerAccount(a.account), inVault: inVault[a.account.dedupKey])
+            }
+        }
+        guard !pickItems.isEmpty else { message = "\(name): no e-mail address in it; nothing was added"; return }
+        picked = Set(pickItems.indices.filter { pickItems[$0].inVault == nil })
+        pickCursor = ListCursor()
+        pickSource = (name as NSString).lastPathComponent
+        push(.pick)
+    }
+
+    func pickLines(columns: Int) -> [String] {
+        var out = ["\u{1B}[1m" + row(["", "ADDRESS", "LABEL", ""], [3, 30, max(6, columns - 60), 17], columns) + "\u{1B}[0m"]
+        pickCursor.keepVisible(count: pickItems.count, height: listHeight)
+        let end = min(pickItems.count, pickCursor.top + listHeight)
+        for i in pickCursor.top..<end {
+            let item = pickItems[i]
+            let label = disclosure.pickerLabel(item.label)
+            let text = row([picked.contains(i) ? "[x]" : "[ ]", item.shown, label, item.inVault.map { "already #\($0)" } ?? ""],
+                           [3, 30, max(6, columns - 60), 17], columns)
+            out.append(i == pickCursor.selected ? "\u{1B}[7m" + text + "\u{1B}[0m" : text)
+        }
+        return out
+    }
+
+    func pickKey(_ key: UIKey) {
+        // Space picks here (elsewhere it pages down).
+        if key != .char(" "), moved(key, &pickCursor, count: pickItems.count) { return }
+        switch key {
+        case .char(" "), .char("x"):
+            let i = pickCursor.selected
+            if picked.contains(i) { picked.remove(i) } else { picked.insert(i) }
+        case .char("*"):
+            picked = picked.count == pickItems.count ? [] : Set(pickItems.indices)
+        case .enter:
+            let chosen = pickItems.indices.filter { picked.contains($0) }.map { (pickItems[$0].account, pickItems[$0].label) }
+            stack.removeLast()
+            guard !chosen.isEmpty else { message = "nothing was picked; nothing was added"; return }
+            let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
+                                writeOut: { _ in }, writeErr: { _ in })
+            do {
+                let outcomes = try AccountAdder.add(chosen, to: session, now: context.now(), console: quiet)
+                let added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
+                message = "imported \(added) account\(added == 1 ? "" : "s")" + (added < chosen.count ? "; \(chosen.count - added) already in the vault" : "")
+            } catch let error as UserFacingError {
+                message = "nothing imported: " + error.message
+            } catch {
+                message = "nothing imported: the vault could not be saved"
+            }
+            loadAccounts()
+        default: break
         }
     }
 
