@@ -18,6 +18,9 @@ let package = Package(
                        pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         // Fixed-arity wrappers around libsecret (variadic calls, GLib cancellation and lock checks).
         .target(name: "CSecretShim", dependencies: ["CLibSecret", "CGLibDeadline"], path: "Sources/CSecretShim"),
+        // HTTP through libcurl, loaded with dlopen at the first request (no link, no -dev package):
+        // commands that never go online never map libcurl and its TLS/Kerberos/LDAP libraries.
+        .target(name: "CHTTPShim", path: "Sources/CHTTPShim", linkerSettings: [.linkedLibrary("dl")]),
         // GIO's GDBus (Debian's libglib2.0-dev; already linked through libsecret) for desktop notifications,
         // called through a fixed-arity shim (GVariant constructors are variadic; one deadline per call).
         .systemLibrary(name: "CGio", path: "Sources/CGio",
@@ -27,7 +30,7 @@ let package = Package(
         .target(name: "CGLibDeadline", dependencies: ["CGio"], path: "Sources/CGLibDeadline"),
 
         // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CPSL"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CPSL", "CHTTPShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.
@@ -41,5 +44,5 @@ let package = Package(
         // (PwnVaultCore only to seed vaults as older versions wrote them, e.g. a label that holds an address.)
         .testTarget(name: "EndToEndTests", dependencies: ["pwnvault", "PwnVaultCore", "TestSupport"], path: "Tests/EndToEndTests"),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

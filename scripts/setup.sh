@@ -2,13 +2,14 @@
 # Installs what pwnvault needs to build, test and demo on Debian/Ubuntu, once. Safe to run again.
 set -euo pipefail
 
-packages=(libsodium-dev libsecret-1-dev libicu-dev libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
+packages=(libsodium-dev libsecret-1-dev libicu-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
           dbus libglib2.0-bin tmux python3 python3-gi systemd bsdextrautils
           groff-base man-db zsh fish make)   # the man page and completion tests, make install
 # libglib2.0-dev: GIO's GDBus, for desktop notifications (libsecret pulls it in too; named because it is used directly).
 # libglib2.0-bin: gdbus, which the keyring session and the notification tests call.
 # python3-gi: the recording notification server of the tests (Tests/Support/notification-server.py, run by /usr/bin/python3).
 # systemd: systemd-analyze, which checks the units `schedule enable` writes (no running systemd is needed).
+# libcurl4: HTTP, loaded (dlopen libcurl.so.4) at the first request; no -dev package is needed.
 # libicu-dev: its libicui18n.so link names the libicuNN that `add` loads (dlopen) for look-alike checks.
 missing=()
 for p in "${packages[@]}"; do

@@ -8,7 +8,7 @@ public enum CLI {
     /// Runs one command line against the real process environment, terminal and keyring.
     /// `argv` is `CommandLine.arguments`; the raw bytes behind it are checked first (`RawArguments`).
     /// `now` is the clock; only the benchmark build (`bench/run.sh monitor`) passes another one.
-    public static func run(_ argv: [String], now: @escaping () -> Date = Date.init) -> Int32 {
+    public static func run(_ argv: [String], now: @escaping @Sendable () -> Date = { Date() }) -> Int32 {
         ProcessHygiene.harden()
         if let position = RawArguments.firstNotUTF8(RawArguments.fromProcess()) {
             let error = UsageError.notUTF8(position: position)
@@ -32,8 +32,8 @@ public enum CLI {
     /// The testable core of `run`: every service injected. Settings are read only once a command is
     /// about to run, so `--help` and `--version` work whatever the environment holds.
     static func run(arguments: [String], environment: [String: String], terminal: TerminalCapabilities,
-                    keyring makeKeyring: (Settings) -> Keyring, writeOut: @escaping (String) -> Void,
-                    writeErr: @escaping (String) -> Void, now: @escaping () -> Date = Date.init,
+                    keyring makeKeyring: (Settings) -> Keyring, writeOut: @escaping @Sendable (String) -> Void,
+                    writeErr: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() },
                     detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) }) -> ExitStatus {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
                             colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)
@@ -95,8 +95,8 @@ public enum CLI {
         let share = shareMode(parsed, settings: settings, environment: environment, terminal: terminal, detect: detectShare)
         let console = Console(terminal: terminal,
                               policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: share != nil),
-                              colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr)
-        console.apiKeyFromEnvironment = !(environment[Settings.apiKeyVariable] ?? "").isEmpty
+                              colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr,
+                              apiKeyFromEnvironment: !(environment[Settings.apiKeyVariable] ?? "").isEmpty)
         if let share, spec.usesVault {
             console.note("share mode is on (\(share)): accounts appear by label or #id only")
         }

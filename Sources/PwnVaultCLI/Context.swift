@@ -10,7 +10,7 @@ struct Context {
     let settings: Settings
     let console: Console
     let keyring: Keyring
-    let now: () -> Date
+    let now: @Sendable () -> Date
     /// Why share mode is on (`--share`, `PWNVAULT_SHARE`, a detected shared terminal), or nil.
     let shareReason: String?
 

@@ -147,7 +147,7 @@ public struct Settings: Sendable, Equatable {
         passwordsBaseURL = try APIURLPolicy.validateAPIBase(value(Self.passwordsURLVariable) ?? Self.defaultPasswordsURL,
                                                             variable: Self.passwordsURLVariable)
         for (variable, url) in [(Self.apiURLVariable, apiBaseURL), (Self.passwordsURLVariable, passwordsBaseURL)] {
-            if let reason = URLSessionTransport.cannotReachReason(url) {
+            if let reason = CurlTransport.cannotReachReason(url) {
                 throw SettingsError.unreachableAPIURL(variable: variable, shownAddress: SettingsError.shown(url.absoluteString),
                                                       reason: reason)
             }

@@ -6,7 +6,7 @@ public enum SettingsError: UserFacingError, Equatable {
     /// environment variable it came from, when it came from one; `reason` says what is wrong.
     /// `shownAddress` is the address with any user-info removed (it may hold a password).
     case unsafeAPIURL(variable: String?, shownAddress: String, reason: String)
-    /// A safe API address that the HTTP transport cannot reach (`URLSessionTransport.cannotReachReason`):
+    /// A safe API address that the HTTP transport cannot reach (`CurlTransport.cannotReachReason`):
     /// refused when the setting is read, rather than failing with a network error at the first request.
     case unreachableAPIURL(variable: String, shownAddress: String, reason: String)
 

@@ -44,19 +44,21 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
         let faults: [(String, Int, String)] = [("503", 4, "unavailable (503)"), ("500", 4, "status 500"),
                                                ("timeout", 4, "did not answer in time"), ("drop", 4, "could not reach"),
                                                ("malformed", 1, "cannot read"), ("oversized", 1, "larger than")]
-        var failures: [String] = []
-        let lock = NSLock()
+        let failures = Failures()
+        // Safe: recheck returns what went wrong instead of asserting, and reads no state of the test
+        // case, so the scenarios may run on several threads at once.
+        nonisolated(unsafe) let test = self
         // The retries wait seconds of backoff: run the faults side by side, each with its own server.
         DispatchQueue.concurrentPerform(iterations: faults.count) { i in
             let (fault, count, words) = faults[i]
             do {
-                let problems = try recheck(under: fault, count: count, words: words)
-                lock.lock(); failures += problems.map { "\(fault): \($0)" }; lock.unlock()
+                let problems = try test.recheck(under: fault, count: count, words: words)
+                failures.add(problems.map { "\(fault): \($0)" })
             } catch {
-                lock.lock(); failures.append("\(fault): \(error)"); lock.unlock()
+                failures.add(["\(fault): \(error)"])
             }
         }
-        XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
+        XCTAssertEqual(failures.all, [], failures.all.joined(separator: "\n"))
     }
 
     /// The scenario of one fault; returns what went wrong (assertions from several threads at once
@@ -219,4 +221,12 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return try XCTUnwrap(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
+}
+
+/// Problems found by scenarios running on several threads. Unchecked: every access holds the lock.
+private final class Failures: @unchecked Sendable {
+    private var stored: [String] = []
+    private let lock = NSLock()
+    func add(_ more: [String]) { lock.lock(); stored += more; lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return stored }
 }

@@ -166,6 +166,7 @@ final class BreachCatalogTests: XCTestCase {
         } catch { XCTAssertEqual(error as? HIBPError, .timeout) }
     }
 
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var n = 0

@@ -5,12 +5,13 @@ import FoundationNetworking
 #endif
 
 /// The client's logic over an in-memory transport: URLs, headers, status mapping, decoding.
-/// The real `URLSessionTransport` is exercised over loopback in `HIBPClientTests` too (see the
+/// The real `CurlTransport` is exercised over loopback in `HIBPClientTests` too (see the
 /// `testTransport…` and `testFakeHIBP…` tests below).
 final class HIBPClientTests: XCTestCase {
     static let key = "11111111111111111111111111111111"
 
     /// Answers every request with `respond`, and remembers what was sent (the secret header as bytes).
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class StubTransport: HTTPTransport, @unchecked Sendable {
         struct Sent { let request: HTTPRequest; let apiKey: String? }
         private let lock = NSLock()
@@ -287,7 +288,7 @@ final class HIBPClientTests: XCTestCase {
         try startPython(["-c", Self.misbehavingServer])
     }
 
-    func get(_ transport: URLSessionTransport, _ port: Int, _ path: String, timeout: Duration? = nil) async throws -> HTTPResponse {
+    func get(_ transport: CurlTransport, _ port: Int, _ path: String, timeout: Duration? = nil) async throws -> HTTPResponse {
         try await transport.send(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!,
                                              headers: ["User-Agent": "pwnvault/test"], timeout: timeout))
     }
@@ -295,9 +296,9 @@ final class HIBPClientTests: XCTestCase {
     func testTransportSendsHeadersAndLowercasesResponseHeaders() async throws {
         let port = try startMisbehavingServer()
         let c = HIBPClient(baseURL: URL(string: "http://127.0.0.1:\(port)/echo/api/v3/")!,
-                           apiKey: SecretBytes(copying: Array(Self.key.utf8)), version: "9.9.9", transport: URLSessionTransport())
+                           apiKey: SecretBytes(copying: Array(Self.key.utf8)), version: "9.9.9", transport: CurlTransport())
         let request = try c.request(["breachedaccount", HIBPClient.accountSegment("a+b/c@d.e")], query: [], needsKey: true)
-        let response = try await URLSessionTransport().send(request)
+        let response = try await CurlTransport().send(request)
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.headers["x-mixed-case"], "Yes")
         XCTAssertEqual(response.header("Content-Type"), "application/json")
@@ -310,13 +311,13 @@ final class HIBPClientTests: XCTestCase {
 
     func testTransportAbortsAStreamingBodyPastTheCap() async throws {
         let port = try startMisbehavingServer()
-        let transport = URLSessionTransport(maxBodyBytes: 1 << 20)
+        let transport = CurlTransport(maxBodyBytes: 1 << 20)
         do {
             _ = try await get(transport, port, "/stream")
             XCTFail("a 64 MiB body must not be accepted")
         } catch { XCTAssertEqual(error as? HTTPTransportError, .bodyTooLarge(limit: 1 << 20)) }
         usleep(300_000)   // let the server notice the closed connection before asking it
-        let sent = try await get(URLSessionTransport(), port, "/sent")
+        let sent = try await get(CurlTransport(), port, "/sent")
         let bytes = Int(String(decoding: sent.body, as: UTF8.self)) ?? -1
         XCTAssertGreaterThan(bytes, 0)
         XCTAssertLessThan(bytes, 32 << 20, "the transfer was aborted, not downloaded to the end")
@@ -325,7 +326,7 @@ final class HIBPClientTests: XCTestCase {
     func testTransportRefusesADeclaredOversizedBodyAtTheHeaders() async throws {
         let port = try startMisbehavingServer()
         do {
-            _ = try await get(URLSessionTransport(maxBodyBytes: 1 << 20), port, "/declared")
+            _ = try await get(CurlTransport(maxBodyBytes: 1 << 20), port, "/declared")
             XCTFail("a declared 100 MiB body must be refused")
         } catch { XCTAssertEqual(error as? HTTPTransportError, .bodyTooLarge(limit: 1 << 20)) }
     }
@@ -333,17 +334,17 @@ final class HIBPClientTests: XCTestCase {
     func testTransportTimesOut() async throws {
         let port = try startMisbehavingServer()
         do {
-            _ = try await get(URLSessionTransport(timeout: .milliseconds(400)), port, "/hang")
+            _ = try await get(CurlTransport(timeout: .milliseconds(400)), port, "/hang")
             XCTFail("a hanging server must time out")
         } catch { XCTAssertEqual(error as? HTTPTransportError, .timeout) }
         let c = HIBPClient(baseURL: URL(string: "http://127.0.0.1:\(port)/hang/")!, apiKey: nil, version: "0",
-                           transport: URLSessionTransport(), timeout: .milliseconds(300))
+                           transport: CurlTransport(), timeout: .milliseconds(300))
         await assertThrows(.timeout) { try await c.breaches() }
     }
 
     func testTransportDoesNotFollowRedirects() async throws {
         let port = try startMisbehavingServer()
-        let response = try await get(URLSessionTransport(), port, "/redirect")
+        let response = try await get(CurlTransport(), port, "/redirect")
         XCTAssertEqual(response.status, 302, "a redirect would carry the api key elsewhere")
         XCTAssertEqual(response.header("location"), "/echo/redirected")
     }
@@ -354,7 +355,7 @@ final class HIBPClientTests: XCTestCase {
         // A port nobody listens on: bind, note, close.
         let closed = try startPython(["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1], flush=True); s.close()"])
         let c = HIBPClient(baseURL: URL(string: "http://127.0.0.1:\(closed)/api/v3/")!,
-                           apiKey: SecretBytes(copying: Array(Self.key.utf8)), version: "0", transport: URLSessionTransport())
+                           apiKey: SecretBytes(copying: Array(Self.key.utf8)), version: "0", transport: CurlTransport())
         do {
             _ = try await c.breachedAccount("secret.person@example.com")
             XCTFail("nothing listens there")
@@ -367,8 +368,9 @@ final class HIBPClientTests: XCTestCase {
 
     func testTransportCancellation() async throws {
         let port = try startMisbehavingServer()
-        let transport = URLSessionTransport()
-        let task = Task { try await self.get(transport, port, "/hang") }
+        let transport = CurlTransport()
+        let url = URL(string: "http://127.0.0.1:\(port)/hang")!
+        let task = Task { try await transport.send(HTTPRequest(url: url, headers: ["User-Agent": "pwnvault/test"])) }
         usleep(200_000)
         task.cancel()
         do {
@@ -394,7 +396,7 @@ final class HIBPClientTests: XCTestCase {
 
     func fakeClient(_ port: Int, key: String? = HIBPClientTests.key) -> HIBPClient {
         HIBPClient(baseURL: URL(string: "http://127.0.0.1:\(port)/api/v3/")!,
-                   apiKey: key.map { SecretBytes(copying: Array($0.utf8)) }, version: "0.1.0", transport: URLSessionTransport())
+                   apiKey: key.map { SecretBytes(copying: Array($0.utf8)) }, version: "0.1.0", transport: CurlTransport())
     }
 
     func testFakeHIBPCleanAndPwned() async throws {
@@ -443,11 +445,11 @@ final class HIBPClientTests: XCTestCase {
         await assertThrows(.malformedBody) { try await c.breachedAccount("fault-malformed@example.com") }
         await assertThrows(.bodyTooLarge) { try await c.breachedAccount("fault-oversized@example.com", truncate: false) }
         let impatient = HIBPClient(baseURL: c.baseURL, apiKey: SecretBytes(copying: Array(Self.key.utf8)), version: "0.1.0",
-                                   transport: URLSessionTransport(), timeout: .milliseconds(300))
+                                   transport: CurlTransport(), timeout: .milliseconds(300))
         await assertThrows(.timeout) { try await impatient.breachedAccount("fault-timeout@example.com") }
         // No user agent: the fake answers like Cloudflare, with a cf-ray.
         let bare = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/api/v3/breaches")!, headers: ["user-agent": ""])
-        let response = try await URLSessionTransport().send(bare)
+        let response = try await CurlTransport().send(bare)
         let ray = response.header("cf-ray")
         XCTAssertNotNil(ray)
         XCTAssertEqual(HIBPClient.error(for: response, apiKey: nil), .forbidden(cfRay: ray))
@@ -483,6 +485,7 @@ final class HIBPClientTests: XCTestCase {
         XCTAssertEqual(stats?["rate_limited"] as? Int, 0, "pacing never ran into the server's own limit")
     }
 
+    /// Unchecked: its mutable state is only touched with `lock` held.
     final class CollectedNames: @unchecked Sendable {
         private let lock = NSLock()
         private var map: [String: [String]] = [:]

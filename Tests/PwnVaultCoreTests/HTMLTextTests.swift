@@ -10,6 +10,22 @@ final class HTMLTextTests: XCTestCase {
         XCTAssertEqual(links, ["https://a.example/1", "https://b.example/2"])
     }
 
+    /// Found by fuzzing (Fuzz/corpus/html-text/regression-line-separator-entity): `&#x2028;` became a
+    /// line break only in the last pass, after blank lines were tidied, so the text began with one.
+    func testLineSeparatorEntitiesAreSpaces() {
+        XCTAssertEqual(HTMLText.render("&#x2028;Hello&#x2029;&#8232;&#x2028;world&#x2029;", width: 0).text, "Hello world")
+        XCTAssertEqual(HTMLText.render("<p>a</p>&#x2028;&#x2028;<p>b</p>", width: 0).text, "a\n\nb")
+    }
+
+    /// Found by fuzzing (Fuzz/corpus/html-text/regression-nbsp-at-line-end): a no-break space ending a
+    /// wrapped line became a trailing space once no-break spaces turned into plain ones.
+    func testANoBreakSpaceNeverEndsALine() {
+        XCTAssertEqual(HTMLText.render("<&nbsp; x", width: 1).text, "<\nx")
+        XCTAssertEqual(HTMLText.render("end&nbsp;", width: 0).text, "end")
+        XCTAssertEqual(HTMLText.render("a&nbsp;b c", width: 3).text, "a b\nc")
+        XCTAssertEqual(HTMLText.render("&nbsp; x", width: 1).text, "x")
+    }
+
     func testEntitiesAreDecoded() {
         let (text, _) = HTMLText.render("&quot;Caf&eacute;&quot; &amp; &lt;b&gt; &#39;x&#39; &#233;&#xE9;&#XE9; a&nbsp;b &hellip; &unknown; & alone", width: 0)
         XCTAssertEqual(text, "\"Café\" & <b> 'x' ééé a b … &unknown; & alone")

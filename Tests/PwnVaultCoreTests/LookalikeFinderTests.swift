@@ -24,6 +24,21 @@ final class LookalikeFinderTests: XCTestCase {
         XCTAssertNil(ICUSpoofChecker.majorVersion(fromFileName: "libicui18n.so"))
     }
 
+    /// The checker frees ICU's caches (`u_cleanup`) before unloading it; LeakSanitizer found them lost
+    /// at every `add` under scripts/sanitize.sh. ICU must still work when it is loaded again afterwards.
+    func testICUWorksAgainAfterACheckerIsReleased() throws {
+        let cyrillic = "\u{430}lice"
+        XCTAssertTrue(checker.isSuspicious(cyrillic + "\u{6F}"))
+        let skeleton = checker.skeleton(cyrillic)
+        checker = nil   // close, u_cleanup, dlclose
+        for _ in 0..<3 {
+            let again = try ICUSpoofChecker.load()
+            XCTAssertTrue(again.isSuspicious(cyrillic + "\u{6F}"))
+            XCTAssertEqual(again.skeleton(cyrillic), skeleton)
+            XCTAssertEqual(again.scripts(of: cyrillic).count, 2)
+        }
+    }
+
     func testTheThreeLookAlikesOfTheIssueAreFound() throws {
         var finder = LookalikeFinder(checker: checker, existing: [try account(1, "alice@example.com")])
         let cyrillicA = try XCTUnwrap(finder.examine(try account(2, "\u{430}lice@example.com")))

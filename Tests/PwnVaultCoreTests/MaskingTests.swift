@@ -23,6 +23,14 @@ final class MaskingTests: XCTestCase {
         XCTAssertEqual(email("alice@example.com"), "a•••e@e•••.com")
     }
 
+    /// Found by fuzzing (Fuzz/corpus/account-mask/regression-bullet-first): an account that starts or
+    /// ends with a bullet showed it next to the run, and `••••` tells how long the hidden part is not.
+    func testABulletIsNeverShownNextToTheRun() {
+        XCTAssertEqual(email("•alice•@example.com"), "•••@e•••.com")
+        XCTAssertEqual(username("•bob_the_builder•"), "•••")
+        XCTAssertEqual(email("x@•example.com"), "•••@•••.com")
+    }
+
     func testShortLocalPartsRevealLess() {
         XCTAssertEqual(email("a@example.com"), "•••@e•••.com")
         XCTAssertEqual(email("al@example.com"), "a•••@e•••.com")

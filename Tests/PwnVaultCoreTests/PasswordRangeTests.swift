@@ -5,6 +5,7 @@ import XCTest
 /// Reading range answers, and what the Pwned Passwords client sends.
 final class PasswordRangeTests: XCTestCase {
     /// Answers every request with one body and records the requests.
+    /// Unchecked: each test sends its requests one after another (awaited), never two at once.
     final class RangeServer: HTTPTransport, @unchecked Sendable {
         let status: Int
         let body: String

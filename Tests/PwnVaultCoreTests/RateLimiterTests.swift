@@ -83,3 +83,61 @@ final class RateLimiterBoundsTests: XCTestCase {
         XCTAssertEqual(RateLimiter(requestsPerMinute: -5).requestsPerMinute, RateLimiter.defaultRequestsPerMinute)
     }
 }
+
+final class RateLimiterAdaptationTests: XCTestCase {
+    func testA429HalvesThePaceOncePerBurstAndSuccessesBringItBack() {
+        var limiter = RateLimiter(requestsPerMinute: 600)
+        let full = limiter.interval
+        for _ in 0..<4 { limiter.speedUp() }   // four successes in a row prove the full pace
+        XCTAssertEqual(limiter.provenRequestsPerMinute, 600)
+        XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(1), now: .seconds(2)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 300)
+        XCTAssertEqual(limiter.interval, RateLimiter(requestsPerMinute: 300).interval)
+        // A request sent before the cut, at the old pace, does not cut again.
+        XCTAssertFalse(limiter.slowDown(requestStartedAt: .milliseconds(1500), now: .milliseconds(2100)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 300)
+        // Additive steps of 600/32 up to 95 % of the rate that failed, never above the key's rate.
+        limiter.speedUp()
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 318)
+        for _ in 0..<14 { limiter.speedUp() }
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 570)
+        for _ in 0..<15 { limiter.speedUp() }
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 570, "it stays there a while")
+        // After a long run of successes it probes back to the key's full rate.
+        for _ in 0..<2000 { limiter.speedUp() }
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 600)
+        XCTAssertEqual(limiter.interval, full)
+    }
+
+    func testUntilAPaceIsProvenA429QuartersItAndTheCutsStopAtASixteenth() {
+        var limiter = RateLimiter(requestsPerMinute: 6000)
+        limiter.speedUp()
+        XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(1), now: .seconds(1)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 1500)
+        XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(2), now: .seconds(2)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 375)
+        XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(3), now: .seconds(3)))
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 375, "1/16 of the key's rate at least")
+    }
+
+    func testAProvenPaceIsAFloorForTheCuts() {
+        var limiter = RateLimiter(requestsPerMinute: 600)
+        for _ in 0..<4 { limiter.speedUp() }
+        for t in 1...5 { limiter.slowDown(requestStartedAt: .seconds(t), now: .seconds(t)) }
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 300, "collisions with another client cannot drive it below half the proven pace")
+    }
+
+    func testSuccessesNeverGoAboveTheKeysRate() {
+        var limiter = RateLimiter(requestsPerMinute: 600)
+        for _ in 0..<100 { limiter.speedUp() }
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 600)
+        XCTAssertEqual(limiter.interval, RateLimiter(requestsPerMinute: 600).interval)
+    }
+
+    func testALateStartIsNotCaughtUp() {
+        var limiter = RateLimiter(requestsPerMinute: 600)
+        limiter.recordStart(at: .zero)
+        limiter.recordStart(at: .milliseconds(180))   // late: the slot was at 102 ms
+        XCTAssertEqual(limiter.earliestStart(now: .milliseconds(180)), .milliseconds(180) + limiter.interval)
+    }
+}

@@ -120,6 +120,7 @@ final class ScreenGuardTests: XCTestCase {
         return (try? outcome.result?.get(), output, during)
     }
 
+    /// Unchecked: written by the screen's thread before it signals `done`, read only after the wait.
     private final class Outcome: @unchecked Sendable {
         var result: Result<PrivateScreen.EndReason, Error>?
     }
@@ -269,6 +270,7 @@ final class ScreenGuardTests: XCTestCase {
         XCTAssertEqual(events.all, ["hide", "show", "draw"])
     }
 
+    /// Unchecked: its mutable state is only touched with `lock` held.
     private final class EventLog: @unchecked Sendable {
         private let lock = NSLock()
         private var events: [String] = []
@@ -330,6 +332,7 @@ final class ScreenGuardTests: XCTestCase {
         exit(ExitStatus.interrupted.rawValue)
     }
 
+    /// Unchecked: its mutable state is only touched with `lock` held.
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var n = 0

@@ -69,13 +69,14 @@ final class VCardPickTests: XCTestCase {
     END:VCARD
     """
 
-    private func conversation(_ answers: [String?], inVault: [String: Int] = [:], shareMode: Bool = false)
+    private func conversation(_ answers: [String?], inVault: [String: Int] = [:], shareMode: Bool = false, columns: Int? = nil)
         throws -> (ContactPickSelection?, String) {
         let plan = ContactImportPlan(contacts: try VCardParser.parse(VCardExporterTests.crlf(sample)), includePhones: false,
                                      maxLabelLength: 64)
         var screen = ""
         var queue = answers
-        let picker = ContactPicker(write: { screen += $0 }, readLine: { queue.isEmpty ? nil : queue.removeFirst() })
+        let picker = ContactPicker(write: { screen += $0 }, readLine: { queue.isEmpty ? nil : queue.removeFirst() },
+                                   columns: { columns })
         return (picker.pick(plan, source: "family.vcf", inVault: Dictionary(uniqueKeysWithValues: inVault.map { (AccountKey($0.key), $0.value) }), shareMode: shareMode), screen)
     }
 
@@ -99,6 +100,13 @@ final class VCardPickTests: XCTestCase {
         XCTAssertTrue(screen.contains("(share mode: names only)"), screen)
         XCTAssertTrue(screen.contains("a  e-mail address"), screen)
         XCTAssertFalse(screen.contains("•"), screen)
+    }
+
+    func testTheListFitsTheTerminalsWidthInCells() throws {
+        let (_, screen) = try conversation([""], inVault: ["alice@example.com": 7], columns: 30)
+        let list = screen.components(separatedBy: ContactPicker.question)[0].split(separator: "\n")
+        XCTAssertEqual(list[2], "       a  a•••e@e•••.com  (al…", "cut at 30 cells, with an ellipsis")
+        for line in list { XCTAssertLessThanOrEqual(TerminalCells.width(line), 30, String(line)) }
     }
 
     func testTheEndOfInputCancels() throws {

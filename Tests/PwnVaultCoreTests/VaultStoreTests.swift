@@ -606,6 +606,7 @@ final class VaultStoreTests: XCTestCase {
 }
 
 /// State shared between a test and its threads.
+/// Unchecked: its mutable state is only touched with `lock` held.
 private final class LockedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var _holderLeft = false, _observed: Bool?, _errors: [String] = []

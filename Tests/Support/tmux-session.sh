@@ -26,7 +26,8 @@
 #
 # Each command is short-lived; the waits poll every 50 ms until their deadline (hang protection, not a
 # measurement). The server and its shell run with a minimal environment: PATH, HOME, LANG, PWNVAULT_* / TEST_*
-# variables of the caller, so tests can hand values to the programs they run there.
+# variables of the caller, so tests can hand values to the programs they run there (and the sanitizers'
+# settings, for scripts/sanitize.sh).
 set -euo pipefail
 
 cmd=${1:?usage: tmux-session.sh COMMAND SOCKET ...}
@@ -69,7 +70,8 @@ case "$cmd" in
     cols=${1:-100} rows=${2:-30}
     envs=("PATH=$PATH" "HOME=${HOME:-/tmp}" "TERM=${TERM:-xterm}" "LANG=C.UTF-8" "PS1=pv\$ ")
     while IFS='=' read -r name _; do
-      case "$name" in PWNVAULT_*|TEST_*) envs+=("$name=${!name}") ;; esac
+      # The sanitizer settings too, so scripts/sanitize.sh's options reach the binary run in the pane.
+      case "$name" in PWNVAULT_*|TEST_*|ASAN_OPTIONS|LSAN_OPTIONS|UBSAN_OPTIONS|TSAN_OPTIONS|SWIFT_BACKTRACE) envs+=("$name=${!name}") ;; esac
     done < <(env)
     # The server outlives this script: it must not hold the caller's pipes open (the caller would wait).
     # The server starts with only these variables; tmux adds TMUX and TMUX_PANE for the shell.

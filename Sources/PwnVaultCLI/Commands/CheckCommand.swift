@@ -37,11 +37,9 @@ enum CheckCommand: Command {
                   OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
                   OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
                   OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)"),
-                  OptionSpec("notify", help: "send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)", optionalValue: "count"),
-                  OptionSpec("save", help: "add accounts that are not in the vault, and save their results"),
-                  OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
-                  OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)"),
-                  OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+                  NotifyOption.spec,
+                  OptionSpec("save", help: "add accounts that are not in the vault, and save their results")]
+            + PacingOptions.specs + [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
         examples: [("pwnvault check --all", "check every account that is due, as fast as the key allows"),
@@ -99,21 +97,10 @@ enum CheckCommand: Command {
         }
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
         if args.has("force") && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
-        var rpm: Int?
-        if let text = args.value("rpm") {
-            guard let n = Int(text), (1...1_000_000).contains(n) else {
-                throw UsageError.invalidValue(command: "check", option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
-            }
-            rpm = n
-        }
+        let pacing = try PacingOptions(context, command: "check")
+        var rpm = pacing.rpm
+        let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
-        var maxWait = context.settings.maxWaitSeconds
-        if let text = args.value("max-wait") {
-            guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
-                throw UsageError.invalidValue(command: "check", option: "--max-wait", reason: "a whole number of seconds from 1 to 86400")
-            }
-            maxWait = n
-        }
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
@@ -133,9 +120,29 @@ enum CheckCommand: Command {
         }
 
         let services = HIBPServices(context)
+        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
+        // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day), while
+        // the breach catalog is fetched: on a first run the two round trips overlap.
+        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
+        if rpm == nil && entries.count > 1 { rpm = cache?.rpm(for: key, now: context.now()) }
+        let askForRate = rpm == nil && entries.count > 1
+        let clock = SystemSchedulerClock()
+        let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
+        let (catalogOutcome, rateOutcome, askedAt) = try blocking { () async -> (Result<BreachCatalogLoad, Error>, Result<Int?, Error>?, Duration?) in
+            async let load: Result<BreachCatalogLoad, Error> = {
+                do { return .success(try await loader.get()()) } catch { return .failure(error) }
+            }()
+            var rate: Result<Int?, Error>?
+            var askedAt: Duration?
+            if askForRate {
+                askedAt = clock.now()
+                do { rate = .success(try await client.subscriptionStatus().rpm) } catch { rate = .failure(error) }
+            }
+            return (await load, rate, askedAt)
+        }
         let catalog: BreachCatalog?
         do {
-            catalog = try services.catalog(refresh: args.has("refresh"))
+            catalog = services.reported(try catalogOutcome.get())
         } catch let error as HIBPError where error.isUnreachable {
             // Checks cannot get through either: stop here, with one message.
             return stopped(by: error, total: entries.count, context: context)
@@ -145,14 +152,15 @@ enum CheckCommand: Command {
         } catch {
             catalog = nil
         }
-        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
-        let askedForRate: Bool
-        do {
-            (rpm, askedForRate) = try rate(given: rpm, entries: entries.count, client: client, key: key, services: services)
-        } catch let error as HIBPError where error.isUnreachable {
-            return stopped(by: error, total: entries.count, context: context)
+        if let rateOutcome {
+            do {
+                rpm = try discoverRate(rateOutcome, context: context)
+            } catch let error as HIBPError where error.isUnreachable {
+                return stopped(by: error, total: entries.count, context: context)
+            }
+            if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
         }
-        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, afterARequest: askedForRate,
+        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
                              session: session, catalog: catalog, context: context, all: all, notify: notify)
     }
 
@@ -254,16 +262,18 @@ enum CheckCommand: Command {
         let context = services.context
         let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
         if let known = cache?.rpm(for: key, now: context.now()) { return (known, false) }
-        let rpm = try discoverRate(client, context: context)
+        let answer: Result<Int?, Error>
+        do { answer = .success(try blocking { try await client.subscriptionStatus().rpm }) } catch { answer = .failure(error) }
+        let rpm = try discoverRate(answer, context: context)
         if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
         return (rpm, true)
     }
 
     /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
     /// does not say. A refused key stops here, before any account is looked up.
-    static func discoverRate(_ client: HIBPClient, context: Context) throws -> Int? {
+    static func discoverRate(_ answer: Result<Int?, Error>, context: Context) throws -> Int? {
         do {
-            return try blocking { try await client.subscriptionStatus().rpm }
+            return try answer.get()
         } catch let e as HIBPError where e.stopsRun {
             throw e
         } catch {
@@ -274,17 +284,19 @@ enum CheckCommand: Command {
 
     // MARK: the run
 
-    /// `afterARequest`: a keyed request (subscription/status) was just sent, so the first check waits
-    /// one interval: the key's limit counts every request.
-    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int, afterARequest: Bool,
+    /// `lastRequestAt`: when (on `clock`) a keyed request (subscription/status) started, so the first
+    /// check waits one interval from then: the key's limit counts every request.
+    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int,
+                          clock: SystemSchedulerClock = SystemSchedulerClock(), lastRequestAt: Duration? = nil,
                           session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool,
                           notify: NotifyOption) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
-        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: afterARequest,
+        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
                                  session: session, pastes: context.arguments.has("pastes"),
-                                 stealerLogs: context.arguments.has("stealer-logs"))
+                                 stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt,
+                                 rpmFromUser: context.arguments.value("rpm") != nil)
         let json = context.json
         let report = runner.run(entries, progress: progress) { outcome, progress in
             if !json { progress.print(line(for: outcome, catalog: catalog, console: c)) }

@@ -1,7 +1,7 @@
 import PwnVaultCore
 
 /// One subcommand: its spec (for the reader, help, man page and completions) and what it does.
-protocol Command {
+protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
     static func run(_ context: Context) throws -> ExitStatus
 }

@@ -105,14 +105,8 @@ enum ListCommand: Command {
         }
     }
 
-    private static let formatter: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "yyyy-MM-dd HH:mm"
-        return f
-    }()
-
-    static func format(_ date: Date) -> String { formatter.string(from: date) }
+    /// `2026-11-30 21:04`, local time.
+    static func format(_ date: Date) -> String { LocalTime.minutes(date) }
 }
 
 /// `list --status`: which accounts to show. An account matches when any given filter does.

@@ -87,7 +87,7 @@ enum PasswordCommand: Command {
             return .file(try PwnedPasswordsFile(path: path))
         }
         let settings = context.settings
-        let transport = URLSessionTransport(maxBodyBytes: PwnedPasswordsClient.maxBodyBytes,
+        let transport = CurlTransport(maxBodyBytes: PwnedPasswordsClient.maxBodyBytes,
                                             timeout: .seconds(settings.httpTimeoutSeconds), maxConnectionsPerHost: 1)
         return .api(PwnedPasswordsClient(baseURL: settings.passwordsBaseURL, version: CLI.version, transport: transport))
     }

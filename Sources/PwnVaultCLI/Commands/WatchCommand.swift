@@ -22,11 +22,10 @@ enum WatchCommand: Command {
         6 HIBP unreachable, 7 the key was refused or is missing, 8 some accounts could not be checked.
         """,
         options: [OptionSpec("full-every", value: "DAYS", help: "check every account at least this often (default 7)"),
-                  OptionSpec("notify", help: "send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)", optionalValue: "count"),
+                  NotifyOption.spec,
                   OptionSpec("pastes", help: "in full checks, also ask for pastes"),
-                  OptionSpec("stealer-logs", help: "in full checks, also ask for info-stealer logs (needs a subscription that includes them)"),
-                  OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
-                  OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)")],
+                  OptionSpec("stealer-logs", help: "in full checks, also ask for info-stealer logs (needs a subscription that includes them)")]
+            + PacingOptions.specs,
         examples: [("pwnvault watch --notify", "what a daily timer runs ('pwnvault schedule enable' sets it up)"),
                    ("pwnvault watch --full-every 1", "check every account every day")])
 
@@ -59,20 +58,9 @@ enum WatchCommand: Command {
             }
             fullEvery = n
         }
-        var rpm: Int?
-        if let text = args.value("rpm") {
-            guard let n = Int(text), (1...1_000_000).contains(n) else {
-                throw UsageError.invalidValue(command: "watch", option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
-            }
-            rpm = n
-        }
-        var maxWait = context.settings.maxWaitSeconds
-        if let text = args.value("max-wait") {
-            guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
-                throw UsageError.invalidValue(command: "watch", option: "--max-wait", reason: "a whole number of seconds from 1 to 86400")
-            }
-            maxWait = n
-        }
+        let pacing = try PacingOptions(context, command: "watch")
+        var rpm = pacing.rpm
+        let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "watch")
 
         let session = try context.openVaultThroughKeyringOnly()

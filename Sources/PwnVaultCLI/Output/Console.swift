@@ -3,17 +3,19 @@ import PwnVaultCore
 
 /// Where a command's words go. stdout carries results only; errors, hints, notes and progress go to stderr.
 /// Commands say *what* to show; the terminal capabilities and display policy decide *how much* of it.
-final class Console {
+final class Console: Sendable {
     let terminal: TerminalCapabilities
     /// The one disclosure gate: every account, label and breach list printed goes through it.
     let disclosure: Disclosure
     var policy: DisplayPolicy { disclosure.policy }
     let colors: Bool
-    private let writeOut: (String) -> Void
-    private let writeErr: (String) -> Void
+    private let writeOut: @Sendable (String) -> Void
+    private let writeErr: @Sendable (String) -> Void
 
     init(terminal: TerminalCapabilities, policy: DisplayPolicy, colorsAllowed: Bool,
-         writeOut: @escaping (String) -> Void, writeErr: @escaping (String) -> Void) {
+         writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+         apiKeyFromEnvironment: Bool = false) {
+        self.apiKeyFromEnvironment = apiKeyFromEnvironment
         self.terminal = terminal
         self.disclosure = Disclosure(policy: policy)
         self.colors = colorsAllowed && terminal.colorsOnStdout
@@ -30,7 +32,7 @@ final class Console {
 
     /// Whether this run's HIBP key comes from `HIBP_API_KEY` (set by `CLI`): then a refused key is
     /// fixed in the variable, not by storing the key again (the variable wins over the stored key).
-    var apiKeyFromEnvironment = false
+    let apiKeyFromEnvironment: Bool
 
     /// The error with a hint that names only what applies to this run.
     func hintThatApplies(_ error: UserFacingError) -> UserFacingError {
@@ -98,21 +100,34 @@ final class Console {
     /// bidi controls from outside data would reach a terminal raw. They can only occur inside strings,
     /// so `\uXXXX` escapes keep the JSON valid and the meaning unchanged.
     static func escapingInvisibles(_ json: String) -> String {
-        var out = String.UnicodeScalarView()
+        // Every character escaped here is outside ASCII: an all-ASCII document (the usual one) is
+        // returned as it is, without touching it character by character.
+        var json = json
+        let plain = json.withUTF8 { bytes in
+            var any: UInt8 = 0
+            for b in bytes { any |= b &+ 1 }   // DEL + 1 and UTF-8 lead/continuation bytes + 1 (never 0xFF) set the high bit
+            return any & 0x80 == 0
+        }
+        guard !plain else { return json }
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(json.utf8.count + 64)
         for scalar in json.unicodeScalars {
             switch scalar.value {
             case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
-                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+                let v = Int(scalar.value)
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), hex[v >> 12 & 0xF], hex[v >> 8 & 0xF], hex[v >> 4 & 0xF], hex[v & 0xF]]
             default:
-                out.append(scalar)
+                UTF8.encode(scalar) { out.append($0) }
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
 /// The first failed write to stdout (other than a broken pipe), so that a truncated result is not
 /// reported as success.
+/// Unchecked: `failure` is only touched with `lock` held.
 final class OutputFailure: @unchecked Sendable {
     private let lock = NSLock()
     private var failure: StandardStream.Failure?

@@ -61,7 +61,7 @@ enum HelpText {
     }
 
     /// Help topics that are not commands. `man` (the manual page in roff, for scripts/gen-man.sh) is not advertised.
-    static let topics: [String: (Int?) -> String] = ["environment": environment, "exit-status": exitStatuses,
+    static let topics: [String: @Sendable (Int?) -> String] = ["environment": environment, "exit-status": exitStatuses,
                                                      ManPage.topic: { _ in ManPage.render() }]
 
     static func environment(width: Int? = nil) -> String {

@@ -2,6 +2,7 @@ import Foundation
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal. Result lines printed
 /// while it is shown go through `print`, which clears the bar first and redraws it after.
+/// Unchecked: every mutable member is read and written with `lock` held; `console` is Sendable.
 final class Progress: @unchecked Sendable {
     private let console: Console
     private let enabled: Bool

@@ -12,23 +12,29 @@ public struct ContactPicker {
 
     private let write: (String) -> Void
     private let readLine: () -> String?
+    /// The terminal's width in cells, when known: list lines longer than it end in `…`.
+    private let columns: () -> Int?
 
     /// `readLine` returns one line without its ending, or nil when the input ended.
-    public init(write: @escaping (String) -> Void, readLine: @escaping () -> String?) {
+    public init(write: @escaping (String) -> Void, readLine: @escaping () -> String?, columns: @escaping () -> Int? = { nil }) {
         self.write = write
         self.readLine = readLine
+        self.columns = columns
     }
 
     /// A picker on the controlling terminal; nil when there is none.
     public static func onTerminal() -> ContactPicker? {
         guard let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else { return nil }
-        return ContactPicker(write: { try? tty.write(contentsOf: Data($0.utf8)) }, readLine: { readLine(from: tty) })
+        return ContactPicker(write: { try? tty.write(contentsOf: Data($0.utf8)) }, readLine: { readLine(from: tty) },
+                             columns: { TerminalIO.windowSize(tty.fileDescriptor)?.columns })
     }
 
     /// Shows the list and asks. Returns the selection, or nil when the input ended (Ctrl-D) before an
     /// answer was understood. `inVault` maps dedup keys to the ids of accounts already in the vault.
     public func pick(_ plan: ContactImportPlan, source: String, inVault: [AccountKey: Int], shareMode: Bool) -> ContactPickSelection? {
-        write(Self.list(plan, source: source, inVault: inVault, shareMode: shareMode).joined(separator: "\n") + "\n")
+        let width = columns()
+        let lines = Self.list(plan, source: source, inVault: inVault, shareMode: shareMode)
+        write(lines.map { line in width.map { TerminalCells.truncate(line, to: $0) } ?? line }.joined(separator: "\n") + "\n")
         let counts = plan.contacts.map(\.addresses.count)
         while true {
             write(Self.question)

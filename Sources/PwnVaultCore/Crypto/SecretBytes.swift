@@ -2,6 +2,9 @@
 ///
 /// It cannot be copied by accident (it is a class with no public copy), it never prints its contents,
 /// and it compares in constant time. Hand its bytes to C through `withUnsafeBytes` only.
+///
+/// Unchecked Sendable: `base` and `count` are `let`s; the bytes are written only by the code that
+/// makes the secret (before it is shared) and read after, never written by two threads.
 public final class SecretBytes: CustomStringConvertible, CustomDebugStringConvertible, @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     /// The number of bytes held.

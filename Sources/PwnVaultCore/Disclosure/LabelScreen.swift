@@ -49,8 +49,24 @@ public enum LabelScreen {
             }
         }
         var scalars = Array(text.unicodeScalars)
-        for (range, kind) in (emailRanges(scalars).map { ($0, AccountKind.email) } + phoneRanges(scalars).map { ($0, AccountKind.phone) })
-            .sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+        // Runs can overlap: a phone number inside an address (`ab1234567@x.org`), two addresses sharing
+        // a domain and a local part (`a@b.c@d.e`). Each union is replaced once, from the end, so no
+        // replacement moves a range still to be replaced. A union is no address and no phone number:
+        // it is masked as a username (first and last character at most), since an address's mask would
+        // show its "public suffix" whole, and that could be the phone number glued to it.
+        var runs: [(Range<Int>, AccountKind)] = []
+        // A run of more than 15 digits is no phone number by itself, but one can hide in it next to other
+        // digits (`Room 123456 (555) 123-4567`): the gate hides the whole run.
+        let phones = phoneRanges(scalars, maxDigits: .max)
+        for (range, kind) in (emailRanges(scalars).map { ($0, AccountKind.email) } + phones.map { ($0, AccountKind.phone) })
+            .sorted(by: { $0.0.lowerBound < $1.0.lowerBound }) {
+            if let last = runs.last, range.lowerBound < last.0.upperBound {
+                runs[runs.count - 1] = (last.0.lowerBound..<max(last.0.upperBound, range.upperBound), .username)
+            } else {
+                runs.append((range, kind))
+            }
+        }
+        for (range, kind) in runs.reversed() {
             let part = String(String.UnicodeScalarView(scalars[range]))
             scalars.replaceSubrange(range, with: Array(replacement(part, kind).unicodeScalars))
         }
@@ -88,9 +104,9 @@ public enum LabelScreen {
     }
 
     /// Runs of digits with the separators phone numbers are written with (space, `-`, `.`, `/`,
-    /// brackets, a leading `+`) holding 7 to 15 digits, as `AccountParser` accepts them. A calendar
-    /// date (`2024-01-15`, `15.01.2024`) is not a phone number.
-    static func phoneRanges(_ s: [Unicode.Scalar]) -> [Range<Int>] {
+    /// brackets, a leading `+`) holding 7 to 15 digits, as `AccountParser` accepts them (to `maxDigits`
+    /// when more may be found). A calendar date (`2024-01-15`, `15.01.2024`) is not a phone number.
+    static func phoneRanges(_ s: [Unicode.Scalar], maxDigits: Int = AccountParser.phoneDigits.upperBound) -> [Range<Int>] {
         func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
         func isSeparator(_ c: Unicode.Scalar) -> Bool { c == " " || c == "-" || c == "." || c == "/" || c == "(" || c == ")" || c == "\u{A0}" }
         var found: [Range<Int>] = []
@@ -105,7 +121,7 @@ public enum LabelScreen {
                 j += 1
             }
             let run = String(String.UnicodeScalarView(s[i...lastDigit]))
-            if digits >= 7 && digits <= 15 && !isDate(run) { found.append(i..<(lastDigit + 1)) }
+            if digits >= AccountParser.phoneDigits.lowerBound && digits <= maxDigits && !isDate(run) { found.append(i..<(lastDigit + 1)) }
             i = j
         }
         return found

@@ -1,11 +1,15 @@
 /// Runs many lookups "as fast as the key allows, never faster".
 ///
 /// - Request **starts** are paced by a `RateLimiter` (evenly, 2 % below the key's rate; 10 per
-///   minute when the rate is unknown). As many requests are in flight as it takes to keep that pace
+///   minute when the rate is unknown), each one interval after the previous actual start: a late
+///   start never lets the next catch up. As many requests are in flight as it takes to keep that pace
 ///   when the server is slow (1,000 per minute against a 200 ms server keeps about 4 in flight), up
 ///   to `maxInFlight` (16).
 /// - 429: the same request is retried after `retry-after` (plus a margin), and no other request
-///   starts before then: the limit belongs to the key.
+///   starts before then: the limit belongs to the key. The pace halves (once per burst of 429s) and
+///   climbs back with each success (`RateLimiter.slowDown`, `speedUp`). No account is ever given up
+///   because of 429s; only when `RetryPolicy.maxRateLimitRetries` rounds of 429s in a row meet no
+///   success in between does the run stop (`.rateLimited`), keeping every result delivered.
 /// - 503, timeouts, transport failures, other 5xx: the request is retried with jittered exponential
 ///   backoff (`RetryPolicy`), then reported as failed; the run goes on.
 /// - 401, 403, a missing key, HIBP unreachable (refused, DNS, TLS), a 429 asking to wait longer than
@@ -22,6 +26,11 @@
 ///
 /// The clock and the jitter source are injected: tests run it on virtual time.
 public struct CheckScheduler: Sendable {
+    /// The spacing the scheduler keeps between starts, for the request being made in this task:
+    /// a transport that can measure when a request actually leaves (`CurlTransport`) keeps the same
+    /// spacing on the wire, so a start that reached the network late is not followed too closely.
+    @TaskLocal public static var wireSpacing: Duration?
+
     /// The most requests in flight at once.
     public static let defaultMaxInFlight = 16
 
@@ -35,13 +44,20 @@ public struct CheckScheduler: Sendable {
     /// - Parameters:
     ///   - requestsPerMinute: the key's `Rpm` from `subscriptionStatus()`; nil when unknown (10 is assumed).
     ///   - random: uniform in 0..<1, for the backoff jitter.
+    ///   - lastRequestAt: when (on `clock`) a request counted by the key's limit last started, if one did.
+    ///   - rateFromUser: the rate came from the user (`--rpm`), not from HIBP: 429s may cut it to 1/16
+    ///     instead of 1/2 (see `RateLimiter`).
     ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
     public init(requestsPerMinute: Int?, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
                 retryPolicy: RetryPolicy = .standard, clock: any SchedulerClock = SystemSchedulerClock(),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                lastRequestAt: Duration? = nil, rateFromUser: Bool = false,
                 onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
         self.onLongWait = onLongWait
-        self.rateLimiter = RateLimiter(requestsPerMinute: requestsPerMinute)
+        var limiter = RateLimiter(requestsPerMinute: requestsPerMinute, deepestCut: rateFromUser ? 16 : 2)
+        // A keyed request (subscription/status) already spent a slot: the first check waits for it.
+        if let lastRequestAt { limiter.recordStart(at: lastRequestAt) }
+        self.rateLimiter = limiter
         self.retryPolicy = retryPolicy
         self.maxInFlight = max(1, maxInFlight)
         self.clock = clock
@@ -80,6 +96,11 @@ public struct CheckScheduler: Sendable {
                     } else if let final = settle(job, result, &state) {
                         await onResult(ScheduledResult(item: items[job.index], index: job.index,
                                                        result: final, attempts: job.attempts))
+                    } else if case let .failure(.rateLimited(retryAfter)) = result,
+                              state.rateLimitRounds > retryPolicy.maxRateLimitRetries {
+                        // 429 after 429 at ever slower paces and not one success: the key is spent
+                        // elsewhere. Stop the run (nothing is reported failed) rather than spin.
+                        stopError = .rateLimited(retryAfter: retryAfter)
                     }
                 }
                 if stopError != nil { break }
@@ -113,6 +134,8 @@ public struct CheckScheduler: Sendable {
         var rateLimitRetries = 0
         /// It may not start before this moment.
         var notBefore: Duration = .zero
+        /// When its latest request started.
+        var startedAt: Duration = .zero
     }
 
     private enum Event<Value: Sendable>: Sendable {
@@ -133,6 +156,8 @@ public struct CheckScheduler: Sendable {
         var succeeded = 0
         var failed = 0
         var requests = 0
+        /// Rounds of 429s (rate cuts) since the last success.
+        var rateLimitRounds = 0
 
         init(limiter: RateLimiter, total: Int) { self.limiter = limiter; self.total = total }
 
@@ -180,11 +205,13 @@ public struct CheckScheduler: Sendable {
             state.inFlight += 1
             state.requests += 1
             job.attempts += 1
+            job.startedAt = now
             let item = items[job.index]
             let started = job
+            let spacing = state.limiter.interval
             group.addTask {
                 do {
-                    return .finished(started, .success(try await perform(item)))
+                    return .finished(started, .success(try await CheckScheduler.$wireSpacing.withValue(spacing) { try await perform(item) }))
                 } catch let error as HIBPError {
                     return .finished(started, .failure(error))
                 } catch {
@@ -200,13 +227,17 @@ public struct CheckScheduler: Sendable {
                                _ state: inout RunState) -> Result<Value, HIBPError>? {
         guard case let .failure(error) = result else {
             state.succeeded += 1
+            state.rateLimitRounds = 0
+            state.limiter.speedUp(requestStartedAt: job.startedAt)
             return result
         }
         var next = job
-        if case let .rateLimited(retryAfter) = error, job.rateLimitRetries < retryPolicy.maxRateLimitRetries {
+        if case let .rateLimited(retryAfter) = error {
             let wait = retryPolicy.rateLimitWait(retryAfter: retryAfter)
-            if wait > retryPolicy.announceAfter { onLongWait(wait) }
-            let until = clock.now() + wait
+            let now = clock.now()
+            if state.limiter.slowDown(requestStartedAt: job.startedAt, now: now) { state.rateLimitRounds += 1 }
+            if wait > retryPolicy.announceAfter && now + wait > state.limiter.heldUntil { onLongWait(wait) }
+            let until = now + wait
             state.limiter.hold(until: until)
             next.rateLimitRetries += 1
             next.notBefore = until

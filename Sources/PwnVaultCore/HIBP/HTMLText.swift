@@ -23,9 +23,15 @@ public enum HTMLText {
     /// Wraps each line at ASCII spaces only, counting terminal cells (`TerminalCells.wrap`); U+00A0
     /// (from `&nbsp;`, and the one tying `[n]` to its link text) never breaks and becomes a plain space.
     static func wrap(_ text: String, width: Int) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .flatMap { TerminalCells.wrap(String($0), to: width) }
-            .joined(separator: "\n")
+        // A no-break space that ends a line (`word&nbsp;` before a break) would become a trailing space,
+        // and a line of nothing else a blank line of its own.
+        return lines.compactMap { line in
+            var plain = line.replacingOccurrences(of: "\u{00A0}", with: " ")
+            while plain.last == " " { plain.removeLast() }
+            return plain.isEmpty && !line.isEmpty ? nil : plain
+        }.joined(separator: "\n")
     }
 
     // MARK: control characters
@@ -81,7 +87,9 @@ public enum HTMLText {
         // Text and whitespace
 
         mutating func emit(_ c: Unicode.Scalar) {
-            if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" {
+            // U+2028/U+2029 (from `&#x2028;`) count as spaces: the last pass would make them line breaks
+            // after the blank lines were already tidied.
+            if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" || c == "\u{2028}" || c == "\u{2029}" {
                 pendingSpace = true
                 return
             }

@@ -1,4 +1,4 @@
-/// Sends one HTTP request and returns the whole response. `URLSessionTransport` is the real one;
+/// Sends one HTTP request and returns the whole response. `CurlTransport` is the real one;
 /// tests may use an in-memory one for the logic above the wire.
 ///
 /// Implementations throw `HTTPTransportError` for failures below HTTP (a status, even 500, is a

@@ -3,8 +3,9 @@
 /// 503s, timeouts, transport failures and other 5xx: up to `maxRetries` more attempts after
 /// `baseDelay × 2^(n-1)`, each spread by ±`jitter` (defaults: 3 retries after ~1 s, 2 s, 4 s ± 25 %),
 /// then the account is reported as failed. A 429 waits its `retry-after` plus `rateLimitMargin`
-/// and retries the same request, up to `maxRateLimitRetries` times (a server that never lets up
-/// must not hold a run forever). A single `retry-after` longer than `maxWait` is not waited for: the
+/// and retries the same request, however many times it takes: no account is given up because of
+/// 429s. A server that never lets up must not hold a run forever, though: after `maxRateLimitRetries`
+/// rounds of 429s (each cutting the pace in half) with no success in between, the run stops. A single `retry-after` longer than `maxWait` is not waited for: the
 /// run stops with `HIBPError.waitTooLong`. Waits longer than `announceAfter` are reported to the
 /// scheduler's `onLongWait`, so the user is told why nothing happens.
 public struct RetryPolicy: Sendable, Equatable {

@@ -5,6 +5,9 @@ import Glibc
 ///
 /// Only `prefix` (the first five characters) is ever meant to leave the process; the rest is compared
 /// in place by `PasswordRange` and `PwnedPasswordsFile`. It never prints its contents.
+///
+/// Unchecked Sendable: `hex` is a `let`; its bytes are written only while the hash is being made
+/// (`init`), before the value can be shared, and only read after.
 public final class PasswordHash: CustomStringConvertible, CustomDebugStringConvertible, @unchecked Sendable {
     /// Hex characters in a SHA-1 hash.
     public static let hexLength = 40

@@ -92,6 +92,8 @@ public struct SystemdUserManager: Sendable {
         do { try process.run() } catch { return nil }
         // Read both pipes while it runs, so neither can fill up and stall it.
         let group = DispatchGroup()
+        // Safe: each buffer is written by its one reader block only, and read here only after
+        // `group.wait` has returned success, which orders the accesses (on a timeout they are not read).
         nonisolated(unsafe) var errorData = Data()
         group.enter()
         DispatchQueue.global().async { errorData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }

@@ -16,6 +16,8 @@ struct EchoOffState {
     var promptCount = 0
 }
 
+/// Unsafe on purpose: signal handlers read it, so it cannot be behind a lock or an actor. It is filled
+/// before the handlers are installed and changed only with them blocked (see `EchoOffGuard`).
 nonisolated(unsafe) private let echoOffState: UnsafeMutablePointer<EchoOffState> = {
     let p = UnsafeMutablePointer<EchoOffState>.allocate(capacity: 1)
     p.initialize(to: EchoOffState())

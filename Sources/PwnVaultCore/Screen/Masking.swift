@@ -70,12 +70,12 @@ public enum Masking {
         return bullets + String(String.UnicodeScalarView(digits.suffix(2)))
     }
 
-    /// A character that may be shown, or nothing when it is missing or would act on the terminal
-    /// (a control, a bidi override, a line break, whitespace).
+    /// A character that may be shown, or nothing when it is missing, would act on the terminal (a
+    /// control, a bidi override, a line break, whitespace) or is a bullet (it would lengthen the run).
     private static func shown(_ c: Character?) -> String {
         guard let c else { return "" }
         let text = String(c)
-        guard !c.isWhitespace, Sanitizer.singleLine(text) == text else { return "" }
+        guard !c.isWhitespace, c != "•", Sanitizer.singleLine(text) == text else { return "" }
         return text
     }
 }

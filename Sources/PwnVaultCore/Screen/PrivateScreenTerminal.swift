@@ -87,7 +87,7 @@ struct PrivateScreenTerminal {
         var bytes = PrivateScreenTerminal.clearSequence
         for (i, line) in lines.prefix(rows).enumerated() {
             if i > 0 { bytes += PrivateScreenTerminal.moveToRow(i + 1) }
-            bytes += Array(String(Sanitizer.singleLine(line).prefix(columns)).utf8)
+            bytes += Array(TerminalCells.truncate(Sanitizer.singleLine(line), to: columns).utf8)
         }
         TerminalIO.writeAll(output, bytes)
     }

@@ -1,15 +1,15 @@
 /// Asking a person again, as sudo does: on a terminal a passphrase or key that is refused is asked
 /// for again, up to three times in all, each refusal said in one line. Answers read from a file or a
 /// descriptor are never retried (the same line would only be read again).
-public struct PromptRetry {
+public struct PromptRetry: Sendable {
     /// How many answers a person gets, like sudo's `passwd_tries`.
     public static let maxAttempts = 3
 
     public let attempts: Int
     /// Where the one-line reason goes (the console's stderr, next to the prompt).
-    public let say: (String) -> Void
+    public let say: @Sendable (String) -> Void
 
-    public init(attempts: Int, say: @escaping (String) -> Void) {
+    public init(attempts: Int, say: @escaping @Sendable (String) -> Void) {
         self.attempts = max(1, attempts); self.say = say
     }
 
@@ -17,7 +17,7 @@ public struct PromptRetry {
     public static let once = PromptRetry(attempts: 1, say: { _ in })
 
     /// Three answers on a terminal, one elsewhere.
-    public static func forPerson(interactive: Bool, say: @escaping (String) -> Void) -> PromptRetry {
+    public static func forPerson(interactive: Bool, say: @escaping @Sendable (String) -> Void) -> PromptRetry {
         interactive ? PromptRetry(attempts: maxAttempts, say: say) : .once
     }
 

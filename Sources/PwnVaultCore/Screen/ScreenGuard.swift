@@ -27,6 +27,9 @@ import Glibc
 /// events on through `hide()` and `show()`.
 ///
 /// Install one guard at a time; `uninstall()` before the owner prints its final output.
+///
+/// Unchecked Sendable: the guard is shared between its owner and its watcher thread; every mutable
+/// member is read and written with `lock` held, the rest are `let`s set before the thread starts.
 public final class ScreenGuard: @unchecked Sendable {
     /// What SIGINT, SIGTERM and SIGHUP do once the screen is cleaned up.
     public enum InterruptHandling: Sendable {

@@ -8,6 +8,8 @@ import Glibc
 // in memory allocated once, before any handler is installed.
 
 /// The write end of the active signal self-pipe, or -1. Read by the handler, so it lives in raw memory.
+/// Unsafe on purpose: a signal handler cannot take a lock; it is an aligned Int32 written only while
+/// the handlers that read it are not installed.
 nonisolated(unsafe) let signalPipeWriteEnd: UnsafeMutablePointer<Int32> = {
     let p = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
     p.initialize(to: -1)

@@ -14,7 +14,7 @@ final class FakeHIBP {
     let host: String
     var apiURL: String { "http://\(authority)/api/v3" }
     /// For the tests' own control requests. Swift's URLSession cannot reach `[::1]` (see
-    /// `URLSessionTransport.cannotReachReason`); `localhost` reaches a server on ::1 as well.
+    /// `CurlTransport.cannotReachReason`); `localhost` reaches a server on ::1 as well.
     var base: String { host == "::1" ? "http://localhost:\(port)" : "http://\(authority)" }
     var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
@@ -70,9 +70,15 @@ final class FakeHIBP {
         req.setValue("pwnvault-tests", forHTTPHeaderField: "user-agent")
         if let body { req.httpBody = Data(body.utf8); req.setValue("application/json", forHTTPHeaderField: "content-type") }
         let done = DispatchSemaphore(value: 0)
-        var result = Data()
-        URLSession.shared.dataTask(with: req) { data, _, _ in result = data ?? Data(); done.signal() }.resume()
+        let result = AnswerBox()
+        URLSession.shared.dataTask(with: req) { data, _, _ in result.data = data ?? Data(); done.signal() }.resume()
         done.wait()
-        return result
+        return result.data
     }
+}
+
+/// The body of one control request. Unchecked: written once by URLSession's callback before it
+/// signals the semaphore, read only after the wait, so the semaphore orders the two accesses.
+final class AnswerBox: @unchecked Sendable {
+    var data = Data()
 }

@@ -53,7 +53,9 @@ final class Sandbox {
                                        attributes: [.posixPermissions: 0o600])
         var env: [String: String] = [:]
         let inherited = ProcessInfo.processInfo.environment
-        for key in ["PATH", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "LANG", "CI"] {
+        // The sanitizer settings too, so scripts/sanitize.sh's options and suppressions reach the binary.
+        for key in ["PATH", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "LANG", "CI",
+                    "ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] {
             if let v = inherited[key] { env[key] = v }
         }
         env["HOME"] = home.path
@@ -135,15 +137,15 @@ final class Sandbox {
             try? inp.fileHandleForWriting.close()
         }
         // Read both pipes concurrently so neither fills up.
-        var errData = Data()
+        let errData = AnswerBox()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { errData.data = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         p.waitUntilExit()
         let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
         return RunResult(status: status, stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+                         stderr: String(decoding: errData.data, as: UTF8.self))
     }
 }

@@ -55,11 +55,18 @@ struct CheckRunner {
     let session: VaultSession?
     let pastes: Bool
     let stealerLogs: Bool
+    /// The scheduler's clock, and when on it a keyed request last started (check asks
+    /// subscription/status on that clock): the first check waits one interval from that start.
+    var clock = SystemSchedulerClock()
+    var lastRequestAt: Duration?
+    /// `rpm` came from --rpm (it may be wrong), not from HIBP.
+    var rpmFromUser = false
 
     /// Runs `entries`; `show` gets each outcome as it arrives (through the progress bar's lock).
     func run(_ entries: [Entry], progress: Progress, show: @escaping @Sendable (Outcome, Progress) -> Void) -> Report {
         let targets = entries.enumerated().map { $1.target($0) }
-        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), onLongWait: { wait in
+        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), clock: clock,
+                                       lastRequestAt: lastRequestAt, rateFromUser: rpmFromUser, onLongWait: { wait in
             progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
                           + "before asking Have I Been Pwned again (Ctrl-C stops here and keeps the results so far)")
         })
@@ -69,7 +76,10 @@ struct CheckRunner {
         })
         let outcomes = Collector.Box<[Outcome]>(initial: [])
         let saveFailure = Collector.Box<Error>()
-        let session = self.session
+        // Safe without a lock: CheckScheduler hands results to this callback one at a time (its
+        // contract), and the command's own thread waits in runGuarded until the run has ended, so
+        // the session is never used from two threads at once.
+        nonisolated(unsafe) let session = self.session
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let result: Result<CheckRunSummary, Error> = CheckCommand.runGuarded(progress: progress) {
             try await Task.sleep(for: pause)

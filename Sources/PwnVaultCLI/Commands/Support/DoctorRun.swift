@@ -4,13 +4,13 @@ import PwnVaultCore
 /// The checks of one `doctor` run, in the order they are shown. Network answers are fetched once.
 struct DoctorRun {
     let context: Context
-    let transport: URLSessionTransport
+    let transport: CurlTransport
     let userAgent = "pwnvault/\(CLI.version)"
 
     init(_ context: Context) {
         self.context = context
         let seconds = min(context.settings.httpTimeoutSeconds, DoctorCommand.networkTimeoutSeconds)
-        transport = URLSessionTransport(timeout: .seconds(seconds))
+        transport = CurlTransport(timeout: .seconds(seconds))
     }
 
     func checks() -> [DoctorCheck] {

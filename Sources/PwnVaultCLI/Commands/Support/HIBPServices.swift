@@ -9,7 +9,7 @@ struct HIBPServices {
 
     init(_ context: Context) {
         self.context = context
-        self.transport = URLSessionTransport(timeout: .seconds(context.settings.httpTimeoutSeconds))
+        self.transport = CurlTransport(timeout: .seconds(context.settings.httpTimeoutSeconds))
     }
 
     /// The API base as the client wants it: ending in `/`.
@@ -43,9 +43,21 @@ struct HIBPServices {
     /// The breach catalog: cached for a day under $XDG_CACHE_HOME/pwnvault, refreshed on demand.
     /// Falls back to the cached copy, with a note, when a refresh fails.
     func catalog(refresh: Bool) throws -> BreachCatalog {
+        let load = try blocking(catalogLoader(refresh: refresh))
+        return reported(load)
+    }
+
+    /// The async part of `catalog(refresh:)`, to run beside other requests (check asks for the key's
+    /// rate at the same time); hand its result to `reported(_:)`.
+    func catalogLoader(refresh: Bool) throws -> @Sendable () async throws -> BreachCatalogLoad {
         let cache = BreachCatalogCache(directory: try cacheDirectory())
         let client = publicClient()
-        let load = try blocking { try await cache.catalog(now: context.now(), forceRefresh: refresh) { try await client.breaches() } }
+        let now = context.now()
+        return { try await cache.catalog(now: now, forceRefresh: refresh) { try await client.breaches() } }
+    }
+
+    /// Says what went wrong on the way to the catalog, if anything, and returns it.
+    func reported(_ load: BreachCatalogLoad) -> BreachCatalog {
         if let failure = load.refreshFailure {
             context.console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(ListCommand.format(load.catalog.fetchedAt))")
         }
@@ -91,6 +103,8 @@ func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) thr
     return try box.result!.get()
 }
 
+/// Unchecked: `result` is written by the task before it signals the semaphore and read by `blocking`
+/// only after the wait returns, so the semaphore orders the two accesses.
 private final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, Error>?
 }

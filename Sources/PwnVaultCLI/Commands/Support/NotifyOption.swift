@@ -5,6 +5,9 @@ import PwnVaultCore
 /// something new. Its text comes from the disclosure gate (`Disclosure.notificationText`): labels,
 /// ids and breach titles, never an account, never a sensitive breach's name.
 struct NotifyOption {
+    static let spec = OptionSpec("notify", help: "send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)",
+                                 optionalValue: "count")
+
     enum Mode { case off, full, count }
     let mode: Mode
 

@@ -1,0 +1,34 @@
+import PwnVaultCore
+
+/// `--rpm N` and `--max-wait SECONDS`, shared by the commands that pace account checks (`check`, `watch`).
+struct PacingOptions {
+    static let specs = [
+        OptionSpec("rpm", value: "N", help: "the API key's requests per minute (default: asked from HIBP)"),
+        OptionSpec("max-wait", value: "SECONDS", help: "the longest wait HIBP may ask for before the run ends (default 60, or PWNVAULT_MAX_WAIT)"),
+    ]
+
+    /// The key's rate when given; nil: learned from HIBP.
+    let rpm: Int?
+    /// The longest single wait HIBP may ask for.
+    let maxWait: Int
+
+    init(_ context: Context, command: String) throws {
+        let args = context.arguments
+        if let text = args.value("rpm") {
+            guard let n = Int(text), (1...1_000_000).contains(n) else {
+                throw UsageError.invalidValue(command: command, option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
+            }
+            rpm = n
+        } else {
+            rpm = nil
+        }
+        if let text = args.value("max-wait") {
+            guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
+                throw UsageError.invalidValue(command: command, option: "--max-wait", reason: "a whole number of seconds from 1 to 86400")
+            }
+            maxWait = n
+        } else {
+            maxWait = context.settings.maxWaitSeconds
+        }
+    }
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in Fuzz/Targets and runs one or all of them.
+#
+#   scripts/fuzz.sh [TARGET|all] [SECONDS]     run TARGET (default: all, one after another) for SECONDS
+#                                              each (default 60), from Fuzz/corpus/TARGET and
+#                                              Fuzz/dict/TARGET.dict
+#   scripts/fuzz.sh --replay [TARGET|all]      run every committed corpus input once (regressions)
+#   scripts/fuzz.sh --build [TARGET|all]       build only
+#   scripts/fuzz.sh --list                     the targets
+#
+# The product build is untouched: the sources are compiled here by swiftc, with coverage and
+# AddressSanitizer (`-sanitize=fuzzer,address`), into Fuzz/.build (git-ignored). PwnVaultCore (and
+# PwnVaultCLI, for the argument reader) become instrumented static libraries built with
+# -enable-testing, so each target is one small file that `@testable import`s them.
+#
+# Campaigns run at `nice -n 19`, one job: the machine is shared. New inputs go to
+# Fuzz/.build/corpus/TARGET; crashes, hangs, leaks and broken invariants to
+# Fuzz/.build/artifacts/TARGET-*. Environment: FUZZ_ARGS adds libFuzzer flags (e.g. -runs=1000000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=$root/Fuzz/.build
+targets=$(cd Fuzz/Targets && ls *.swift | sed 's/\.swift$//')
+
+mode=run
+case "${1:-}" in
+  --replay) mode=replay; shift ;;
+  --build) mode=build; shift ;;
+  --list) echo "$targets"; exit 0 ;;
+  -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
+which=${1:-all}
+seconds=${2:-60}
+if [ "$which" = all ]; then selected=$targets
+elif [ -f "Fuzz/Targets/$which.swift" ]; then selected=$which
+else echo "fuzz.sh: no target '$which' (scripts/fuzz.sh --list)" >&2; exit 2; fi
+
+# The Swift runtime's crash backtracer reads memory ASan does not expect it to: leave crashes to ASan.
+export SWIFT_BACKTRACE=enable=no
+mkdir -p "$build/bin" "$build/corpus" "$build/artifacts"
+swiftflags=(-use-ld=lld -parse-as-library -swift-version 5 -O -wmo -num-threads 1 -g -sanitize=fuzzer,address)
+cflags=$(pkg-config --cflags libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
+libs=$(pkg-config --libs libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
+# The system-library module maps (libsodium, libpsl, GIO) as Package.swift declares them.
+sysmods=(-I Sources/CSodium -I Sources/CPSL -I Sources/CGio)
+# The C shims: each compiled with ASan, each given a module map in the build folder.
+shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline CHTTPShim/pwv_http)
+
+# newer OUT SOURCES...: true when OUT is missing or older than any source.
+newer() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -newer "$out" -print -quit)" ]; }
+
+build_libraries() {
+  local need_cli=$1
+  if newer "$build/pwv_secret.o" Sources/CSecretShim Sources/CNotifyShim Sources/CGLibDeadline Sources/CHTTPShim; then
+    echo "== fuzz: C shims" >&2
+    : > "$build/module.modulemap"
+    for shim in "${shims[@]}"; do
+      local dir=${shim%%/*} name=${shim##*/}
+      clang -O1 -g -fsanitize=fuzzer-no-link,address -c $cflags -I "Sources/$dir/include" -I Sources/CGLibDeadline/include \
+        "Sources/$dir/$name.c" -o "$build/$name.o"
+      [ "$dir" = CGLibDeadline ] || printf 'module %s {\n    header "%s"\n    export *\n}\n' \
+        "$dir" "$root/Sources/$dir/include/$name.h" >> "$build/module.modulemap"
+    done
+  fi
+  if newer "$build/libPwnVaultCore.a" Sources/PwnVaultCore Sources/CSodium; then
+    echo "== fuzz: PwnVaultCore (instrumented; about 2 minutes)" >&2
+    nice -n 19 swiftc "${swiftflags[@]}" -enable-testing -module-name PwnVaultCore \
+      "${sysmods[@]}" -I "$build" $(printf -- '-Xcc %s ' $cflags) \
+      -emit-module -emit-module-path "$build/PwnVaultCore.swiftmodule" -emit-library -static \
+      -o "$build/libPwnVaultCore.a" $(find Sources/PwnVaultCore -name '*.swift' | sort) 2>&1 \
+      | grep -E 'error' >&2 || true
+    [ -e "$build/libPwnVaultCore.a" ] && [ -z "$(find Sources/PwnVaultCore -newer "$build/libPwnVaultCore.a" -print -quit)" ]
+  fi
+  if [ "$need_cli" = yes ] && newer "$build/libPwnVaultCLI.a" Sources/PwnVaultCLI "$build/libPwnVaultCore.a"; then
+    echo "== fuzz: PwnVaultCLI (instrumented)" >&2
+    nice -n 19 swiftc "${swiftflags[@]}" -enable-testing -module-name PwnVaultCLI -I "$build" "${sysmods[@]}" $(printf -- '-Xcc %s ' $cflags) \
+      -emit-module -emit-module-path "$build/PwnVaultCLI.swiftmodule" -emit-library -static \
+      -o "$build/libPwnVaultCLI.a" $(find Sources/PwnVaultCLI -name '*.swift' | sort) 2>&1 \
+      | grep -E 'error' >&2 || true
+    [ -e "$build/libPwnVaultCLI.a" ]
+  fi
+}
+
+build_target() {
+  local t=$1 archives=("$build/libPwnVaultCore.a")
+  if grep -q 'import PwnVaultCLI' "Fuzz/Targets/$t.swift"; then archives=("$build/libPwnVaultCLI.a" "${archives[@]}"); fi
+  if newer "$build/bin/$t" "Fuzz/Targets/$t.swift" Fuzz/Support "${archives[@]}"; then
+    echo "== fuzz: build $t" >&2
+    nice -n 19 swiftc "${swiftflags[@]}" -module-name "Fuzz_${t//-/_}" -I "$build" "${sysmods[@]}" $(printf -- '-Xcc %s ' $cflags) \
+      Fuzz/Support/*.swift "Fuzz/Targets/$t.swift" "${archives[@]}" "$build"/pwv_*.o \
+      -lsodium $libs -ldl -o "$build/bin/$t"
+  fi
+}
+
+need_cli=no
+for t in $selected; do grep -q 'import PwnVaultCLI' "Fuzz/Targets/$t.swift" && need_cli=yes; done
+build_libraries "$need_cli"
+for t in $selected; do build_target "$t"; done
+[ "$mode" = build ] && exit 0
+
+status=0
+for t in $selected; do
+  dict=(); [ -f "Fuzz/dict/$t.dict" ] && dict=(-dict="Fuzz/dict/$t.dict")
+  mkdir -p "Fuzz/corpus/$t" "$build/corpus/$t"
+  if [ "$mode" = replay ]; then
+    echo "== fuzz: replay $t ($(ls "Fuzz/corpus/$t" | wc -l) inputs)" >&2
+    rc=0
+    "$build/bin/$t" -runs=0 "Fuzz/corpus/$t" > "$build/$t.replay.log" 2>&1 || rc=$?
+    grep -E 'INITED|DONE|INVARIANT|ERROR|SUMMARY' "$build/$t.replay.log" >&2 || true
+    [ "$rc" -eq 0 ] || { echo "fuzz.sh: an input of Fuzz/corpus/$t fails: see $build/$t.replay.log" >&2; status=1; }
+    continue
+  fi
+  echo "== fuzz: $t for ${seconds}s" >&2
+  # -rss_limit_mb: ASan's shadow memory plus a 16 MiB vCard; -timeout: a hang is an input slower than 10 s.
+  nice -n 19 "$build/bin/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" "${dict[@]}" ${FUZZ_ARGS:-} \
+    "$build/corpus/$t" "Fuzz/corpus/$t" 2>&1 | tee "$build/$t.log" | grep -E '^#[0-9]+.*(pulse|DONE)|INVARIANT|ERROR|SUMMARY|stat::' >&2 || true
+  grep -qE 'ERROR: |INVARIANT VIOLATED|SUMMARY: ' "$build/$t.log" && { echo "fuzz.sh: $t found a problem: see $build/$t.log" >&2; status=1; }
+done
+exit $status
