@@ -197,12 +197,13 @@ final class UIEndToEndTests: XCTestCase {
         tmux.tmux("resize-window", "-t", "main", "-x", "70", "-y", "20")
         tmux.wait(for: "Accounts (3)")
         XCTAssertTrue(tmux.screen.contains("p•••r@e•••.com"), tmux.screen)
+        tmux.tmux("resize-window", "-t", "main", "-x", "100", "-y", "30")   // as before, for stty -a
+        tmux.wait(for: "LAST CHECK")
         // SIGTERM from elsewhere: the terminal is put back all the same.
         let shell = tmux.display("#{pane_pid}")
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
         let pid = try XCTUnwrap(children.split(separator: " ").compactMap { Int32($0) }.last, "ui's pid")
         XCTAssertEqual(kill(pid, SIGTERM), 0)
-        tmux.tmux("resize-window", "-t", "main", "-x", "100", "-y", "30")
         assertLeftAsItWas(prompts: 3)
     }
 

@@ -332,7 +332,7 @@ final class VaultUI: FullScreenApp {
         }
         switch key {
         case .char("q"), .char("Q"): return .quit
-        case .escape, .backspace where page == .pick:
+        case .escape where page == .pick, .backspace where page == .pick:
             stack.removeLast()
             message = "nothing imported"
             return .stay
@@ -555,9 +555,9 @@ final class VaultUI: FullScreenApp {
             message = "not added: not an e-mail address, a phone number or a username pwnvault understands"
             return
         }
-        var warnings: [String] = []
+        let warnings = Collector.Box<[String]>(initial: [])
         let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
-                            writeOut: { _ in }, writeErr: { warnings.append($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+                            writeOut: { _ in }, writeErr: { text in warnings.update { $0.append(text.trimmingCharacters(in: .whitespacesAndNewlines)) } })
         do {
             let outcomes = try AccountAdder.add([(parsed, nil)], to: session, now: context.now(), console: quiet)
             switch outcomes.first {
@@ -565,7 +565,7 @@ final class VaultUI: FullScreenApp {
             case let .alreadyIn(id)?: message = "already in the vault as #\(id)"
             case nil: message = "nothing added"
             }
-            if let first = warnings.first { message = (message ?? "") + "; " + first.replacingOccurrences(of: "pwnvault: ", with: "") }
+            if let first = warnings.value?.first { message = (message ?? "") + "; " + first.replacingOccurrences(of: "pwnvault: ", with: "") }
             loadAccounts()
             if case let .added(a)? = outcomes.first, let i = shownAccounts.firstIndex(where: { accountRows[$0].id == a.id }) {
                 accountCursor.selected = i
