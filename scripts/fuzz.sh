@@ -38,7 +38,7 @@ else echo "fuzz.sh: no target '$which' (scripts/fuzz.sh --list)" >&2; exit 2; fi
 # The Swift runtime's crash backtracer reads memory ASan does not expect it to: leave crashes to ASan.
 export SWIFT_BACKTRACE=enable=no
 mkdir -p "$build/bin" "$build/corpus" "$build/artifacts"
-swiftflags=(-use-ld=lld -parse-as-library -swift-version 5 -O -wmo -num-threads 1 -g -sanitize=fuzzer,address)
+swiftflags=(-use-ld=lld -parse-as-library -swift-version 5 -O -wmo -g -sanitize=fuzzer,address)   # one object per module: a static archive of per-file objects loses hidden specializations
 cflags=$(pkg-config --cflags libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
 libs=$(pkg-config --libs libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
 # The system-library module maps (libsodium, libpsl, GIO) as Package.swift declares them.
@@ -64,6 +64,7 @@ build_libraries() {
   fi
   if newer "$build/libPwnVaultCore.a" Sources/PwnVaultCore Sources/CSodium; then
     echo "== fuzz: PwnVaultCore (instrumented; about 2 minutes)" >&2
+    rm -f "$build/libPwnVaultCore.a"   # an archive is added to, not replaced: objects of deleted files would stay
     nice -n 19 swiftc "${swiftflags[@]}" -enable-testing -module-name PwnVaultCore \
       "${sysmods[@]}" -I "$build" $(printf -- '-Xcc %s ' $cflags) \
       -emit-module -emit-module-path "$build/PwnVaultCore.swiftmodule" -emit-library -static \
@@ -73,6 +74,7 @@ build_libraries() {
   fi
   if [ "$need_cli" = yes ] && newer "$build/libPwnVaultCLI.a" Sources/PwnVaultCLI "$build/libPwnVaultCore.a"; then
     echo "== fuzz: PwnVaultCLI (instrumented)" >&2
+    rm -f "$build/libPwnVaultCLI.a"
     nice -n 19 swiftc "${swiftflags[@]}" -enable-testing -module-name PwnVaultCLI -I "$build" "${sysmods[@]}" $(printf -- '-Xcc %s ' $cflags) \
       -emit-module -emit-module-path "$build/PwnVaultCLI.swiftmodule" -emit-library -static \
       -o "$build/libPwnVaultCLI.a" $(find Sources/PwnVaultCLI -name '*.swift' | sort) 2>&1 \

@@ -164,7 +164,7 @@ final class ScreenGuardTests: XCTestCase {
             case 0 where self.contains(out, "second"):
                 step = 1
                 return Array("\u{1B}[O".utf8)
-            case 1 where self.contains(out, String(PrivateScreen.hiddenLine.prefix(20))):
+            case 1 where self.contains(out, TerminalCells.truncate(PrivateScreen.hiddenLine, to: 20)):
                 step = 2
                 blankedOutput = out
                 return Array("\u{1B}[I".utf8)
@@ -180,7 +180,7 @@ final class ScreenGuardTests: XCTestCase {
         XCTAssertEqual(r.reason, .userQuit)
         XCTAssertEqual(step, 3)
         // The blank frame: a clear, then the neutral line only.
-        let blankFrame = PrivateScreenTerminal.clearSequence + Array(PrivateScreen.hiddenLine.prefix(20).utf8)
+        let blankFrame = PrivateScreenTerminal.clearSequence + Array(TerminalCells.truncate(PrivateScreen.hiddenLine, to: 20).utf8)
         XCTAssertTrue(contains(blankedOutput, String(decoding: blankFrame, as: UTF8.self)))
     }
 
@@ -211,7 +211,7 @@ final class ScreenGuardTests: XCTestCase {
         }
         XCTAssertEqual(r.reason, .userQuit)
         let frame = PrivateScreenTerminal.clearSequence
-            + Array("okred\u{1B}[2;1Ha very long line tha\u{1B}[3;1Hrow 1\u{1B}[4;1Hrow 2\u{1B}[5;1Hrow 3".utf8)
+            + Array("okred\u{1B}[2;1Ha very long line th…\u{1B}[3;1Hrow 1\u{1B}[4;1Hrow 2\u{1B}[5;1Hrow 3".utf8)
         XCTAssertTrue(contains(r.output, String(decoding: frame, as: UTF8.self)))
         XCTAssertFalse(contains(r.output, "row 4"))
         XCTAssertFalse(contains(r.output, "title"))
