@@ -223,14 +223,6 @@ public final class FullScreen {
         terminal = t
         renderer.invalidate()
     }
-
-    /// Runs `body` with the terminal put back as it was (for a passphrase prompt on the main
-    /// terminal), then enters again and draws.
-    public func suspended<T>(_ app: FullScreenApp, _ body: () throws -> T) rethrows -> T {
-        leave()
-        defer { if enter() { draw(app) } }
-        return try body()
-    }
 }
 
 /// The clock the screen's timeouts use (it counts time stopped and time the machine slept), for the
