@@ -4,6 +4,7 @@
 #   bench/run.sh check     check --all against the fake HIBP server: wall time, requests, 429s, efficiency
 #   bench/run.sh startup   start-up wall time and memory next to the floors (hello-worlds, secret-tool lookup)
 #   bench/run.sh passwords offline Pwned Passwords lookups per second on a generated 1 GiB file, next to look
+#   bench/run.sh ui        ui key-to-redraw latency on 10,000 accounts and an 834-breach catalog
 #   bench/run.sh monitor   a month of daily watch on 1,000 accounts: API requests against a naive daily check
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,10 +17,11 @@ case "$what" in
   startup) exec Tests/Support/keyring-session.sh -- python3 bench/startup_bench.py ;;
   check) PWNVAULT_KEYRING=none exec python3 bench/check_bench.py ;;
   passwords) PWNVAULT_KEYRING=none exec python3 bench/passwords_bench.py ;;
+  ui) exec python3 bench/ui_bench.py ;;
   monitor)
     # The same release build with a calendar clock the benchmark can move by whole days (main.swift).
     swift build -c release --build-path .build/bench -Xswiftc -DPWNVAULT_BENCH_CLOCK 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
     PWNVAULT_BIN="$(swift build -c release --build-path .build/bench --show-bin-path)/pwnvault" \
       exec Tests/Support/keyring-session.sh -- python3 bench/monitor_bench.py ;;
-  *) echo "bench/run.sh: unknown benchmark '$what' (vault, startup, check, passwords, monitor)" >&2; exit 2 ;;
+  *) echo "bench/run.sh: unknown benchmark '$what' (vault, startup, check, passwords, ui, monitor)" >&2; exit 2 ;;
 esac

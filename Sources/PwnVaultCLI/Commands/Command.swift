@@ -10,7 +10,7 @@ protocol Command: SendableMetatype {
 enum Commands {
     static let all: [Command.Type] = [
         InitCommand.self, AddCommand.self, ImportCommand.self, RemoveCommand.self, ListCommand.self,
-        CheckCommand.self, WatchCommand.self, AckCommand.self, DomainCommand.self, ShowCommand.self, RevealCommand.self, BreachesCommand.self, BreachCommand.self, NotifyCommand.self,
+        CheckCommand.self, WatchCommand.self, AckCommand.self, DomainCommand.self, ShowCommand.self, RevealCommand.self, BreachesCommand.self, BreachCommand.self, UICommand.self, NotifyCommand.self,
         PasswordCommand.self, ConfigCommand.self, PasswdCommand.self, StatusCommand.self, DoctorCommand.self,
         ScheduleCommand.self, CompletionsCommand.self, HelpCommand.self,
     ]

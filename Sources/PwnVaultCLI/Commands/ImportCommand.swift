@@ -170,7 +170,7 @@ enum ImportCommand: Command {
     }
 
     /// The whole file or stdin, refused beyond `VCardParser.maxBytes` without reading further.
-    private static func read(_ source: String, name: String) throws -> [UInt8] {
+    static func read(_ source: String, name: String) throws -> [UInt8] {
         let handle: FileHandle
         if source == "-" {
             handle = FileHandle.standardInput

@@ -65,56 +65,65 @@ enum ShowCommand: Command {
             return .success
         }
 
-        c.out(c.heading(account))
+        lines(account, disclosed: disclosed, console: c).forEach { c.out($0) }
+        return .success
+    }
+
+    /// The result as text, one line each: what `show` prints on a terminal, and the result screen of `ui`.
+    static func lines(_ account: Account, disclosed: DisclosedBreaches, console c: Console) -> [String] {
+        let result = account.result
+        let visible = disclosed.shown
+        var out: [String] = []
+        out.append(c.heading(account))
         switch result.status {
         case .neverChecked:
-            c.out("never checked; run 'pwnvault check #\(account.id)'")
-            return .success
+            out.append("never checked; run 'pwnvault check #\(account.id)'")
+            return out
         case .error:
             let when = result.lastFailure.map { " (\(ListCommand.format($0.at)))" } ?? ""
-            c.out(c.styled("the last check failed\(when): \(result.errorMessage ?? "unknown error")", .yellow))
+            out.append(c.styled("the last check failed\(when): \(result.errorMessage ?? "unknown error")", .yellow))
         case .clean:
-            c.out(c.styled(c.colors ? " NO BREACH FOUND " : "no breach found", .green))
+            out.append(c.styled(c.colors ? " NO BREACH FOUND " : "no breach found", .green))
         case .breached:
             let n = disclosed.total
-            c.out(c.styled(c.colors ? " PWNED IN \(n) BREACH\(n == 1 ? "" : "ES") " : "pwned in \(n) breach\(n == 1 ? "" : "es")", .red))
+            out.append(c.styled(c.colors ? " PWNED IN \(n) BREACH\(n == 1 ? "" : "ES") " : "pwned in \(n) breach\(n == 1 ? "" : "es")", .red))
         }
-        if let at = result.checkedAt { c.out(c.styled("checked \(ListCommand.format(at))", .dim)) }
+        if let at = result.checkedAt { out.append(c.styled("checked \(ListCommand.format(at))", .dim)) }
         if result.hasAnswer, let failure = result.lastFailure {
             // The saved answer stays; say that it is older than the latest attempt, and why that failed.
-            c.out(c.styled("the latest check failed (\(ListCommand.format(failure.at))): \(failure.message); "
+            out.append(c.styled("the latest check failed (\(ListCommand.format(failure.at))): \(failure.message); "
                            + "this is the result of \(result.checkedAt.map(ListCommand.format) ?? "an earlier check")", .yellow))
         }
         let fresh = account.newFindings
         if let pastes = result.pasteCount, pastes > 0 {
             let n = fresh.filter { $0.kind == .paste }.count
-            c.out("also found in \(pastes) paste\(pastes == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : ""))
+            out.append("also found in \(pastes) paste\(pastes == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : ""))
         }
         let sites = account.knownFindings.filter { $0.kind == .stealerLog }.count
         if sites > 0 {
             let n = fresh.filter { $0.kind == .stealerLog }.count
-            c.out("in the info-stealer logs of \(sites) website\(sites == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : "")
+            out.append("in the info-stealer logs of \(sites) website\(sites == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : "")
                   + ": change the passwords saved on the infected device and check it for malware")
         }
         if !visible.isEmpty {
-            c.out("")
+            out.append("")
             let rendering = BreachRendering(c)
-            for b in visible { rendering.entry(b, in: disclosed).forEach { c.out($0) } }
+            for b in visible { out += rendering.entry(b, in: disclosed) }
         }
-        for note in disclosed.countedNotes { c.out(note) }
+        out += disclosed.countedNotes
         let waiting = account.unacknowledgedFindings.count
         if waiting > 0 {
-            c.out("")
-            c.wrapped("\(waiting) finding\(waiting == 1 ? "" : "s") not acknowledged; when dealt with: pwnvault ack '#\(account.id)'").forEach { c.out($0) }
+            out.append("")
+            out += c.wrapped("\(waiting) finding\(waiting == 1 ? "" : "s") not acknowledged; when dealt with: pwnvault ack '#\(account.id)'")
         }
         let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)
         if years.count > 1 {
-            c.out("")
-            c.out("timeline")
+            out.append("")
+            out.append("timeline")
             for year in years.keys.sorted() {
-                c.out("  \(year)  " + String(repeating: "■", count: years[year]!) + " \(years[year]!)")
+                out.append("  \(year)  " + String(repeating: "■", count: years[year]!) + " \(years[year]!)")
             }
         }
-        return .success
+        return out
     }
 }

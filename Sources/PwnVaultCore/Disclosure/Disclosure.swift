@@ -54,6 +54,12 @@ public struct Disclosure: Sendable {
         }
     }
 
+    /// A contact's name as a picker shows it (`import --pick`, the ui's pick list): screened when the
+    /// plan was made (it holds no address), cleaned for one line; shown in share mode too, like labels.
+    public func pickerLabel(_ label: AccountLabel?) -> String {
+        label.map { Sanitizer.singleLine($0.text) } ?? "(no name)"
+    }
+
     /// `#3  a•••e@e•••.com  Label`: the id, the masked account where accounts may show, and the label.
     public func heading(_ account: Account) -> String {
         var text = "#\(account.id)"

@@ -1,0 +1,79 @@
+import Foundation
+import PwnVaultCore
+
+/// `pwnvault ui`: the vault's screens in one full-screen interface on the private screen.
+enum UICommand: Command {
+    static let spec = CommandSpec(
+        name: "ui",
+        summary: "look around the vault in one full-screen interface that protects itself",
+        usage: ["[--idle SECONDS] [--rpm N]"],
+        discussion: """
+        Accounts (masked as everywhere; filter with /), the result of the selected account (Enter; a
+        acknowledges), the breach catalog (c; search with /, sort with s) and each breach's details. r
+        checks the selected account, R every account that is due (paced like 'check --all'; Esc
+        cancels). n adds an account (typed without echo, then shown masked); i imports a vCard through
+        a pick list; v reveals the selected account after the passphrase, until a key, a focus loss or
+        30 s (refused in share mode). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
+        reaches the scrollback; the screen is replaced by one neutral line when the window loses focus
+        or after --idle seconds without a key (then a key shows it again, or the passphrase once
+        something was revealed), and is cleared before Ctrl-Z stops pwnvault. Every way
+        out (q, Ctrl-C, SIGTERM, SIGHUP, an error) leaves the terminal as it was. In share mode only
+        labels and ids appear and the status line says so. Needs a terminal (TERM=dumb is none).
+        """,
+        options: [OptionSpec("idle", value: "SECONDS", help: "lock the screen after SECONDS without a key (default 300; 0 never)"),
+                  OptionSpec("rpm", value: "N", help: "the API key's requests per minute for checks (default: asked from HIBP)")],
+        examples: [("pwnvault ui", "browse accounts, results and the breach catalog"),
+                   ("pwnvault ui --share", "the same while sharing the screen: labels and ids only")])
+
+    static let defaultIdle = 300
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        var idle = defaultIdle
+        if let text = context.arguments.value("idle") {
+            guard let n = Int(text), (0...86_400).contains(n) else {
+                throw UsageError.invalidValue(command: "ui", option: "--idle", reason: "a whole number of seconds from 0 (never) to 86400")
+            }
+            idle = n
+        }
+        if let text = context.arguments.value("rpm") {
+            guard let n = Int(text), n >= 1 else {
+                throw UsageError.invalidValue(command: "ui", option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
+            }
+        }
+        if context.json { throw UIRefusal.json }
+        if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw UIRefusal.dumbTerminal }
+        guard context.console.terminal.stdoutIsTerminal, TerminalCapabilities.stdinIsATTY else { throw UIRefusal.notATerminal }
+        guard let screen = FullScreen.onControllingTerminal(colors: context.console.colors, idleTimeout: Double(idle)) else {
+            throw UIRefusal.notATerminal
+        }
+        let session = try context.openVault()
+        let catalog = HIBPServices(context).catalogIfAvailable()
+        let ui = VaultUI(context: context, session: session, catalog: catalog)
+        switch try screen.run(ui) {
+        case .userQuit: return .success
+        case .interrupted: return .interrupted
+        }
+    }
+}
+
+enum UIRefusal: UserFacingError {
+    case notATerminal, dumbTerminal, json
+
+    var message: String {
+        switch self {
+        case .notATerminal: return "the ui needs a terminal: its input or output is redirected"
+        case .dumbTerminal: return "the ui needs a terminal that can draw a screen: TERM=dumb says this one cannot"
+        case .json: return "the ui has no --json output"
+        }
+    }
+
+    var hint: String? {
+        switch self {
+        case .notATerminal: return "run 'pwnvault ui' in a terminal, without redirections; for scripts use 'pwnvault list', 'show' and 'breaches'"
+        case .dumbTerminal: return "run it with your terminal's type, e.g. TERM=xterm-256color pwnvault ui"
+        case .json: return "use 'pwnvault list --json', 'show --json' or 'breaches --json'"
+        }
+    }
+
+    var exitStatus: ExitStatus { .usage }
+}

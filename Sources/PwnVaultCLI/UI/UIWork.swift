@@ -1,0 +1,109 @@
+import Foundation
+import PwnVaultCore
+
+/// A check run in the background while the interface stays responsive: paced as `check --all` (the
+/// key's rate, from `--rpm`, the rate cache or HIBP), cancellable. Results are only queued here; the
+/// interface records them in the vault on its own thread (`VaultUI.tick`), so the vault is never
+/// touched from two threads. Nothing here writes to the terminal.
+final class UIWork: @unchecked Sendable {   // every mutable member is behind `lock`
+    private let lock = NSLock()
+    private var _status: String
+    private var _running = true
+    private var _changed = true
+    private var _results: [(id: Int, attempt: CheckAttempt)] = []
+    private var _done = 0, _pwned = 0, _failed = 0
+    private var _cancelled = false
+    private var _stop: String?
+    private var task: Task<Void, Never>?
+    let ids: [Int]
+    let what: String
+
+    private init(ids: [Int], what: String) {
+        self.ids = ids; self.what = what
+        _status = "checking \(what)…"
+    }
+
+    private func locked<T>(_ body: () -> T) -> T { lock.lock(); defer { lock.unlock() }; return body() }
+
+    var status: String { locked { _status } }
+    var isRunning: Bool { locked { _running } }
+    /// Whether anything happened since the last call.
+    func takeChanged() -> Bool { locked { defer { _changed = false }; return _changed } }
+    func takeResults() -> [(id: Int, attempt: CheckAttempt)] { locked { defer { _results = [] }; return _results } }
+
+    func cancel() {
+        locked {
+            guard _running else { return }
+            _cancelled = true
+            _status = "cancelling…"
+            _changed = true
+        }
+        task?.cancel()
+    }
+
+    private func add(_ id: Int, _ attempt: CheckAttempt) {
+        locked {
+            _results.append((id, attempt))
+            _done += 1
+            if !attempt.result.hasAnswer { _failed += 1 } else if attempt.result.status == .breached { _pwned += 1 }
+            _status = "checking \(what): \(_done)/\(ids.count) done, \(_pwned) pwned\(_failed > 0 ? ", \(_failed) failed" : "")  (Esc cancels)"
+            _changed = true
+        }
+    }
+
+    private func finish(_ error: Error?) {
+        locked {
+            let counts = "\(_done) of \(ids.count) checked, \(_pwned) pwned\(_failed > 0 ? ", \(_failed) failed" : "")"
+            if _cancelled || error is CancellationError { _status = "check cancelled: " + counts }
+            else if let e = error as? UserFacingError { _status = "check stopped (\(e.message)): " + counts }
+            else if error != nil { _status = "check stopped: " + counts }
+            else { _status = "check done: " + counts }
+            _running = false
+            _changed = true
+        }
+    }
+
+    /// Checks the vault accounts `ids` (in `payload`), or says why it cannot.
+    static func check(context: Context, accounts: [Account], what: String) -> UIWork {
+        let work = UIWork(ids: accounts.map(\.id), what: what)
+        guard !accounts.isEmpty else { work.finish(nil); return work }
+        let services = HIBPServices(context)
+        let key: SecretBytes
+        do {
+            (key, _) = try APIKey.resolve(environmentValue: context.environment[Settings.apiKeyVariable], keyring: context.keyring,
+                                          allOnTestDomain: accounts.allSatisfy(\.isOnTestDomain))
+        } catch {
+            work.finish(error)
+            return work
+        }
+        let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
+        let given = context.arguments.value("rpm").flatMap(Int.init)
+        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
+        let now = context.now
+        let maxWait = context.settings.maxWaitSeconds
+        let targets = accounts.enumerated().map { AccountCheckRun.Target(index: $0.offset, account: $0.element) }
+        let ids = work.ids
+        work.task = Task.detached {
+            do {
+                var rpm = given
+                var asked = false
+                if rpm == nil && targets.count > 1 {
+                    if let known = cache?.rpm(for: key, now: now()) { rpm = known }
+                    else {
+                        rpm = try? await client.subscriptionStatus().rpm
+                        asked = true
+                        if let rpm { cache?.remember(rpm, for: key, now: now()) }
+                    }
+                }
+                let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)))
+                let run = AccountCheckRun(client: client, scheduler: scheduler, pastes: false, now: now)
+                if asked { try await Task.sleep(for: scheduler.rateLimiter.interval) }
+                try await run.run(targets) { target, attempt in work.add(ids[target.index], attempt) }
+                work.finish(nil)
+            } catch {
+                work.finish(error)
+            }
+        }
+        return work
+    }
+}

@@ -1,0 +1,136 @@
+/// The full-screen interface's drawing: lines (with pwnvault's own SGR styles, `ESC [ … m`) become a
+/// grid of terminal cells, and each frame sends only the cells that differ from the one before, with
+/// cursor addressing (never a newline, so the screen never scrolls and nothing reaches the scrollback).
+///
+/// Cells are counted by `TerminalCells.width`: a wide character takes its cell and the next, a
+/// zero-width one joins the character before it, and a wide character that would not fit at the end
+/// of a row is left out. Anything else that looks like a control character is dropped. Colours are
+/// the 16 basic ones (30-37); with `colors` off (NO_COLOR, TERM without colours) only bold, dim and
+/// reverse video remain.
+public struct CellRenderer: Sendable {
+    public struct Style: Equatable, Sendable {
+        public var foreground: UInt8 = 0   // 0: the terminal's own; 30-37 otherwise
+        public var bold = false
+        public var dim = false
+        public var reverse = false
+        public init() {}
+
+        /// The SGR sequence that sets this style from scratch.
+        func sequence(colors: Bool) -> String {
+            var parts = ["0"]
+            if bold { parts.append("1") }
+            if dim { parts.append("2") }
+            if reverse { parts.append("7") }
+            if colors, foreground != 0 { parts.append(String(foreground)) }
+            return "\u{1B}[" + parts.joined(separator: ";") + "m"
+        }
+    }
+
+    struct Cell: Equatable, Sendable {
+        /// The character drawn here; empty for the right half of a wide character.
+        var text: String = " "
+        var style = Style()
+        var isContinuation: Bool { text.isEmpty }
+    }
+
+    public let colors: Bool
+    private var previous: [[Cell]] = []
+    private var previousSize = (columns: 0, rows: 0)
+
+    public init(colors: Bool) { self.colors = colors }
+
+    /// Forget what the terminal shows: the next frame is drawn whole (after a blank, a stop, a resize).
+    public mutating func invalidate() { previous = [] }
+
+    /// The bytes that turn the last frame into `lines` on a `columns` × `rows` screen.
+    public mutating func frame(_ lines: [String], columns: Int, rows: Int) -> [UInt8] {
+        let grid = CellRenderer.grid(lines, columns: columns, rows: rows, colors: colors)
+        var out = ""
+        let whole = previous.count != rows || previousSize.columns != columns
+        if whole { out += "\u{1B}[0m\u{1B}[H\u{1B}[2J" }
+        var current: Style? = nil
+        for r in 0..<rows {
+            let row = grid[r]
+            var first = 0, last = columns - 1
+            if !whole {
+                let old = previous[r]
+                if old == row { continue }
+                while first < columns, old[first] == row[first] { first += 1 }
+                while last > first, old[last] == row[last] { last -= 1 }
+            } else {
+                // After clearing, only what is not a blank default cell needs sending.
+                while last >= 0, row[last] == Cell() { last -= 1 }
+                if last < 0 { continue }
+            }
+            while first > 0, row[first].isContinuation { first -= 1 }
+            out += "\u{1B}[\(r + 1);\(first + 1)H"
+            var c = first
+            while c <= last {
+                let cell = row[c]
+                if cell.isContinuation { c += 1; continue }
+                if current != cell.style { out += cell.style.sequence(colors: colors); current = cell.style }
+                out += cell.text
+                c += 1
+            }
+        }
+        if current != nil && current != Style() { out += "\u{1B}[0m" }
+        previous = grid
+        previousSize = (columns, rows)
+        return Array(out.utf8)
+    }
+
+    /// `lines` laid out in cells: styles applied, everything past the width or the height left out.
+    static func grid(_ lines: [String], columns: Int, rows: Int, colors: Bool) -> [[Cell]] {
+        var grid = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
+        for (r, line) in lines.prefix(rows).enumerated() {
+            var style = Style(), col = 0
+            var chars = line.makeIterator()
+            while let ch = chars.next() {
+                if ch == "\u{1B}" {
+                    var body = ""
+                    guard chars.next() == "[" else { continue }
+                    while let p = chars.next() {
+                        if p.isLetter { if p == "m" { style = CellRenderer.apply(body, to: style) }; break }
+                        body.append(p)
+                    }
+                    continue
+                }
+                if let v = ch.unicodeScalars.first?.value, v < 0x20 || (0x7F..<0xA0).contains(v) { continue }
+                let w = TerminalCells.width(ch)
+                if w == 0 {
+                    if col > 0 {
+                        var k = col - 1
+                        while k > 0, grid[r][k].isContinuation { k -= 1 }
+                        grid[r][k].text.append(ch)
+                    }
+                    continue
+                }
+                if col + w > columns { break }
+                grid[r][col] = Cell(text: String(ch), style: style)
+                if w == 2 { grid[r][col + 1] = Cell(text: "", style: style) }
+                col += w
+            }
+        }
+        return grid
+    }
+
+    /// An SGR body (`1`, `31`, `0`, `1;31`) applied to `style`.
+    static func apply(_ body: String, to style: Style) -> Style {
+        var s = style
+        let codes = body.isEmpty ? [0] : body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        for code in codes {
+            switch code {
+            case 0: s = Style()
+            case 1: s.bold = true
+            case 2: s.dim = true
+            case 7: s.reverse = true
+            case 22: s.bold = false; s.dim = false
+            case 27: s.reverse = false
+            case 30...37: s.foreground = UInt8(code)
+            case 39: s.foreground = 0
+            default: break
+            }
+        }
+        return s
+    }
+}

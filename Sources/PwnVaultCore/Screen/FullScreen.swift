@@ -1,0 +1,232 @@
+import Glibc
+
+/// What a full-screen interface shows and how it answers keys; `FullScreen` runs it on the private
+/// screen and keeps the protections (blanking, stops, signals, idle lock) to itself.
+public protocol FullScreenApp: AnyObject {
+    /// The lines of the screen at this size (styles as `ESC [ … m`; see `CellRenderer`).
+    func lines(columns: Int, rows: Int) -> [String]
+    /// A key. `.quit` ends the run. Thrown errors end it too, after the terminal is put back.
+    func handle(_ key: UIKey, screen: FullScreen) throws -> FullScreen.Answer
+    /// Whether background work is running: the screen then calls `tick()` every `tickInterval`.
+    var isBusy: Bool { get }
+    /// Progress of background work; true when the screen should be drawn again.
+    func tick() -> Bool
+    /// Called when the screen hides (focus lost, idle lock, Ctrl-Z): forget anything revealed.
+    func hide()
+    /// A key while locked after idling: true when it unlocks (the default: any key does).
+    func unlock(_ key: UIKey) -> Bool
+    /// The one line shown while locked; nil for `FullScreen.lockedLine`.
+    var lockedLine: String? { get }
+}
+
+extension FullScreenApp {
+    public func unlock(_ key: UIKey) -> Bool { true }
+    public var lockedLine: String? { nil }
+}
+
+/// Runs a `FullScreenApp` on the private screen: the alternate screen (nothing reaches the
+/// scrollback), cursor hidden, focus reporting and SGR mouse reporting on, keys read one at a time
+/// without echo (ISIG kept), and drawing by cell differences (`CellRenderer`).
+///
+/// - Focus out (`ESC[O`) replaces the whole screen, in one write, by `hiddenLine`; focus in or a key
+///   draws it again (that key does nothing else).
+/// - Idle for `idleTimeout`: `lockedLine` until a key.
+/// - Ctrl-Z: cleared, private screen left, settings restored, stopped; `fg` draws again.
+/// - SIGWINCH draws at the new size; below `minimumSize` one line says so.
+/// - SIGINT, SIGTERM, SIGHUP, SIGQUIT end the run as `.interrupted`; `q` (through the app) as `.userQuit`.
+/// On every way out (a thrown error included) the screen is cleared and left, focus and mouse
+/// reporting are off, the cursor shown and the settings found at the start restored (TCSAFLUSH).
+public final class FullScreen {
+    public enum Answer: Equatable, Sendable { case stay, quit }
+    public enum EndReason: Equatable, Sendable { case userQuit, interrupted(signal: Int32) }
+
+    public static let hiddenLine = "hidden: focus lost. Focus this window or press a key to show it."
+    public static func lockedLine(minutes: Double) -> String {
+        "locked after \(minutes >= 1 ? "\(Int(minutes)) min" : "\(Int(minutes * 60)) s") idle. Press a key to show it."
+    }
+    public static let minimumSize = (columns: 40, rows: 10)
+    public static let tickInterval = 0.1
+    static let mouseOn = Array("\u{1B}[?1000h\u{1B}[?1006h".utf8)
+    static let mouseOff = Array("\u{1B}[?1006l\u{1B}[?1000l".utf8)
+
+    let output: Int32
+    let input: Int32
+    private var ownsInput = false
+    private var terminal: PrivateScreenTerminal?
+    private var renderer: CellRenderer
+    private var blanked = false
+    private var locked = false
+    private var lastActivity = 0.0
+    public let idleTimeout: Double
+    public let mouse: Bool
+
+    /// On the controlling terminal (`/dev/tty`) for input, stdout for drawing; nil without one.
+    public static func onControllingTerminal(colors: Bool, idleTimeout: Double, mouse: Bool = true) -> FullScreen? {
+        let input = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard input >= 0 else { return nil }
+        let screen = FullScreen(output: STDOUT_FILENO, input: input, colors: colors, idleTimeout: idleTimeout, mouse: mouse)
+        screen.ownsInput = true
+        return screen
+    }
+
+    public init(output: Int32, input: Int32, colors: Bool, idleTimeout: Double, mouse: Bool = true) {
+        self.output = output; self.input = input
+        renderer = CellRenderer(colors: colors)
+        self.idleTimeout = idleTimeout
+        self.mouse = mouse
+    }
+
+    deinit { if ownsInput { TerminalIO.close(input) } }
+
+    /// Whether both ends are a terminal (checked before anything is sent).
+    public var isTerminal: Bool { TerminalIO.isTerminal(output) && TerminalIO.isTerminal(input) }
+
+    /// The size drawn for.
+    public var size: (columns: Int, rows: Int) {
+        TerminalIO.windowSize(output) ?? TerminalIO.windowSize(input) ?? PrivateScreenTerminal.fallbackSize
+    }
+
+    public func run(_ app: FullScreenApp) throws -> EndReason {
+        guard isTerminal, let saved = TerminalIO.attributes(input) else { throw ScreenError.notATerminal }
+        guard let signals = SignalPipe(signals: PrivateScreen.watchedSignals) else { throw ScreenError.noSignalPipe }
+        terminal = PrivateScreenTerminal(output: output, input: input, saved: saved)
+        defer {
+            leave()
+            signals.restore()
+            terminal = nil
+        }
+        lastActivity = now
+        if enter() { draw(app) }
+        var keys = UIKeyDecoder()
+        var escapeSince: Double?
+        while true {
+            var wait = 1.0
+            if app.isBusy { wait = FullScreen.tickInterval }
+            if let since = escapeSince { wait = max(0, min(wait, since + KeyReader.escapeDelay - now)) }
+            if !locked, idleTimeout > 0 { wait = max(0, min(wait, lastActivity + idleTimeout - now)) }
+            let entered = terminal?.isEntered == true
+            let ready = TerminalIO.poll(entered ? [signals.readEnd, input] : [signals.readEnd], milliseconds: Int32(wait * 1000) + 1)
+            if ready[0] {
+                for signo in signals.takeSignals() {
+                    switch signo {
+                    case SIGTSTP:
+                        app.hide()
+                        leave()
+                        TerminalIO.stopProcess()
+                        signals.reinstall(SIGTSTP)
+                        keys = UIKeyDecoder(); escapeSince = nil
+                        blanked = false; lastActivity = now
+                        if enter() { draw(app) }
+                    case SIGCONT:
+                        if terminal?.isEntered == true { terminal?.reapplyInputMode(); renderer.invalidate(); draw(app) }
+                        else if enter() { draw(app) }
+                    case SIGWINCH:
+                        renderer.invalidate(); draw(app)
+                    case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+                        return .interrupted(signal: signo)
+                    default: break
+                    }
+                }
+            }
+            if ready.count > 1, ready[1], terminal?.isEntered == true {
+                switch TerminalIO.read(input) {
+                case let .bytes(bytes):
+                    escapeSince = nil
+                    let events = keys.feed(bytes)
+                    if keys.isWaitingAfterEscape { escapeSince = now }
+                    if let end = try handle(events, app) { return end }
+                case .nothing: break
+                case .closed: return .interrupted(signal: SIGHUP)
+                }
+            } else if let since = escapeSince, now - since >= KeyReader.escapeDelay {
+                escapeSince = nil
+                if let end = try handle(keys.flush(), app) { return end }
+            }
+            if app.tick() { draw(app) }
+            if !locked, !blanked, idleTimeout > 0, now - lastActivity >= idleTimeout {
+                locked = true
+                app.hide()
+                draw(app)
+            }
+        }
+    }
+
+    private var now: Double { TerminalIO.secondsSinceBoot() }
+
+    private func handle(_ events: [UIKey], _ app: FullScreenApp) throws -> EndReason? {
+        for key in events {
+            switch key {
+            case .focusOut:
+                if !blanked { blanked = true; app.hide(); draw(app) }
+                continue
+            case .focusIn:
+                if blanked { blanked = false; lastActivity = now; draw(app) }
+                continue
+            case .interrupt:
+                return .interrupted(signal: SIGINT)
+            case .other:
+                continue
+            default:
+                break
+            }
+            lastActivity = now
+            if locked {   // the app decides what unlocks (a key, or the passphrase)
+                if app.unlock(key) { locked = false; blanked = false }
+                draw(app)
+                continue
+            }
+            if blanked {   // someone is here: show again, and do nothing else with that key
+                blanked = false
+                draw(app)
+                continue
+            }
+            if try app.handle(key, screen: self) == .quit { return .userQuit }
+            draw(app)
+        }
+        return nil
+    }
+
+    /// Draws the app, the neutral line, the locked line or the too-small notice.
+    public func draw(_ app: FullScreenApp) {
+        guard terminal?.isEntered == true else { return }
+        let (columns, rows) = size
+        if blanked || locked {
+            // The whole screen at once: clear and the one line in a single write.
+            let line = blanked ? FullScreen.hiddenLine : app.lockedLine ?? FullScreen.lockedLine(minutes: idleTimeout / 60)
+            renderer.invalidate()
+            TerminalIO.writeAll(output, PrivateScreenTerminal.clearSequence + Array(TerminalCells.truncate(line, to: columns).utf8))
+            return
+        }
+        let lines: [String]
+        if columns < FullScreen.minimumSize.columns || rows < FullScreen.minimumSize.rows {
+            // Short lines: the notice itself must fit where the screen does not.
+            lines = ["too small:", "\(columns)x\(rows)", "needs", "\(FullScreen.minimumSize.columns)x\(FullScreen.minimumSize.rows)"]
+        } else {
+            lines = app.lines(columns: columns, rows: rows)
+        }
+        let bytes = renderer.frame(lines, columns: columns, rows: rows)
+        if !bytes.isEmpty { TerminalIO.writeAll(output, bytes) }
+    }
+
+    private func enter() -> Bool {
+        guard var t = terminal, t.enter() else { return false }
+        terminal = t
+        if mouse { TerminalIO.writeAll(output, FullScreen.mouseOn) }
+        renderer.invalidate()
+        return true
+    }
+
+    private func leave() {
+        guard var t = terminal else { return }
+        if t.isEntered, mouse { TerminalIO.writeAll(output, FullScreen.mouseOff) }
+        t.leave()
+        terminal = t
+        renderer.invalidate()
+    }
+}
+
+/// The clock the screen's timeouts use (it counts time stopped and time the machine slept), for the
+/// interface's own timeouts (how long something stays revealed).
+public enum TerminalClock {
+    public static var now: Double { TerminalIO.secondsSinceBoot() }
+}
