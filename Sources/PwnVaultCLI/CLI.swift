@@ -20,8 +20,7 @@ public enum CLI {
         var status = run(arguments: Array(argv.dropFirst()), environment: environment,
                          terminal: TerminalCapabilities.detect(environment: environment),
                          keyring: { KeyringFactory.make(settings: $0) },
-                         writeOut: { failure.record(StandardStream.write($0, to: 1)) },
-                         writeErr: { StandardStream.write($0, to: 2) }, now: now)
+                         writeOut: StandardWriters.out(recordingIn: failure), writeErr: StandardWriters.err, now: now)
         if let error = failure.error, status == .success || status == .breachesFound {
             Console.reportBeforeAnyConsole(error)
             status = error.exitStatus

@@ -310,6 +310,12 @@ final class MonitorEndToEndTests: XCTestCase {
         XCTAssertEqual(s.run(["ack", "--all"]).status, 0)
         XCTAssertEqual(s.run(["domain", "hibp-integration-tests.com", "--save"]).status, 0, "all acknowledged")
 
+        let saveAlone = s.run(["domain", "--save"])
+        XCTAssertEqual(saveAlone.status, 2, saveAlone.all)
+        XCTAssertTrue(saveAlone.stderr.contains("--save needs a DOMAIN"), saveAlone.stderr)
+        let ackBoth = s.run(["ack", "--all", "#1"])
+        XCTAssertEqual(ackBoth.status, 2, ackBoth.all)
+        XCTAssertEqual(s.run(["ack"]).status, 2)
         let bad = s.run(["domain", "alice@example.com"])
         XCTAssertEqual(bad.status, 2, bad.all)
         XCTAssertFalse(bad.all.contains("alice"), bad.all)
