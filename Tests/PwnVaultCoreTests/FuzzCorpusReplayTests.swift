@@ -76,6 +76,9 @@ final class FuzzCorpusReplayTests: XCTestCase {
             guard let parsed = try? AccountParser.parse(String(decoding: input, as: UTF8.self)) else { continue }
             let mask = Masking.mask(parsed.normalized, kind: parsed.kind)
             XCTAssertEqual(mask.components(separatedBy: Masking.bullets).count, parsed.kind == .email ? 3 : 2, name)
+            // Every run of bullets, counted in scalars (a bullet inside a longer Character draws as one), is three long.
+            let runs = mask.unicodeScalars.split(whereSeparator: { $0 != "•" }).map(\.count)
+            XCTAssertEqual(Set(runs), [3], "\(name): \(runs)")
         }
     }
 }

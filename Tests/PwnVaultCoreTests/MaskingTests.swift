@@ -31,6 +31,14 @@ final class MaskingTests: XCTestCase {
         XCTAssertEqual(email("x@•example.com"), "•••@•••.com")
     }
 
+    /// Found by the account-mask fuzzer (Fuzz/corpus/account-mask/regression-bullet-with-joiner): a
+    /// bullet followed by a zero-width joiner or a combining mark is one `Character` that is not "•",
+    /// yet it draws as a bullet, so the run looked four long.
+    func testABulletInsideALongerCharacterIsNeverShownNextToTheRun() {
+        XCTAssertEqual(email("alic•\u{200D}@example.com"), "a•••@e•••.com")
+        XCTAssertEqual(username("•\u{0301}bob_the_builder•\u{20DD}"), "•••")
+    }
+
     func testShortLocalPartsRevealLess() {
         XCTAssertEqual(email("a@example.com"), "•••@e•••.com")
         XCTAssertEqual(email("al@example.com"), "a•••@e•••.com")

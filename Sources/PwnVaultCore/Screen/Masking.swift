@@ -71,11 +71,12 @@ public enum Masking {
     }
 
     /// A character that may be shown, or nothing when it is missing, would act on the terminal (a
-    /// control, a bidi override, a line break, whitespace) or is a bullet (it would lengthen the run).
+    /// control, a bidi override, a line break, whitespace) or holds a bullet (it would lengthen the run:
+    /// a bullet with a joiner or a combining mark is another `Character` but draws as a fourth bullet).
     private static func shown(_ c: Character?) -> String {
         guard let c else { return "" }
         let text = String(c)
-        guard !c.isWhitespace, c != "•", Sanitizer.singleLine(text) == text else { return "" }
+        guard !c.isWhitespace, !c.unicodeScalars.contains("•"), Sanitizer.singleLine(text) == text else { return "" }
         return text
     }
 }
