@@ -2,11 +2,16 @@
 # Runs the whole XCTest suite (unit and end-to-end) under sanitizers, inside the private keyring session:
 #
 #   scripts/sanitize.sh [address|thread|all] [swift test args...]     default: all, one after the other
+#   scripts/sanitize.sh thread --filter 'VaultEndToEndTests|SecretServiceKeyringTests'   some suites only
 #
 #   address  AddressSanitizer with UndefinedBehaviorSanitizer (UBSan instruments the C shim; Swift's own
 #            overflow and bounds checks are always on) and LeakSanitizer at exit of every process the
 #            tests start. Build in .build/asan.
 #   thread   ThreadSanitizer. Build in .build/tsan.
+#
+# The arguments after the kind go to `swift test` as they are, so --filter (a regular expression over
+# Suite or Suite.testName, as in `swift test --filter`) restricts the run; the build is always the whole
+# package and its tests (incremental after the first).
 #
 # The end-to-end tests run the instrumented pwnvault binary, so it is checked too. A sanitizer report
 # in any process fails the run: every report goes to a log under .build/<kind>/reports/ and the

@@ -1,37 +1,51 @@
-/* pwv_deadline.c: see include/pwv_deadline.h for why a thread. */
+/* pwv_deadline.c: see include/pwv_deadline.h for why a thread, and why POSIX threads. */
+#define _GNU_SOURCE /* pthread_setname_np */
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "pwv_deadline.h"
 
-static gpointer deadline_main(gpointer data) {
+static void *deadline_main(void *data) {
     pwv_deadline *d = data;
+    /* g_get_monotonic_time() is CLOCK_MONOTONIC in µs on Linux, the clock `wake` waits on. */
+    struct timespec end = {.tv_sec = (time_t)(d->end_time / G_USEC_PER_SEC),
+                           .tv_nsec = (long)(d->end_time % G_USEC_PER_SEC) * 1000};
     gboolean fire = FALSE;
-    g_mutex_lock(&d->lock);
+    pthread_mutex_lock(&d->lock);
     while (!d->finished) {
-        if (!g_cond_wait_until(&d->wake, &d->lock, d->end_time)) {
+        if (pthread_cond_timedwait(&d->wake, &d->lock, &end) == ETIMEDOUT) {
             fire = !d->finished;
             d->fired = fire;
             break;
         }
     }
-    g_mutex_unlock(&d->lock);
+    pthread_mutex_unlock(&d->lock);
     if (fire) g_cancellable_cancel(d->cancellable);
     return NULL;
 }
 
 gboolean pwv_deadline_start(pwv_deadline *d, unsigned int timeout_ms) {
     memset(d, 0, sizeof *d);
-    d->cancellable = g_cancellable_new();
-    g_mutex_init(&d->lock);
-    g_cond_init(&d->wake);
-    d->end_time = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
-    d->thread = g_thread_try_new("pwv-deadline", deadline_main, d, NULL);
-    if (d->thread == NULL) {
-        g_object_unref(d->cancellable);
-        g_mutex_clear(&d->lock);
-        g_cond_clear(&d->wake);
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr) != 0) return FALSE;
+    gboolean ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 && pthread_cond_init(&d->wake, &attr) == 0;
+    pthread_condattr_destroy(&attr);
+    if (!ok) return FALSE;
+    if (pthread_mutex_init(&d->lock, NULL) != 0) {
+        pthread_cond_destroy(&d->wake);
         return FALSE;
     }
+    d->cancellable = g_cancellable_new();
+    d->end_time = g_get_monotonic_time() + (gint64)timeout_ms * 1000;
+    /* The new thread inherits the caller's signal mask, as a GThread did. */
+    if (pthread_create(&d->thread, NULL, deadline_main, d) != 0) {
+        g_object_unref(d->cancellable);
+        pthread_mutex_destroy(&d->lock);
+        pthread_cond_destroy(&d->wake);
+        return FALSE;
+    }
+    pthread_setname_np(d->thread, "pwv-deadline");   /* what `ps -L` and a debugger show, as before */
     return TRUE;
 }
 
@@ -41,14 +55,14 @@ gint pwv_deadline_left_ms(const pwv_deadline *d) {
 }
 
 gboolean pwv_deadline_stop(pwv_deadline *d) {
-    g_mutex_lock(&d->lock);
+    pthread_mutex_lock(&d->lock);
     d->finished = TRUE;
-    g_cond_signal(&d->wake);
-    g_mutex_unlock(&d->lock);
-    g_thread_join(d->thread);
-    gboolean fired = d->fired;
+    pthread_cond_signal(&d->wake);
+    pthread_mutex_unlock(&d->lock);
+    pthread_join(d->thread, NULL);
+    gboolean fired = d->fired;   /* the thread has ended: the join orders its last write before this */
     g_object_unref(d->cancellable);
-    g_mutex_clear(&d->lock);
-    g_cond_clear(&d->wake);
+    pthread_mutex_destroy(&d->lock);
+    pthread_cond_destroy(&d->wake);
     return fired;
 }

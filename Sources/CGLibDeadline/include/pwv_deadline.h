@@ -8,6 +8,12 @@
  * GCancellable unless the call finished first. g_cancellable_cancel is thread-safe; GLib then
  * returns G_IO_ERROR_CANCELLED from whatever it was waiting for.
  *
+ * Why POSIX threads and not GLib's: GMutex and GCond are futex calls inside libglib, which no
+ * sanitizer instruments, so ThreadSanitizer could not see the lock around `finished` and `fired`
+ * and reported every deadline as a race. pthread_mutex_t and pthread_cond_t are intercepted by
+ * TSan, which then checks this code like any other; the thread is a plain pthread too, so every
+ * point where the two threads meet (create, lock, wait, signal, join) is a call TSan sees.
+ *
  *     pwv_deadline d;
  *     if (!pwv_deadline_start(&d, timeout_ms)) → no thread;
  *     … some_call_sync(…, d.cancellable, &error) …
@@ -15,15 +21,16 @@
  */
 #pragma once
 #include <gio/gio.h>
+#include <pthread.h>
 
 typedef struct pwv_deadline {
     GCancellable *cancellable;  /* pass it to every call made under the deadline */
-    GMutex lock;
-    GCond wake;
-    gint64 end_time;            /* g_get_monotonic_time() units (µs) */
+    pthread_mutex_t lock;       /* guards finished and fired */
+    pthread_cond_t wake;        /* on CLOCK_MONOTONIC; signalled when the call finished */
+    gint64 end_time;            /* g_get_monotonic_time() units (µs, CLOCK_MONOTONIC) */
     gboolean finished;
     gboolean fired;
-    GThread *thread;
+    pthread_t thread;
 } pwv_deadline;
 
 /* Starts the timer. FALSE (nothing to stop or free) when no thread could be made. */
