@@ -309,8 +309,29 @@ final class ScreenEndToEndTests: XCTestCase {
         XCTAssertFalse(forced.stdout.contains(secretMark))
     }
 
-    private func focusIn() {
-        usleep(300_000)   // let pwnvault turn focus reporting on (and tmux answer it) first
+    /// Types a focus-in report once pwnvault has turned focus reporting on: it is the pane's foreground
+    /// process and has put the terminal into key-at-a-time input (`-icanon`), which it does right before
+    /// writing `ESC[?1004h`. A fixed wait lost the race under load: a report typed before the mode is on
+    /// is never read as one, and the bar stays hidden.
+    private func focusIn(file: StaticString = #filePath, line: UInt = #line) {
+        let tty = tmux.display("#{pane_tty}")
+        var ready = false
+        for _ in 0..<200 where !ready {
+            if tmux.display("#{pane_current_command}") == "pwnvault" {
+                let stty = Process()
+                stty.executableURL = URL(fileURLWithPath: "/bin/stty")
+                stty.arguments = ["-a", "-F", tty]
+                let out = Pipe()
+                stty.standardOutput = out
+                try? stty.run()
+                let settings = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                stty.waitUntilExit()
+                ready = settings.split(separator: " ").contains("-icanon")
+            }
+            if !ready { usleep(50_000) }
+        }
+        XCTAssertTrue(ready, "pwnvault never turned focus reporting on", file: file, line: line)
+        usleep(100_000)   // and tmux has read the ESC[?1004h that follows
         tmux.type("\\e[I")
     }
 }
