@@ -19,6 +19,14 @@ public enum TerminalCells {
         }
     }
 
+    /// The cells a string takes on one line (the generic form says how). This overload is chosen
+    /// for `String`: callers in other modules reach the generic one unspecialised, at a few hundred
+    /// instructions a call even for a short ASCII id (a table of 10,000 rows measures 50,000 cells).
+    public static func width(_ s: String) -> Int {
+        if let cells = s.utf8.withContiguousStorageIfAvailable(Self.printableASCIICount), let cells { return cells }
+        return width(Substring(s))
+    }
+
     /// The cells a string takes on one line. pwnvault's own color sequences (`ESC [ … m`) take none;
     /// escape sequences from data never get this far (`Sanitizer`).
     public static func width<S: StringProtocol>(_ s: S) -> Int {
