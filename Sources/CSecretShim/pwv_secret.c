@@ -1,5 +1,9 @@
 /* pwv_secret.c: see include/pwv_secret.h for why this shim exists and what it promises. */
 #define _DEFAULT_SOURCE /* explicit_bzero */
+/* The D-Bus path calls (secret_service_search_for_dbus_paths_sync, _get_secret_for_dbus_path_sync)
+ * sit behind this flag. They have kept their signatures since libsecret 0.7 and secret-tool is built
+ * on the same layer; they let a lookup make the round trips `secret-tool lookup` makes and no more. */
+#define SECRET_API_SUBJECT_TO_CHANGE
 #include <libsecret/secret.h>
 #include <string.h>
 
@@ -191,6 +195,14 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
     return status;
 }
 
+/* What `secret-tool lookup` does, on the D-Bus path layer: the service with its session (GetAll,
+ * OpenSession), SearchItems, and GetSecrets for the first unlocked match. No lock check of the
+ * default collection (ReadAlias and a collection proxy: three more round trips and a second
+ * GetAll) on this path: an item found unlocked is readable whatever the collection's state, and
+ * when none is found the caller asks pwv_secret_is_locked. Locked matches are never unlocked here
+ * (libsecret's lookup would try an Unlock prompt, which cannot be shown): they count as absent.
+ * Like secret_password_lookup, an item whose secret is not UTF-8 text/plain without NULs counts
+ * as absent too. */
 int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t n,
                       unsigned char *out, size_t out_cap, size_t *out_len,
                       unsigned int timeout_ms, pwv_error *error) {
@@ -208,31 +220,50 @@ int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t
         secret_schema_unref(schema);
         return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
     }
-    /* The nonpageable variant keeps libsecret's copy in locked memory; secret_password_free wipes it. */
-    gchar *text = secret_password_lookupv_nonpageable_sync(schema, attributes, d.cancellable, &gerror);
+    /* One deadline covers every round trip. The service is GLib's shared instance (the connection
+     * and the session are made once per process). The secret arrives through the session's
+     * encryption and lives in libsecret's non-pageable memory; secret_value_unref wipes it. */
+    SecretValue *value = NULL;
+    gchar **unlocked = NULL;
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, d.cancellable, &gerror);
+    if (service != NULL &&
+        secret_service_search_for_dbus_paths_sync(service, schema, attributes, d.cancellable, &unlocked, NULL,
+                                                  &gerror) &&
+        unlocked != NULL && unlocked[0] != NULL) {
+        value = secret_service_get_secret_for_dbus_path_sync(service, unlocked[0], d.cancellable, &gerror);
+    }
     gboolean fired = pwv_deadline_stop(&d);
+    g_strfreev(unlocked);
+    if (service != NULL) g_object_unref(service);
     g_hash_table_unref(attributes);
     secret_schema_unref(schema);
 
-    if (text == NULL) {
+    if (value == NULL) {
         if (gerror == NULL && !fired) return PWV_SECRET_ABSENT;
         return fail_after(error, &gerror, fired);
     }
 
     int status = PWV_SECRET_OK;
-    size_t text_len = strlen(text);
-    long decoded = b64_decoded_length(text, text_len);
-    if (decoded < 0) {
-        status = fail(error, PWV_SECRET_ERR_FORMAT, "the stored item is not a pwnvault secret");
-    } else if ((size_t)decoded > out_cap || (size_t)decoded > PWV_SECRET_MAX_BYTES) {
-        status = fail(error, PWV_SECRET_ERR_TOO_BIG, "the stored secret is too large");
-    } else if (!b64_decode(text, text_len, out)) {
-        explicit_bzero(out, (size_t)decoded);
-        status = fail(error, PWV_SECRET_ERR_FORMAT, "the stored item is not a pwnvault secret");
+    gsize text_len = 0;
+    const gchar *text = secret_value_get(value, &text_len);
+    const gchar *type = secret_value_get_content_type(value);
+    if (text == NULL || (type != NULL && strcmp(type, "text/plain") != 0) || memchr(text, 0, text_len) != NULL ||
+        !g_utf8_validate(text, (gssize)text_len, NULL)) {
+        status = PWV_SECRET_ABSENT;
     } else {
-        *out_len = (size_t)decoded;
+        long decoded = b64_decoded_length(text, text_len);
+        if (decoded < 0) {
+            status = fail(error, PWV_SECRET_ERR_FORMAT, "the stored item is not a pwnvault secret");
+        } else if ((size_t)decoded > out_cap || (size_t)decoded > PWV_SECRET_MAX_BYTES) {
+            status = fail(error, PWV_SECRET_ERR_TOO_BIG, "the stored secret is too large");
+        } else if (!b64_decode(text, text_len, out)) {
+            explicit_bzero(out, (size_t)decoded);
+            status = fail(error, PWV_SECRET_ERR_FORMAT, "the stored item is not a pwnvault secret");
+        } else {
+            *out_len = (size_t)decoded;
+        }
     }
-    secret_password_free(text);
+    secret_value_unref(value);
     return status;
 }
 

@@ -76,6 +76,44 @@ final class RobustnessEndToEndTests: XCTestCase {
         XCTAssertFalse(r.all.contains("stored the vault key"), "nothing is stored into a locked keyring: \(r.all)")
     }
 
+    func testListAsksTheSecretServiceNoMoreThanSecretToolLookupDoes() throws {
+        // The calls each process sends to the Secret Service (paths under /org/freedesktop/secrets),
+        // as dbus-monitor sees them on the private bus; a marker call shows that the monitor has seen
+        // everything before it is stopped.
+        let s = try Sandbox(keyring: false)
+        s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
+        let r = inKeyringSession(s, script: """
+            set -u
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --kdf interactive >/dev/null || exit 90
+            "$PWNVAULT" add ann@example.com >/dev/null 2>&1 || exit 91
+            id=$(secret-tool search --all application pwnvault type vault-key 2>&1 | sed -n 's/^attribute.vault-id = //p')
+            [ -n "$id" ] || exit 92
+            calls() {  # calls NAME CMD...: the Secret Service calls CMD makes
+                log=$PWNVAULT_KEYRING_SESSION/$1.log; shift
+                dbus-monitor --session "type='method_call'" >"$log" 2>&1 & mon=$!
+                for _ in $(seq 100); do grep -q NameLost "$log" && break; sleep 0.05; done
+                "$@" >/dev/null || echo "failed: $*"
+                gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+                  --method org.freedesktop.DBus.GetId >/dev/null
+                for _ in $(seq 100); do grep -q 'member=GetId' "$log" && break; sleep 0.05; done
+                kill $mon; wait $mon 2>/dev/null
+                grep -c 'path=/org/freedesktop/secrets' "$log"
+            }
+            echo "pwnvault=$(calls list "$PWNVAULT" list)"
+            echo "secret-tool=$(calls lookup secret-tool lookup application pwnvault type vault-key vault-id "$id")"
+            """)
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertFalse(r.stdout.contains("failed:"), r.all)
+        func count(_ name: String) -> Int? {
+            r.stdout.split(separator: "\n").first { $0.hasPrefix(name + "=") }.flatMap { Int($0.dropFirst(name.count + 1)) }
+        }
+        let pwnvault = try XCTUnwrap(count("pwnvault"), r.all), secretTool = try XCTUnwrap(count("secret-tool"), r.all)
+        XCTAssertGreaterThan(secretTool, 0, "the monitor saw nothing: \(r.all)")
+        XCTAssertGreaterThan(pwnvault, 0, "the monitor saw nothing: \(r.all)")
+        XCTAssertLessThanOrEqual(pwnvault, secretTool, "list asks the Secret Service more often than secret-tool lookup")
+        print("Secret Service calls: pwnvault list \(pwnvault), secret-tool lookup \(secretTool)")
+    }
+
     func testNoKeyringDaemonFallsBackToThePassphraseWithOneLineSayingWhy() throws {
         let s = try Sandbox(keyring: false)
         s.environment.removeValue(forKey: "PWNVAULT_KEYRING")

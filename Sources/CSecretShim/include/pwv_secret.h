@@ -6,7 +6,9 @@
  *   - A hung Secret Service daemon hangs every synchronous libsecret call forever. Each function
  *     here takes a timeout and hands libsecret a GCancellable that a timer thread cancels.
  *   - A locked collection makes a lookup return "no such item" without an error when no unlock
- *     prompt can be shown. pwv_secret_is_locked asks the default collection directly.
+ *     prompt can be shown. pwv_secret_is_locked asks the default collection directly (a lookup
+ *     asks it only when it found nothing unlocked, which keeps the usual lookup at the round
+ *     trips of `secret-tool lookup`).
  *   - Secrets cross this boundary only in caller-owned memory, so Swift decides when they are wiped.
  *
  * Items are stored under the schema "org.pwnvault.Secret" with SECRET_SCHEMA_DONT_MATCH_NAME, so
@@ -52,8 +54,10 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
 
 /* Looks up the secret stored under the attributes and decodes it into `out` (capacity `out_cap`),
  * setting `*out_len`. Returns PWV_SECRET_OK, PWV_SECRET_ABSENT or a failure. Nothing is written to
- * `out` unless the whole secret fits. Does NOT check the lock state: call pwv_secret_is_locked
- * first, because a locked collection also answers PWV_SECRET_ABSENT. */
+ * `out` unless the whole secret fits. Makes the D-Bus calls `secret-tool lookup` makes and never
+ * prompts. Does NOT check the lock state: a matching item that is locked (or in a locked
+ * collection) also answers PWV_SECRET_ABSENT, so after PWV_SECRET_ABSENT call pwv_secret_is_locked
+ * to tell a missing item from a locked keyring. */
 int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t n,
                       unsigned char *out, size_t out_cap, size_t *out_len,
                       unsigned int timeout_ms, pwv_error *error);

@@ -16,7 +16,8 @@ enum ListCommand: Command {
                    ("pwnvault list --status breached --status failed", "what needs a look"),
                    ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", "ids of breached accounts")])
 
-    /// One account in `list --json`: never the account itself.
+    /// One account in `list --json`: never the account itself. Written by `json(_:)`; Encodable so that
+    /// tests can hold that writer to JSONEncoder's bytes.
     struct Row: Encodable {
         let id: Int
         let kind: AccountKind
@@ -38,6 +39,41 @@ enum ListCommand: Command {
         let unacknowledged: Int
     }
 
+    /// The rows as `Console.json` would encode them with JSONEncoder, byte for byte (members in the
+    /// encoder's sorted order, nil ones left out), at a fraction of its cost.
+    static func json(_ rows: [Row]) -> PrettyJSON {
+        var json = PrettyJSON()
+        json.openArray()
+        for row in rows {
+            json.element()
+            json.openObject()
+            json.key("addedAt"); json.date(row.addedAt)
+            json.key("breachCount"); json.int(row.breachCount)
+            json.key("breaches"); json.openArray()
+            for name in row.breaches { json.element(); json.string(name) }
+            json.closeArray()
+            if let checkedAt = row.checkedAt { json.key("checkedAt"); json.date(checkedAt) }
+            json.key("id"); json.int(row.id)
+            json.key("kind"); json.string(row.kind.rawValue)
+            if let label = row.label { json.key("label"); json.string(label) }
+            if let failure = row.lastFailure {
+                json.key("lastFailure"); json.openObject()
+                json.key("at"); json.date(failure.at)
+                json.key("error"); json.string(failure.error)
+                json.closeObject()
+            }
+            json.key("new"); json.int(row.new)
+            if let pasteCount = row.pasteCount { json.key("pasteCount"); json.int(pasteCount) }
+            json.key("sensitiveBreaches"); json.int(row.sensitiveBreaches)
+            json.key("status"); json.string(row.status.rawValue)
+            json.key("unacknowledged"); json.int(row.unacknowledged)
+            json.key("unnamedBreaches"); json.int(row.unnamedBreaches)
+            json.closeObject()
+        }
+        json.closeArray()
+        return json
+    }
+
     static func run(_ context: Context) throws -> ExitStatus {
         let filters = try context.arguments.allValues("status").map { word in
             guard let filter = StatusFilter(rawValue: word.lowercased()) else {
@@ -47,18 +83,19 @@ enum ListCommand: Command {
             return filter
         }
         let session = try context.openVault()
-        let accounts = session.payload.accounts.filter { a in filters.isEmpty || filters.contains { $0.matches(a) } }
+        let all = session.payload.accounts
+        let accounts = filters.isEmpty ? all : all.filter { a in filters.contains { $0.matches(a) } }
         let c = context.console
         if context.json {
             let catalog = accounts.contains { $0.result.breachCount > 0 } ? HIBPServices(context).cachedCatalog() : nil
-            try c.json(accounts.map { a in
+            c.json(Self.json(accounts.map { a in
                 let disclosed = c.disclosure.breaches(a.result, catalog: catalog)
                 return Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
                            breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                            sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                            pasteCount: a.result.pasteCount, addedAt: a.addedAt, lastFailure: FailureRow(a.result.lastFailure),
                            new: a.newFindings.count, unacknowledged: a.unacknowledgedFindings.count)
-            })
+            }))
             return .success
         }
         if accounts.isEmpty {
@@ -69,24 +106,25 @@ enum ListCommand: Command {
         let showAccount = c.showsAccounts
         var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"],
                           keep: showAccount ? [0, 3, 4] : [0, 2, 3])
-        var statuses: [String] = []
+        table.rows.reserveCapacity(accounts.count)
         for a in accounts {
-            let status = statusText(a, a.result)
-            statuses.append(status)
             var row = ["#\(a.id)"]
+            row.reserveCapacity(5)
             if showAccount { row.append(c.disclosure.account(a)) }
-            row += [c.label(a) ?? "-", status, a.result.checkedAt.map(Self.format) ?? "-"]
+            row.append(c.label(a) ?? "-")
+            row.append(statusText(a, a.result))
+            row.append(a.result.checkedAt.map(Self.format) ?? "-")
             table.rows.append(row)
         }
-        let lines = c.lines(of: table)
-        c.out(lines[0])
-        for (line, a) in zip(lines.dropFirst(), accounts) {
+        var lines = c.lines(of: table)
+        for (i, a) in accounts.enumerated() {
             switch a.result.status {
-            case .breached: c.out(c.styled(line, .red))
-            case .error: c.out(c.styled(line, .yellow))
-            default: c.out(line)
+            case .breached: lines[i + 1] = c.styled(lines[i + 1], .red)
+            case .error: lines[i + 1] = c.styled(lines[i + 1], .yellow)
+            default: break
             }
         }
+        c.out(lines: lines)
         return .success
     }
 

@@ -25,6 +25,13 @@ final class Console: Sendable {
 
     /// A result line on stdout.
     func out(_ line: String = "") { writeOut(line + "\n") }
+    /// Result lines on stdout in one write: a table of 10,000 rows is one system call, not 10,000.
+    func out(lines: [String]) {
+        var text = ""
+        text.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        for line in lines { text += line; text += "\n" }
+        writeOut(text)
+    }
     /// A message on stderr, prefixed `pwnvault: `.
     func note(_ line: String) { writeErr("pwnvault: \(line)\n") }
     func warning(_ line: String) { writeErr("pwnvault: warning: \(line)\n") }
@@ -94,6 +101,11 @@ final class Console: Sendable {
         encoder.dateEncodingStrategy = .iso8601
         let data = try encoder.encode(value)
         out(Self.escapingInvisibles(String(decoding: data, as: UTF8.self)))
+    }
+
+    /// JSON written by hand in the encoder's layout (`PrettyJSON`), escaped like `json(_:)`'s.
+    func json(_ document: PrettyJSON) {
+        out(Self.escapingInvisibles(document.text))
     }
 
     /// JSONEncoder escapes only C0 controls: C1 controls (U+009B is an 8-bit CSI), line separators and

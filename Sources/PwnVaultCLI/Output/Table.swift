@@ -16,19 +16,32 @@ struct Table {
 
     func render(width: Int? = nil, style: (String) -> String = { $0 }) -> [String] {
         let columns = header.count
-        let all = [header] + rows
-        let cells = all.map { $0.prefix(columns).map(TerminalCells.width) }   // each cell measured once
+        var cells: [[Int]] = []   // each cell measured once
+        cells.reserveCapacity(rows.count + 1)
+        cells.append(header.prefix(columns).map(TerminalCells.width))
+        for row in rows { cells.append(row.prefix(columns).map(TerminalCells.width)) }
         let widths = columnWidths(fitting: width, cells: cells)
-        func line(_ r: Int) -> String {
-            var parts: [String] = []
-            for (i, cell) in all[r].prefix(columns).enumerated() {
-                let fitted = cells[r][i] > widths[i] ? TerminalCells.truncate(cell, to: widths[i]) : cell
-                let used = cells[r][i] > widths[i] ? TerminalCells.width(fitted) : cells[r][i]
-                parts.append(i == columns - 1 ? fitted : fitted + String(repeating: " ", count: max(0, widths[i] - used)))
+        // Each line is put together as UTF-8 bytes, then made a String once.
+        var bytes: [UInt8] = []
+        func line(_ row: [String], _ measured: [Int]) -> String {
+            bytes.removeAll(keepingCapacity: true)
+            for (i, cell) in row.prefix(columns).enumerated() {
+                if i > 0 { bytes.append(0x20); bytes.append(0x20) }
+                let cut = measured[i] > widths[i]
+                let fitted = cut ? TerminalCells.truncate(cell, to: widths[i]) : cell
+                bytes.append(contentsOf: fitted.utf8)
+                if i < columns - 1 {
+                    let used = cut ? TerminalCells.width(fitted) : measured[i]
+                    bytes.append(contentsOf: repeatElement(0x20, count: max(0, widths[i] - used)))
+                }
             }
-            return parts.joined(separator: "  ").trailingSpacesTrimmed
+            let text = String(decoding: bytes, as: UTF8.self)
+            return bytes.last == 0x20 ? text.trailingSpacesTrimmed : text
         }
-        return [style(line(0))] + (1..<all.count).map(line)
+        var lines = [style(line(header, cells[0]))]
+        lines.reserveCapacity(rows.count + 1)
+        for (r, row) in rows.enumerated() { lines.append(line(row, cells[r + 1])) }
+        return lines
     }
 
     /// Each column's width: its widest cell; with `width`, the widest shrinkable column loses a cell

@@ -8,8 +8,9 @@ internal import CSecretShim
 /// Items go into the default collection under the attributes of `KeyringItem.attributes`, so
 /// `secret-tool search --all application pwnvault` lists them; the secret is kept as base64 text.
 /// Every call gives up after `timeoutMilliseconds` (a stopped or wedged daemon otherwise blocks
-/// forever) and checks first that the default collection is unlocked: a locked keyring with no way
-/// to prompt answers lookups with "no such item", which must never pass for a missing key.
+/// forever). A locked keyring with no way to prompt answers lookups with "no such item", which must
+/// never pass for a missing key: `store` and `clear` check first that the default collection is
+/// unlocked, and `lookup` asks whenever it finds nothing it can read.
 ///
 /// It talks to the D-Bus session bus of the process environment (`DBUS_SESSION_BUS_ADDRESS`).
 /// GLib opens that connection once per process and keeps it, so one process can only ever use one
@@ -31,8 +32,10 @@ public struct SecretServiceKeyring: Keyring {
 
     /// The secret stored under `item`, in secure memory, or nil when there is none.
     /// Throws `.locked` rather than returning nil when the default collection is locked.
+    ///
+    /// It makes the D-Bus calls `secret-tool lookup` makes; the lock state (three more round trips)
+    /// is asked only when no readable item was found, which is when "locked" and "absent" look alike.
     public func lookup(_ item: KeyringItem) throws -> SecretBytes? {
-        try requireUnlocked()
         let buffer = SecretBytes(count: Self.maximumSecretBytes)   // wiped when it goes away
         var length = 0
         var error = pwv_error()
@@ -52,6 +55,7 @@ public struct SecretServiceKeyring: Keyring {
             }
             return secret
         case Int32(PWV_SECRET_ABSENT):
+            try requireUnlocked()
             return nil
         default:
             throw Self.keyringError(status: status, error: error)

@@ -19,10 +19,22 @@ public enum TerminalCells {
         }
     }
 
+    /// The cells a string takes on one line (the generic form says how). This overload is chosen
+    /// for `String`: callers in other modules reach the generic one unspecialised, at a few hundred
+    /// instructions a call even for a short ASCII id (a table of 10,000 rows measures 50,000 cells).
+    public static func width(_ s: String) -> Int {
+        if let cells = s.utf8.withContiguousStorageIfAvailable(Self.printableASCIICount), let cells { return cells }
+        return width(Substring(s))
+    }
+
     /// The cells a string takes on one line. pwnvault's own color sequences (`ESC [ … m`) take none;
     /// escape sequences from data never get this far (`Sanitizer`).
     public static func width<S: StringProtocol>(_ s: S) -> Int {
-        // Printable ASCII, the common case (ids, dates, counts): one cell per byte.
+        // Printable ASCII, the common case (ids, dates, counts): one cell per byte. Read from the
+        // contiguous UTF-8 in one call: this function is not specialised for callers in other
+        // modules, and `allSatisfy` through the generic view cost a witness call per byte (a third
+        // of `list`'s time on 10,000 accounts).
+        if let cells = s.utf8.withContiguousStorageIfAvailable(Self.printableASCIICount), let cells { return cells }
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return s.utf8.count }
         var total = 0, inEscape = false
         for c in s {
@@ -31,6 +43,13 @@ public enum TerminalCells {
             total += width(c)
         }
         return total
+    }
+
+    /// The length of `bytes` when all are printable ASCII, else nil.
+    private static func printableASCIICount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var outside: UInt8 = 0
+        for b in bytes { outside |= (b &- 0x20) & 0x80 | (b &+ 1) & 0x80 }   // below 0x20 wraps; 0x7F and above set bit 7
+        return outside == 0 ? bytes.count : nil
     }
 
     /// `s` cut to at most `cells` cells, ending in `…` when anything was cut.

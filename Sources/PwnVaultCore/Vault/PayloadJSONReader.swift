@@ -595,10 +595,15 @@ struct PayloadJSONReader {
         var runStart = position
         var escaped = false
         while true {
-            // Eight bytes at a time while they are plain ASCII (the common case), then one at a time.
-            while bytes.count - position >= 8,
-                  !Self.mayNeedAttention(bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)) {
-                position += 8
+            // Eight bytes at a time while they are plain ASCII (the common case); in the first word
+            // that is not, straight to its first byte that needs attention (before, the word was
+            // tested again for every byte up to it: most of the time spent on short strings).
+            while bytes.count - position >= 8 {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let attention = Self.attentionMask(word)
+                if attention == 0 { position += 8; continue }
+                position += attention.trailingZeroBitCount >> 3
+                break
             }
             guard position < bytes.count else { break }
             let byte = bytes[position]
@@ -734,16 +739,18 @@ struct PayloadJSONReader {
 
     // MARK: Bytes
 
-    /// False only when none of the eight bytes in `word` is a quote, a backslash, a control character
-    /// or part of a multi-byte sequence (SWAR: each test sets the high bit of a byte that matches).
-    private static func mayNeedAttention(_ word: UInt64) -> Bool {
+    /// Zero only when none of the eight bytes in `word` (the first byte in the low bits) is a quote,
+    /// a backslash, a control character or part of a multi-byte sequence. SWAR: each test sets the
+    /// high bit of a byte that matches. A borrow can also mark bytes above a true match, never below
+    /// one, so the lowest marked byte is the first that needs attention.
+    private static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highBits != 0 }
-        return word & highBits != 0                         // a byte ≥ 0x80
-            || (word &- ones &* 0x20) & ~word & highBits != 0   // a byte < 0x20
-            || hasZeroByte(word ^ (ones &* 0x22))               // a quote
-            || hasZeroByte(word ^ (ones &* 0x5C))               // a backslash
+        func zeroBytes(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highBits }
+        return word & highBits                            // a byte ≥ 0x80
+            | (word &- ones &* 0x20) & ~word & highBits   // a byte < 0x20
+            | zeroBytes(word ^ (ones &* 0x22))            // a quote
+            | zeroBytes(word ^ (ones &* 0x5C))            // a backslash
     }
 
     private static func ascii(_ character: Unicode.Scalar) -> UInt8 { UInt8(ascii: character) }
