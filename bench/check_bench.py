@@ -20,6 +20,8 @@ import json, os, subprocess, sys, tempfile, threading, time, urllib.request
 BIN = os.environ["PWNVAULT_BIN"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "11111111111111111111111111111111"
+# The fake server; FAKE_HIBP names another copy (e.g. an older one, to compare its arrival stamping).
+SERVER = os.environ.get("FAKE_HIBP") or os.path.join(ROOT, "tools/fake-hibp/fake_hibp.py")
 # name, accounts, key rpm, server latency (ms), bucket, first run, shared, --rpm given
 SCENARIOS = [
     ("burst 2", 200, 3000, 100, 2, False, False, None),
@@ -62,7 +64,7 @@ def other_client(base, rpm, stop):
 def run_scenario(name, n, rpm, latency, burst, first, shared, told):
     work = tempfile.mkdtemp(prefix="pwnvault-check-bench-")
     port_file = os.path.join(work, "port")
-    server = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools/fake-hibp/fake_hibp.py"), "--port", "0",
+    server = subprocess.Popen([sys.executable, SERVER, "--port", "0",
                                "--port-file", port_file, "--quiet", "--key", f"{KEY}:{rpm}", "--burst", str(burst),
                                "--latency-ms", str(latency)], stderr=subprocess.DEVNULL)
     try:
