@@ -11,8 +11,9 @@ wall time includes the process start. Run through bench/run.sh check.
 
 Scenarios (limiter: the fake server's token bucket per key, `burst` tokens, refilled at RPM/60 per s):
   strict     bucket 1: no two requests may arrive closer than 60/RPM
-  first run  strict, rate unknown, catalog not cached, start-up included; the vault opens through the
-             keyring (as a user's does once `init` stored its key there), or with the passphrase (Argon2id)
+  first run  strict, rate unknown, catalog not cached, start-up included
+The vault opens through the keyring (as a user's does once `init` stored its key there) in every
+scenario but "passphrase", where it opens with the passphrase (Argon2id, interactive limits).
   shared key strict, a second client spends half the key's rate meanwhile
   --rpm high strict, pwnvault told ten times the key's real rate
 """
@@ -37,10 +38,14 @@ SCENARIOS = [
 # The first run's parts, measured: (scenario, start to first request, requests, last request to exit,
 # `--version`, `list`), filled by run_scenario.
 PARTS = []
+# The other client of a shared key: (scenario, its requests, answered, 429s), filled by run_scenario.
+OTHERS = []
 if os.environ.get("BENCH_QUICK"):
     SCENARIOS = [s for s in SCENARIOS if s[1] <= 60]
-if os.environ.get("BENCH_ONLY"):   # e.g. BENCH_ONLY="shared key"
-    SCENARIOS = [s for s in SCENARIOS if os.environ["BENCH_ONLY"] in s[0]]
+if os.environ.get("BENCH_ROWS"):   # e.g. BENCH_ROWS=2,4: the second and fourth scenarios above
+    SCENARIOS = [SCENARIOS[int(i) - 1] for i in os.environ["BENCH_ROWS"].split(",")]
+if os.environ.get("BENCH_ONLY"):   # e.g. BENCH_ONLY="shared key", or several: "first run,--rpm"
+    SCENARIOS = [s for s in SCENARIOS if any(part in s[0] for part in os.environ["BENCH_ONLY"].split(","))]
 
 
 def control(base, path, body=None):
@@ -81,7 +86,7 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
         env = dict(os.environ, PWNVAULT_API_URL=base + "/api/v3", HIBP_API_KEY=KEY, HOME=work,
                    XDG_CACHE_HOME=os.path.join(work, "cache"), PWNVAULT_VAULT=os.path.join(work, "v", "vault"),
                    PWNVAULT_PASSPHRASE_FILE=os.path.join(work, "pass"))
-        if first != "keyring":
+        if first == "passphrase":
             env["PWNVAULT_KEYRING"] = "none"
         with open(os.open(env["PWNVAULT_PASSPHRASE_FILE"], os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.write("benchmark passphrase\n")
@@ -90,7 +95,7 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
         run(["init", "--kdf", "interactive"], check=True)
         accounts = "".join(f"{'pwned' if i % 3 == 0 else 'clean'}.bench{i}@example.com\n" for i in range(n))
         run(["add", "-"], input=accounts.encode(), check=True)
-        if first == "keyring":
+        if first != "passphrase":
             del env["PWNVAULT_PASSPHRASE_FILE"]  # from here on the keyring opens it
         if not first:
             # Warm up: the catalog and the key's rate (two throw-away checks).
@@ -117,7 +122,12 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
             helper.join()
         if r.returncode not in (0, 1):
             sys.exit(f"{name}: check --all failed ({r.returncode}): {r.stderr.decode()}")
-        ours = [e for e in control(base, "/__control/log") if e["headers"].get("user-agent", "").startswith("pwnvault/")]
+        log = control(base, "/__control/log")
+        ours = [e for e in log if e["headers"].get("user-agent", "").startswith("pwnvault/")]
+        if shared:
+            theirs = [e for e in log if e["headers"].get("user-agent", "").startswith("other-client/")]
+            OTHERS.append((name, len(theirs), sum(1 for e in theirs if e["status"] != 429),
+                           sum(1 for e in theirs if e["status"] == 429)))
         if os.environ.get("BENCH_TRACE"):
             t0 = ours[0]["monotonic"] if ours else 0
             for e in ours:
@@ -154,6 +164,9 @@ def main():
     for name, n, rpm, latency, wall, requests, throttled, floor, eff, gap, interval in rows:
         print(f"| {name} | {n} | {rpm:,} | {latency} ms | {wall:.2f} | {requests} | {throttled} | {floor:.2f} | "
               f"{eff:.2f} | {gap:.1f} / {interval:.1f} |")
+    for name, sent, answered, limited in OTHERS:
+        print(f"\n{name}: the other client sent {sent} requests while pwnvault ran; {answered} were answered, "
+              f"{limited} met a 429 (a refused request takes no token).")
     if PARTS:
         print("\nWhere a first run's time goes (arrivals at the server; `--version` and `list` timed alone, median of 7, same vault):\n")
         print("| scenario | start → first keyed request (ms) | first → last keyed request (s) | keyed requests "

@@ -1420,6 +1420,14 @@ class FakeHIBPServer(http.server.ThreadingHTTPServer):
         if ":" in host:
             self.address_family = socket.AF_INET6   # an instance attribute, read by TCPServer.__init__
         super().__init__((host, port), Handler)
+        # Kernel receive stamps on the listening socket too: accepted connections inherit the option,
+        # and while it is on the kernel stamps every packet, so a connection's first request (which
+        # may arrive before its handler thread sets the option) is stamped on arrival as well.
+        if SO_TIMESTAMPNS is not None:
+            try:
+                self.socket.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+            except OSError:
+                pass
 
     def process_request(self, request, client_address):
         if not self.slots.acquire(blocking=False):
