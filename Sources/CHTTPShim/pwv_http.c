@@ -114,6 +114,22 @@ fail:
 
 int pwv_http_loaded(void) { return atomic_load(&loaded) == 1; }
 
+static void *preload_thread(void *arg) {
+    (void)arg;
+    pthread_once(&load_once, load);
+    return NULL;
+}
+
+void pwv_http_preload(void) {
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) != 0) return;   /* then the first request loads it, as without this */
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 512u << 10);
+    (void)pthread_create(&thread, &attr, preload_thread, NULL);
+    pthread_attr_destroy(&attr);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Handles: why a pool. An easy handle keeps its connection cache across curl_easy_reset, so a
  * handle taken back from the pool reuses the connection (and TLS session) to HIBP instead of a new

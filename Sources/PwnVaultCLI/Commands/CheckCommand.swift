@@ -101,6 +101,8 @@ enum CheckCommand: Command {
         var rpm = pacing.rpm
         let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
+        // Checks go online: libcurl (tens of milliseconds to map) loads while the vault opens.
+        CurlTransport.preload()
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
