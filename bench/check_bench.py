@@ -12,6 +12,8 @@ wall time includes the process start. Run through bench/run.sh check.
 Scenarios (limiter: the fake server's token bucket per key, `burst` tokens, refilled at RPM/60 per s):
   strict     bucket 1: no two requests may arrive closer than 60/RPM
   first run  strict, rate unknown, catalog not cached, start-up included
+The vault opens through the keyring (as a user's does once `init` stored its key there) in every
+scenario but "passphrase", where it opens with the passphrase (Argon2id, interactive limits).
   shared key strict, a second client spends half the key's rate meanwhile
   --rpm high strict, pwnvault told ten times the key's real rate
 """
@@ -20,20 +22,30 @@ import json, os, subprocess, sys, tempfile, threading, time, urllib.request
 BIN = os.environ["PWNVAULT_BIN"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEY = "11111111111111111111111111111111"
-# name, accounts, key rpm, server latency (ms), bucket, first run, shared, --rpm given
+# The fake server; FAKE_HIBP names another copy (e.g. an older one, to compare its arrival stamping).
+SERVER = os.environ.get("FAKE_HIBP") or os.path.join(ROOT, "tools/fake-hibp/fake_hibp.py")
+# name, accounts, key rpm, server latency (ms), bucket, first run ("keyring", "passphrase" or None), shared, --rpm given
 SCENARIOS = [
-    ("burst 2", 200, 3000, 100, 2, False, False, None),
-    ("strict", 200, 3000, 100, 1, False, False, None),
-    ("strict", 30, 600, 0, 1, False, False, None),
-    ("first run, strict", 30, 600, 100, 1, True, False, None),
-    ("shared key, strict", 60, 600, 100, 1, False, True, None),
-    ("--rpm 6000, strict", 30, 600, 100, 1, False, False, 6000),
-    ("strict", 5, 10, 0, 1, False, False, None),
+    ("burst 2", 200, 3000, 100, 2, None, False, None),
+    ("strict", 200, 3000, 100, 1, None, False, None),
+    ("strict", 30, 600, 0, 1, None, False, None),
+    ("first run, strict", 30, 600, 100, 1, "keyring", False, None),
+    ("first run, strict, passphrase", 30, 600, 100, 1, "passphrase", False, None),
+    ("shared key, strict", 60, 600, 100, 1, None, True, None),
+    ("--rpm 6000, strict", 30, 600, 100, 1, None, False, 6000),
+    ("strict", 5, 10, 0, 1, None, False, None),
 ]
+# The first run's parts, measured: (scenario, start to first request, requests, last request to exit,
+# `--version`, `list`), filled by run_scenario.
+PARTS = []
+# The other client of a shared key: (scenario, its requests, answered, 429s), filled by run_scenario.
+OTHERS = []
 if os.environ.get("BENCH_QUICK"):
     SCENARIOS = [s for s in SCENARIOS if s[1] <= 60]
-if os.environ.get("BENCH_ONLY"):   # e.g. BENCH_ONLY="shared key"
-    SCENARIOS = [s for s in SCENARIOS if os.environ["BENCH_ONLY"] in s[0]]
+if os.environ.get("BENCH_ROWS"):   # e.g. BENCH_ROWS=2,4: the second and fourth scenarios above
+    SCENARIOS = [SCENARIOS[int(i) - 1] for i in os.environ["BENCH_ROWS"].split(",")]
+if os.environ.get("BENCH_ONLY"):   # e.g. BENCH_ONLY="shared key", or several: "first run,--rpm"
+    SCENARIOS = [s for s in SCENARIOS if any(part in s[0] for part in os.environ["BENCH_ONLY"].split(","))]
 
 
 def control(base, path, body=None):
@@ -62,7 +74,7 @@ def other_client(base, rpm, stop):
 def run_scenario(name, n, rpm, latency, burst, first, shared, told):
     work = tempfile.mkdtemp(prefix="pwnvault-check-bench-")
     port_file = os.path.join(work, "port")
-    server = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools/fake-hibp/fake_hibp.py"), "--port", "0",
+    server = subprocess.Popen([sys.executable, SERVER, "--port", "0",
                                "--port-file", port_file, "--quiet", "--key", f"{KEY}:{rpm}", "--burst", str(burst),
                                "--latency-ms", str(latency)], stderr=subprocess.DEVNULL)
     try:
@@ -74,6 +86,8 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
         env = dict(os.environ, PWNVAULT_API_URL=base + "/api/v3", HIBP_API_KEY=KEY, HOME=work,
                    XDG_CACHE_HOME=os.path.join(work, "cache"), PWNVAULT_VAULT=os.path.join(work, "v", "vault"),
                    PWNVAULT_PASSPHRASE_FILE=os.path.join(work, "pass"))
+        if first == "passphrase":
+            env["PWNVAULT_KEYRING"] = "none"
         with open(os.open(env["PWNVAULT_PASSPHRASE_FILE"], os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.write("benchmark passphrase\n")
         run = lambda args, **kw: subprocess.run([BIN] + args, env=env, stdout=subprocess.DEVNULL,
@@ -81,6 +95,8 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
         run(["init", "--kdf", "interactive"], check=True)
         accounts = "".join(f"{'pwned' if i % 3 == 0 else 'clean'}.bench{i}@example.com\n" for i in range(n))
         run(["add", "-"], input=accounts.encode(), check=True)
+        if first != "passphrase":
+            del env["PWNVAULT_PASSPHRASE_FILE"]  # from here on the keyring opens it
         if not first:
             # Warm up: the catalog and the key's rate (two throw-away checks).
             warm = run(["check", "clean.warm1@example.org", "clean.warm2@example.org"])
@@ -94,18 +110,24 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
             helper.start()
             time.sleep(0.5)
         args = ["check", "--all"] + (["--rpm", str(told)] if told else [])
-        start = time.perf_counter()
+        start = time.monotonic()   # the server stamps arrivals on the same clock (CLOCK_MONOTONIC)
         try:
             r = run(args, timeout=300)
         except subprocess.TimeoutExpired:
             sys.exit(f"{name}: check --all did not finish in 300 s")
-        wall = time.perf_counter() - start
+        ended = time.monotonic()
+        wall = ended - start
         stop.set()
         if helper:
             helper.join()
         if r.returncode not in (0, 1):
             sys.exit(f"{name}: check --all failed ({r.returncode}): {r.stderr.decode()}")
-        ours = [e for e in control(base, "/__control/log") if e["headers"].get("user-agent", "").startswith("pwnvault/")]
+        log = control(base, "/__control/log")
+        ours = [e for e in log if e["headers"].get("user-agent", "").startswith("pwnvault/")]
+        if shared:
+            theirs = [e for e in log if e["headers"].get("user-agent", "").startswith("other-client/")]
+            OTHERS.append((name, len(theirs), sum(1 for e in theirs if e["status"] != 429),
+                           sum(1 for e in theirs if e["status"] == 429)))
         if os.environ.get("BENCH_TRACE"):
             t0 = ours[0]["monotonic"] if ours else 0
             for e in ours:
@@ -116,6 +138,16 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
         # The tightest gap between two of our keyed requests' arrivals, next to the interval.
         arrivals = sorted(e["monotonic"] for e in keyed)
         gap = min((b - a for a, b in zip(arrivals, arrivals[1:])), default=0)
+        if first and arrivals:
+            def median_ms(argv):
+                times = []
+                for _ in range(7):
+                    t = time.monotonic()
+                    run(argv, check=True)
+                    times.append(time.monotonic() - t)
+                return sorted(times)[len(times) // 2] * 1000
+            PARTS.append((name, (arrivals[0] - start) * 1000, arrivals[-1] - arrivals[0], len(arrivals),
+                          (ended - arrivals[-1]) * 1000, median_ms(["--version"]), median_ms(["list"])))
         available = rpm / 2 if shared else rpm
         floor = (n - 1) * 60 / available + latency / 1000 + 0.002
         return (name, n, rpm, latency, wall, requests, throttled, floor, floor / wall, gap * 1000, 60000 / rpm)
@@ -132,6 +164,16 @@ def main():
     for name, n, rpm, latency, wall, requests, throttled, floor, eff, gap, interval in rows:
         print(f"| {name} | {n} | {rpm:,} | {latency} ms | {wall:.2f} | {requests} | {throttled} | {floor:.2f} | "
               f"{eff:.2f} | {gap:.1f} / {interval:.1f} |")
+    for name, sent, answered, limited in OTHERS:
+        print(f"\n{name}: the other client sent {sent} requests while pwnvault ran; {answered} were answered, "
+              f"{limited} met a 429 (a refused request takes no token).")
+    if PARTS:
+        print("\nWhere a first run's time goes (arrivals at the server; `--version` and `list` timed alone, median of 7, same vault):\n")
+        print("| scenario | start → first keyed request (ms) | first → last keyed request (s) | keyed requests "
+              "| last request → exit (ms) | `--version` (ms) | `list` (ms) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for name, head, span, count, tail, version, listing in PARTS:
+            print(f"| {name} | {head:.0f} | {span:.3f} | {count} | {tail:.0f} | {version:.0f} | {listing:.0f} |")
     print("\nefficiency = ((N-1)·60/RATE + one round trip) / wall time, RATE = what the key leaves to pwnvault "
           "(half with a shared key); target ≥ 0.9 (≥ 0.93 for the first run) with no 429 where pwnvault knows the rate.")
 

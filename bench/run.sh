@@ -15,7 +15,7 @@ what=${1:-vault}
 case "$what" in
   vault) exec Tests/Support/keyring-session.sh -- python3 bench/vault_bench.py ;;
   startup) exec Tests/Support/keyring-session.sh -- python3 bench/startup_bench.py ;;
-  check) PWNVAULT_KEYRING=none exec python3 bench/check_bench.py ;;
+  check) exec Tests/Support/keyring-session.sh -- python3 bench/check_bench.py ;;
   passwords) PWNVAULT_KEYRING=none exec python3 bench/passwords_bench.py ;;
   ui) exec python3 bench/ui_bench.py ;;
   monitor)

@@ -27,6 +27,10 @@ struct curl_slist { char *data; struct curl_slist *next; };
 #define CURLOPT_FOLLOWLOCATION 52
 #define CURLOPT_HTTPGET 80
 #define CURLOPT_NOSIGNAL 99
+#define CURLOPT_VERBOSE 41
+#define CURLOPT_DEBUGFUNCTION 20094
+#define CURLOPT_DEBUGDATA 10095
+#define CURLINFO_HEADER_OUT 2          /* curl_infotype: request headers, reported once written */
 #define CURLOPT_TIMEOUT_MS 155
 #define CURLOPT_CONNECTTIMEOUT_MS 156
 #define CURLOPT_WRITEFUNCTION 20011
@@ -110,6 +114,22 @@ fail:
 
 int pwv_http_loaded(void) { return atomic_load(&loaded) == 1; }
 
+static void *preload_thread(void *arg) {
+    (void)arg;
+    pthread_once(&load_once, load);
+    return NULL;
+}
+
+void pwv_http_preload(void) {
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) != 0) return;   /* then the first request loads it, as without this */
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attr, 512u << 10);
+    (void)pthread_create(&thread, &attr, preload_thread, NULL);
+    pthread_attr_destroy(&attr);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Handles: why a pool. An easy handle keeps its connection cache across curl_easy_reset, so a
  * handle taken back from the pool reuses the connection (and TLS session) to HIBP instead of a new
@@ -159,9 +179,17 @@ struct pwv_http_transfer {
     size_t head_len, head_cap;
     int too_large;
     long long gap_ns;
+    int pace_held;   /* this transfer holds pace_lock: past on_prereq, its headers not yet written */
 };
 
-/* The wire pacer: when the last paced request went out (CLOCK_MONOTONIC ns), under its lock. */
+/* The wire pacer: when the last paced request went out (CLOCK_MONOTONIC ns), under its lock.
+ *
+ * "Went out" is the moment libcurl's write of the request headers returned (the server stamps the
+ * request on arrival, and on loopback the bytes arrive during that write), not the moment the wait
+ * ended: a thread pre-empted between the two would otherwise send late and let the next request
+ * follow too closely. So pace_lock is taken in on_prereq and held until on_debug sees the headers
+ * written (or, if they never are, until the transfer ends): paced requests leave one at a time, each
+ * at least its gap after the previous one actually left. */
 static pthread_mutex_t pace_lock = PTHREAD_MUTEX_INITIALIZER;
 static long long last_paced_send;
 
@@ -173,13 +201,23 @@ static long long monotonic_ns(void) {
 
 void pwv_http_set_gap(pwv_http_transfer *t, long long gap_ns) { t->gap_ns = gap_ns > 0 ? gap_ns : 0; }
 
-/* Called by libcurl once connected, right before the request is sent: waits out the gap. The lock
- * is held while waiting, so paced requests leave one at a time, in the order they got here. */
+/* Ends this transfer's turn on the wire: `sent` when its headers were written (the next paced
+ * request is due a gap after now); otherwise nothing left and the previous moment stands. */
+static void pace_release(pwv_http_transfer *t, int sent) {
+    if (!t->pace_held) return;
+    if (sent) last_paced_send = monotonic_ns();
+    t->pace_held = 0;
+    pthread_mutex_unlock(&pace_lock);
+}
+
+/* Called by libcurl once connected, right before the request is sent: waits out the gap, then keeps
+ * the lock until the request has been written (on_debug) so the next one spaces from that moment. */
 static int on_prereq(void *user, char *primary_ip, char *local_ip, int primary_port, int local_port) {
     (void)primary_ip; (void)local_ip; (void)primary_port; (void)local_port;
     pwv_http_transfer *t = user;
-    if (t->gap_ns <= 0) return 0;
+    if (t->gap_ns <= 0 || t->pace_held) return 0;
     pthread_mutex_lock(&pace_lock);
+    t->pace_held = 1;
     long long now = monotonic_ns();
     long long due = last_paced_send + t->gap_ns;
     while (now < due && !atomic_load(&t->cancelled)) {
@@ -189,9 +227,17 @@ static int on_prereq(void *user, char *primary_ip, char *local_ip, int primary_p
         nanosleep(&ts, NULL);
         now = monotonic_ns();
     }
-    last_paced_send = now;
-    pthread_mutex_unlock(&pace_lock);
-    return atomic_load(&t->cancelled) ? 1 : 0;   /* 1 = CURL_PREREQFUNC_ABORT */
+    if (atomic_load(&t->cancelled)) { pace_release(t, 0); return 1; }   /* 1 = CURL_PREREQFUNC_ABORT */
+    return 0;
+}
+
+/* libcurl's trace (CURLOPT_VERBOSE with a callback of ours: nothing is printed). Only used to learn
+ * when the request headers have been written; what it is given (headers with the key, the URL with
+ * the account) is neither kept nor copied. */
+static int on_debug(CURL *handle, int type, char *data, size_t size, void *user) {
+    (void)handle; (void)data; (void)size;
+    if (type == CURLINFO_HEADER_OUT) pace_release(user, 1);
+    return 0;
 }
 
 static void wipe_free(char *s) {
@@ -343,7 +389,13 @@ static void perform(pwv_http_transfer *t) {
     curl.easy_setopt(h, CURLOPT_XFERINFODATA, t);
     curl.easy_setopt(h, CURLOPT_PREREQFUNCTION, on_prereq);
     curl.easy_setopt(h, CURLOPT_PREREQDATA, t);
+    if (t->gap_ns > 0) {
+        curl.easy_setopt(h, CURLOPT_DEBUGFUNCTION, on_debug);
+        curl.easy_setopt(h, CURLOPT_DEBUGDATA, t);
+        curl.easy_setopt(h, CURLOPT_VERBOSE, 1L);
+    }
     CURLcode code = curl.easy_perform(h);
+    pace_release(t, 0);   /* the headers never went out (failed, cancelled): the lock is not kept */
     t->curl_code = code;
     if (code == CURLE_OK && !atomic_load(&t->cancelled)) {
         curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &t->status);

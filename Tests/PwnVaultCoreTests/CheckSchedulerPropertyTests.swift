@@ -100,6 +100,15 @@ extension CheckSchedulerTests {
             for (a, b) in zip(starts, starts.dropFirst()) {
                 XCTAssertGreaterThanOrEqual(b.at - a.at, interval, "\(context): \(a.account)#\(a.attempt) then \(b.account)#\(b.attempt)")
             }
+            // Once a 429 has been answered, the room it taught stays: the absolute margin at least
+            // doubled, whatever the pace does after.
+            let taught = RateLimiter.interval(rpm: rpm, marginPercent: RateLimiter.defaultMarginPercent,
+                                              absoluteMargin: RateLimiter.defaultAbsoluteMargin * 2)
+            if let firstAnswer = starts.filter({ $0.retryAfter != nil }).map({ $0.at + $0.latency }).min() {
+                for (a, b) in zip(starts, starts.dropFirst()) where a.at > firstAnswer {
+                    XCTAssertGreaterThanOrEqual(b.at - a.at, taught, "\(context): \(a.account)#\(a.attempt) then \(b.account)#\(b.attempt) after a 429")
+                }
+            }
             // Nor inside a 429's hold (from its answer to retry-after plus the margin).
             for limited in starts where limited.retryAfter != nil {
                 let from = limited.at + limited.latency

@@ -2,8 +2,8 @@ import XCTest
 @testable import PwnVaultCore
 
 final class RateLimiterTests: XCTestCase {
-    /// 60 s / rpm × 1.02, computed here independently in floating point.
-    func expectedInterval(_ rpm: Int) -> Double { 60.0 / Double(rpm) * 1.02 }
+    /// 60 s / rpm × 1.01 + 1 ms, computed here independently in floating point.
+    func expectedInterval(_ rpm: Int) -> Double { 60.0 / Double(rpm) * 1.01 + 0.001 }
 
     func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
@@ -15,6 +15,14 @@ final class RateLimiterTests: XCTestCase {
             XCTAssertEqual(seconds(limiter.interval), expectedInterval(rpm), accuracy: 1e-9, "rpm \(rpm)")
             XCTAssertGreaterThan(limiter.interval, .seconds(60) / rpm, "never faster than the key allows")
         }
+    }
+
+    func testTheMarginIsAbsoluteAsWellAsRelative() {
+        // At 3,000/min 1 % is 0.2 ms, less than arrivals jitter: the 1 ms is what keeps them apart.
+        XCTAssertEqual(RateLimiter(requestsPerMinute: 3000).interval, .microseconds(20_200) + .milliseconds(1))
+        XCTAssertEqual(RateLimiter(requestsPerMinute: 3000, absoluteMargin: .zero).interval, .microseconds(20_200))
+        XCTAssertEqual(RateLimiter(requestsPerMinute: 3000, absoluteMargin: .seconds(1)).absoluteMargin,
+                       RateLimiter.maximumAbsoluteMargin, "clamped")
     }
 
     func testUnknownRateIsTheSmallestPlan() {
@@ -92,7 +100,8 @@ final class RateLimiterAdaptationTests: XCTestCase {
         XCTAssertEqual(limiter.provenRequestsPerMinute, 600)
         XCTAssertTrue(limiter.slowDown(requestStartedAt: .seconds(1), now: .seconds(2)))
         XCTAssertEqual(limiter.currentRequestsPerMinute, 300)
-        XCTAssertEqual(limiter.interval, RateLimiter(requestsPerMinute: 300).interval)
+        XCTAssertEqual(limiter.interval, RateLimiter(requestsPerMinute: 300, absoluteMargin: .milliseconds(2)).interval,
+                       "half the pace, and twice the absolute margin")
         // A request sent before the cut, at the old pace, does not cut again.
         XCTAssertFalse(limiter.slowDown(requestStartedAt: .milliseconds(1500), now: .milliseconds(2100)))
         XCTAssertEqual(limiter.currentRequestsPerMinute, 300)
@@ -106,7 +115,27 @@ final class RateLimiterAdaptationTests: XCTestCase {
         // After a long run of successes it probes back to the key's full rate.
         for _ in 0..<2000 { limiter.speedUp() }
         XCTAssertEqual(limiter.currentRequestsPerMinute, 600)
-        XCTAssertEqual(limiter.interval, full)
+        XCTAssertEqual(limiter.interval, full + .milliseconds(1), "the key's full rate, with the margin the 429 taught")
+    }
+
+    func testEach429BurstDoublesTheAbsoluteMarginUpToItsMaximumAndItIsKept() {
+        var limiter = RateLimiter(requestsPerMinute: 3000, deepestCut: 2)
+        for _ in 0..<4 { limiter.speedUp() }
+        var margins: [Duration] = []
+        for t in 1...6 {
+            limiter.slowDown(requestStartedAt: .seconds(t), now: .seconds(t))
+            margins.append(limiter.absoluteMargin)
+        }
+        XCTAssertEqual(margins, [2, 4, 8, 16, 16, 16].map { .milliseconds($0) })
+        // A 429 from a request sent before the last cut is of the same burst: no more room.
+        limiter.slowDown(requestStartedAt: .milliseconds(5500), now: .seconds(7))
+        XCTAssertEqual(limiter.absoluteMargin, .milliseconds(16))
+        for _ in 0..<3000 { limiter.speedUp() }
+        XCTAssertEqual(limiter.currentRequestsPerMinute, 3000)
+        XCTAssertEqual(limiter.interval, RateLimiter(requestsPerMinute: 3000, absoluteMargin: .milliseconds(16)).interval)
+        var none = RateLimiter(requestsPerMinute: 600, absoluteMargin: .zero)
+        none.slowDown(requestStartedAt: .zero, now: .zero)
+        XCTAssertEqual(none.absoluteMargin, RateLimiter.defaultAbsoluteMargin, "no margin at all grows to the default")
     }
 
     func testUntilAPaceIsProvenA429QuartersItAndTheCutsStopAtASixteenth() {

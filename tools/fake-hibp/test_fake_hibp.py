@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import unittest
 import urllib.parse
 
@@ -578,6 +579,19 @@ class RateLimitTests(ServerTestCase):
         self.assertEqual(sorted(results), [404, 429], "the second request is refused although the first is still waiting")
         with self.assertRaises((socket.timeout, TimeoutError)):
             self.get("/api/v3/breaches", timeout=0.1)
+
+    def test_a_request_is_stamped_when_its_first_bytes_arrive_not_when_it_is_parsed(self):
+        # HIBP counts a request when it reaches its edge. A request whose headers trickle in must be
+        # stamped at its first bytes: a stamp taken after parsing moves with the server's own delays.
+        with socket.create_connection(("127.0.0.1", self.server.port)) as s:
+            s.sendall(b"GET /api/v3/breaches HTTP/1.1\r\nHost: x\r\n")
+            started = time.monotonic()
+            threading.Event().wait(0.3)
+            s.sendall(("User-Agent: %s\r\n\r\n" % UA).encode())
+            s.settimeout(10)
+            self.assertTrue(s.recv(100).startswith(b"HTTP/1.1 200"))
+        entry = [e for e in self.control("GET", "log").json() if e["path"] == "/api/v3/breaches"][-1]
+        self.assertLess(entry["monotonic"] - started, 0.15, "stamped at arrival, not 0.3 s later when complete")
 
     def test_keys_can_be_added_or_blocked_at_run_time(self):
         new_key = "5" * 32

@@ -50,11 +50,18 @@ typedef void (*pwv_http_done)(pwv_http_transfer *transfer, void *context);
 pwv_http_transfer *pwv_http_new(const char *url, const char *const *headers, size_t header_count,
                                 long timeout_ms, size_t max_body);
 
+/* Starts loading libcurl on a thread of its own (mapping it and the TLS, Kerberos and LDAP libraries
+ * it pulls in takes tens of milliseconds), for a command that knows it will go online before it has
+ * other work done (opening the vault). Returns at once; the first request waits for the load as
+ * always. */
+void pwv_http_preload(void);
+
 /* Wire pacing: the request goes out no sooner than `gap_ns` after the previous paced request went
- * out (process-wide), measured at the moment libcurl is about to send it on an established
- * connection. The check scheduler paces the starts; this keeps the delay between a start and the
- * bytes leaving (thread start, connecting) from bringing two requests closer on the wire than the
- * key allows. 0 (the default) = not paced, and not counted. */
+ * out (process-wide): it is held at the moment libcurl is about to send it on an established
+ * connection, and "went out" is when libcurl's write of the previous request's headers returned.
+ * The check scheduler paces the starts; this keeps the delay between a start and the bytes leaving
+ * (thread start, connecting, a thread pre-empted before its write) from bringing two requests closer
+ * on the wire than the key allows. 0 (the default) = not paced, and not counted. */
 void pwv_http_set_gap(pwv_http_transfer *transfer, long long gap_ns);
 
 /* Runs the transfer on a new thread; `done(transfer, context)` is called when it ends (also when

@@ -101,6 +101,8 @@ enum CheckCommand: Command {
         var rpm = pacing.rpm
         let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
+        // Checks go online: libcurl (tens of milliseconds to map) loads while the vault opens.
+        CurlTransport.preload()
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
@@ -136,7 +138,7 @@ enum CheckCommand: Command {
             var askedAt: Duration?
             if askForRate {
                 askedAt = clock.now()
-                do { rate = .success(try await client.subscriptionStatus().rpm) } catch { rate = .failure(error) }
+                do { rate = .success(try await CheckScheduler.countedOnTheWire { try await client.subscriptionStatus() }.rpm) } catch { rate = .failure(error) }
             }
             return (await load, rate, askedAt)
         }
@@ -263,7 +265,7 @@ enum CheckCommand: Command {
         let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
         if let known = cache?.rpm(for: key, now: context.now()) { return (known, false) }
         let answer: Result<Int?, Error>
-        do { answer = .success(try blocking { try await client.subscriptionStatus().rpm }) } catch { answer = .failure(error) }
+        do { answer = .success(try blocking { try await CheckScheduler.countedOnTheWire { try await client.subscriptionStatus() }.rpm }) } catch { answer = .failure(error) }
         let rpm = try discoverRate(answer, context: context)
         if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
         return (rpm, true)

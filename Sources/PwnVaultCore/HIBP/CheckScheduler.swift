@@ -1,8 +1,9 @@
 /// Runs many lookups "as fast as the key allows, never faster".
 ///
-/// - Request **starts** are paced by a `RateLimiter` (evenly, 2 % below the key's rate; 10 per
-///   minute when the rate is unknown), each one interval after the previous actual start: a late
-///   start never lets the next catch up. As many requests are in flight as it takes to keep that pace
+/// - Request **starts** are paced by a `RateLimiter` (evenly, 1 % and 1 ms below the key's rate; 10
+///   per minute when the rate is unknown), each one interval after the previous actual start: a late
+///   start never lets the next catch up; the transport keeps the same spacing on the wire
+///   (`wireSpacing`). As many requests are in flight as it takes to keep that pace
 ///   when the server is slow (1,000 per minute against a 200 ms server keeps about 4 in flight), up
 ///   to `maxInFlight` (16).
 /// - 429: the same request is retried after `retry-after` (plus a margin), and no other request
@@ -30,6 +31,14 @@ public struct CheckScheduler: Sendable {
     /// a transport that can measure when a request actually leaves (`CurlTransport`) keeps the same
     /// spacing on the wire, so a start that reached the network late is not followed too closely.
     @TaskLocal public static var wireSpacing: Duration?
+
+    /// Runs `request`, a keyed request made before a run (`subscription/status`), so that it counts
+    /// on the wire: the transport records when it actually left, and the run's first request keeps
+    /// its spacing from that moment, not only from when it was asked (a status request that left
+    /// late must not let the first check follow it too closely). It is not held itself.
+    public static func countedOnTheWire<T>(_ request: () async throws -> T) async rethrows -> T {
+        try await $wireSpacing.withValue(.nanoseconds(1)) { try await request() }
+    }
 
     /// The most requests in flight at once.
     public static let defaultMaxInFlight = 16

@@ -45,6 +45,10 @@ public struct CurlTransport: HTTPTransport {
     /// True once libcurl has been loaded into this process.
     public static var isLoaded: Bool { pwv_http_loaded() != 0 }
 
+    /// Starts loading libcurl on a thread of its own and returns at once: for a command that will go
+    /// online but has other work first (opening the vault), so the two overlap.
+    public static func preload() { pwv_http_preload() }
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw HTTPTransportError.invalidRequest(reason: "only http and https addresses are supported")

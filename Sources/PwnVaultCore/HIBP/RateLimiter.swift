@@ -1,10 +1,13 @@
 /// Paces request starts for one API key: evenly, slightly below the key's requests per minute,
 /// slower after a 429 and back up again as requests succeed.
 ///
-/// The interval between starts is `60 s / rate × (1 + margin)`, with a margin of 2 % by default:
-/// HIBP asks clients to stay below the limit, and 2 % absorbs clock drift between us and the server
-/// and the jitter of when a request actually leaves. Even spacing means no 60-second window ever
-/// holds more than `rpm` starts, whatever window the server counts in. Each start is spaced from the
+/// The interval between starts is `60 s / rate × (1 + margin) + absolute margin`: 1 % (HIBP asks
+/// clients to stay slightly below the limit; clocks differ in rate by far less) plus 1 ms, since the
+/// jitter of when a request reaches the server (the network, the server's own stamping) is a time,
+/// not a share of the interval: 2 % alone is 0.4 ms at 3,000/min. A 429 met at a pace the key should
+/// allow says the server's clock needs more room: each cut (`slowDown`) doubles the absolute margin,
+/// up to `maximumAbsoluteMargin`, and it stays for the rest of the run. Even spacing means no
+/// 60-second window ever holds more than `rpm` starts, whatever window the server counts in. Each start is spaced from the
 /// previous *actual* start (`recordStart`), never from a schedule: a late start does not let the next
 /// one catch up (HIBP's limiter is a bucket of one).
 /// An unknown rate (`rpm == nil`) is taken as 10, the smallest plan.
@@ -29,7 +32,11 @@ public struct RateLimiter: Sendable, Equatable {
     /// The smallest HIBP plan, assumed when the key's rate is unknown.
     public static let defaultRequestsPerMinute = 10
     /// How far below the key's rate to stay, in percent.
-    public static let defaultMarginPercent = 2
+    public static let defaultMarginPercent = 1
+    /// The time added to every interval at first, for the jitter of arrivals.
+    public static let defaultAbsoluteMargin: Duration = .milliseconds(1)
+    /// The most 429s may grow the absolute margin to.
+    public static let maximumAbsoluteMargin: Duration = .milliseconds(16)
     /// The highest rate believed, whatever a server says (HIBP's largest plans are around 12,000).
     public static let maximumRequestsPerMinute = 1_000_000
     /// Successes at the current ceiling before the remembered failing rate is raised by one step.
@@ -48,6 +55,8 @@ public struct RateLimiter: Sendable, Equatable {
     /// The lowest rate a 429 was met at (the ceiling until then).
     public private(set) var failingRequestsPerMinute: Int
     private let marginPercent: Int
+    /// Added to every interval; doubled by each cut, up to `maximumAbsoluteMargin`.
+    public private(set) var absoluteMargin: Duration
     /// When the rate was last cut: 429s for requests started before it were sent at the old pace
     /// and must not cut it again.
     private var lastSlowDown: Duration?
@@ -66,7 +75,8 @@ public struct RateLimiter: Sendable, Equatable {
     /// How far 429s may cut the rate: to `requestsPerMinute / deepestCut` at most.
     public let deepestCut: Int
 
-    public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent, deepestCut: Int = 16) {
+    public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent,
+                absoluteMargin: Duration = RateLimiter.defaultAbsoluteMargin, deepestCut: Int = 16) {
         self.deepestCut = max(1, deepestCut)
         // A rate comes from a server (or a cache of its answer): clamp it to what any plan offers, so a
         // nonsense value can neither overflow the arithmetic below nor mean "no limit".
@@ -75,15 +85,20 @@ public struct RateLimiter: Sendable, Equatable {
         self.currentRequestsPerMinute = rpm
         self.failingRequestsPerMinute = rpm
         self.marginPercent = max(0, marginPercent)
-        self.interval = Self.interval(rpm: rpm, marginPercent: self.marginPercent)
+        self.absoluteMargin = min(max(.zero, absoluteMargin), Self.maximumAbsoluteMargin)
+        self.interval = Self.interval(rpm: rpm, marginPercent: self.marginPercent, absoluteMargin: self.absoluteMargin)
     }
 
-    /// `60 s / rpm × (1 + margin)` in whole nanoseconds, rounded up: never faster than the rate, and
-    /// exact in tests.
-    static func interval(rpm: Int, marginPercent: Int) -> Duration {
+    /// `60 s / rpm × (1 + margin) + absoluteMargin` in whole nanoseconds, rounded up: never faster
+    /// than the rate, and exact in tests.
+    static func interval(rpm: Int, marginPercent: Int, absoluteMargin: Duration = .zero) -> Duration {
         let numerator = 60_000_000_000 as Int64 * Int64(100 + marginPercent)
         let denominator = Int64(100 * rpm)
-        return .nanoseconds((numerator + denominator - 1) / denominator)
+        return .nanoseconds((numerator + denominator - 1) / denominator) + absoluteMargin
+    }
+
+    private mutating func updateInterval() {
+        interval = Self.interval(rpm: currentRequestsPerMinute, marginPercent: marginPercent, absoluteMargin: absoluteMargin)
     }
 
     /// The earliest moment, not before `now`, at which a request may start.
@@ -115,7 +130,11 @@ public struct RateLimiter: Sendable, Equatable {
         currentRequestsPerMinute = max(floor, currentRequestsPerMinute / (provenRequestsPerMinute > 0 ? 2 : 4))
         lastSlowDown = now
         successesAtCeiling = 0
-        interval = Self.interval(rpm: currentRequestsPerMinute, marginPercent: marginPercent)
+        // The 429 may also say that arrivals jitter more than the margin allowed for: more room,
+        // kept when the pace climbs back. (Doubling a zero margin starts it at the default.)
+        absoluteMargin = min(Self.maximumAbsoluteMargin,
+                             absoluteMargin == .zero ? Self.defaultAbsoluteMargin : absoluteMargin * 2)
+        updateInterval()
         return true
     }
 
@@ -150,6 +169,6 @@ public struct RateLimiter: Sendable, Equatable {
                 failingRequestsPerMinute = min(requestsPerMinute * 100 / 95 + 1, failingRequestsPerMinute + step)
             }
         }
-        interval = Self.interval(rpm: currentRequestsPerMinute, marginPercent: marginPercent)
+        updateInterval()
     }
 }
