@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
-// pwnvault: no outside packages. The toolchain, Foundation, and Debian's C libraries only.
+// pwnvault: no outside packages. The toolchain, Foundation, and Debian's C libraries only. The product's
+// modules import FoundationEssentials (never Foundation, which loads ICU at start); tests may import Foundation.
 import PackageDescription
 
 let package = Package(
