@@ -133,7 +133,7 @@ struct BreachRendering {
 
     private static let utc: Calendar = {
         var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: "UTC")!
+        c.timeZone = .gmt   // FoundationEssentials knows no "UTC" identifier (no ICU time-zone data)
         return c
     }()
 
