@@ -1,7 +1,77 @@
 /* pwv_deadline.c: see include/pwv_deadline.h for why a thread. */
+#include <pthread.h>
 #include <string.h>
 
 #include "pwv_deadline.h"
+#include "pwv_dl.h"
+
+/* GLib through function pointers, filled from libgio-2.0.so.0 at the first call (pwv_dl.h says why).
+ * Every name below is redirected to its slot, so the code reads as plain GLib. */
+#define PWV_DEADLINE_API(X) \
+    X(g_cancellable_cancel) \
+    X(g_cancellable_new) \
+    X(g_cond_clear) \
+    X(g_cond_init) \
+    X(g_cond_signal) \
+    X(g_cond_wait_until) \
+    X(g_get_monotonic_time) \
+    X(g_mutex_clear) \
+    X(g_mutex_init) \
+    X(g_mutex_lock) \
+    X(g_mutex_unlock) \
+    X(g_object_unref) \
+    X(g_thread_join) \
+    X(g_thread_try_new)
+static struct {
+#define PWV_SLOT(f) __typeof__(&f) f;
+    PWV_DEADLINE_API(PWV_SLOT)
+#undef PWV_SLOT
+} api;
+static const char *const api_names[] = {
+#define PWV_NAME(f) #f,
+    PWV_DEADLINE_API(PWV_NAME)
+#undef PWV_NAME
+};
+static pthread_once_t api_once = PTHREAD_ONCE_INIT;
+static int api_status = -1;
+static char api_error[200];
+static void api_load(void) {
+    api_status = pwv_dl_resolve("libgio-2.0.so.0", api_names, (void **)&api, sizeof api_names / sizeof *api_names,
+                                api_error, sizeof api_error);
+}
+/* Loads the library once; 0 when it could not be (api_error says why). */
+static int api_ready(void) {
+    pthread_once(&api_once, api_load);
+    return api_status == 0;
+}
+#undef g_cancellable_cancel
+#define g_cancellable_cancel api.g_cancellable_cancel
+#undef g_cancellable_new
+#define g_cancellable_new api.g_cancellable_new
+#undef g_cond_clear
+#define g_cond_clear api.g_cond_clear
+#undef g_cond_init
+#define g_cond_init api.g_cond_init
+#undef g_cond_signal
+#define g_cond_signal api.g_cond_signal
+#undef g_cond_wait_until
+#define g_cond_wait_until api.g_cond_wait_until
+#undef g_get_monotonic_time
+#define g_get_monotonic_time api.g_get_monotonic_time
+#undef g_mutex_clear
+#define g_mutex_clear api.g_mutex_clear
+#undef g_mutex_init
+#define g_mutex_init api.g_mutex_init
+#undef g_mutex_lock
+#define g_mutex_lock api.g_mutex_lock
+#undef g_mutex_unlock
+#define g_mutex_unlock api.g_mutex_unlock
+#undef g_object_unref
+#define g_object_unref api.g_object_unref
+#undef g_thread_join
+#define g_thread_join api.g_thread_join
+#undef g_thread_try_new
+#define g_thread_try_new api.g_thread_try_new
 
 static gpointer deadline_main(gpointer data) {
     pwv_deadline *d = data;
@@ -21,6 +91,7 @@ static gpointer deadline_main(gpointer data) {
 
 gboolean pwv_deadline_start(pwv_deadline *d, unsigned int timeout_ms) {
     memset(d, 0, sizeof *d);
+    if (!api_ready()) return FALSE;
     d->cancellable = g_cancellable_new();
     g_mutex_init(&d->lock);
     g_cond_init(&d->wake);

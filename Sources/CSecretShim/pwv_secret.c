@@ -1,10 +1,108 @@
 /* pwv_secret.c: see include/pwv_secret.h for why this shim exists and what it promises. */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <libsecret/secret.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pwv_deadline.h"
+#include "pwv_dl.h"
 #include "pwv_secret.h"
+
+/* GLib and libsecret through function pointers, filled from libsecret-1.so.0 at the first call (pwv_dl.h says why).
+ * Every name below is redirected to its slot, so the code reads as plain GLib. */
+#define PWV_SECRET_API(X) \
+    X(g_clear_error) \
+    X(g_error_matches) \
+    X(g_free) \
+    X(g_hash_table_insert) \
+    X(g_hash_table_new_full) \
+    X(g_hash_table_unref) \
+    X(g_malloc) \
+    X(g_object_unref) \
+    X(g_quark_to_string) \
+    X(g_str_equal) \
+    X(g_str_hash) \
+    X(g_strdup) \
+    X(g_strlcpy) \
+    X(g_io_error_quark) \
+    X(secret_collection_for_alias_sync) \
+    X(secret_collection_get_locked) \
+    X(secret_password_clearv_sync) \
+    X(secret_password_free) \
+    X(secret_password_lookupv_nonpageable_sync) \
+    X(secret_password_storev_sync) \
+    X(secret_schema_newv) \
+    X(secret_schema_unref) \
+    X(secret_service_get_sync)
+static struct {
+#define PWV_SLOT(f) __typeof__(&f) f;
+    PWV_SECRET_API(PWV_SLOT)
+#undef PWV_SLOT
+} api;
+static const char *const api_names[] = {
+#define PWV_NAME(f) #f,
+    PWV_SECRET_API(PWV_NAME)
+#undef PWV_NAME
+};
+static pthread_once_t api_once = PTHREAD_ONCE_INIT;
+static int api_status = -1;
+static char api_error[200];
+static void api_load(void) {
+    api_status = pwv_dl_resolve("libsecret-1.so.0", api_names, (void **)&api, sizeof api_names / sizeof *api_names,
+                                api_error, sizeof api_error);
+}
+/* Loads the library once; 0 when it could not be (api_error says why). */
+static int api_ready(void) {
+    pthread_once(&api_once, api_load);
+    return api_status == 0;
+}
+#undef g_clear_error
+#define g_clear_error api.g_clear_error
+#undef g_error_matches
+#define g_error_matches api.g_error_matches
+#undef g_free
+#define g_free api.g_free
+#undef g_hash_table_insert
+#define g_hash_table_insert api.g_hash_table_insert
+#undef g_hash_table_new_full
+#define g_hash_table_new_full api.g_hash_table_new_full
+#undef g_hash_table_unref
+#define g_hash_table_unref api.g_hash_table_unref
+#undef g_malloc
+#define g_malloc api.g_malloc
+#undef g_object_unref
+#define g_object_unref api.g_object_unref
+#undef g_quark_to_string
+#define g_quark_to_string api.g_quark_to_string
+#undef g_str_equal
+#define g_str_equal api.g_str_equal
+#undef g_str_hash
+#define g_str_hash api.g_str_hash
+#undef g_strdup
+#define g_strdup api.g_strdup
+#undef g_strlcpy
+#define g_strlcpy api.g_strlcpy
+#undef g_io_error_quark
+#define g_io_error_quark api.g_io_error_quark
+#undef secret_collection_for_alias_sync
+#define secret_collection_for_alias_sync api.secret_collection_for_alias_sync
+#undef secret_collection_get_locked
+#define secret_collection_get_locked api.secret_collection_get_locked
+#undef secret_password_clearv_sync
+#define secret_password_clearv_sync api.secret_password_clearv_sync
+#undef secret_password_free
+#define secret_password_free api.secret_password_free
+#undef secret_password_lookupv_nonpageable_sync
+#define secret_password_lookupv_nonpageable_sync api.secret_password_lookupv_nonpageable_sync
+#undef secret_password_storev_sync
+#define secret_password_storev_sync api.secret_password_storev_sync
+#undef secret_schema_newv
+#define secret_schema_newv api.secret_schema_newv
+#undef secret_schema_unref
+#define secret_schema_unref api.secret_schema_unref
+#undef secret_service_get_sync
+#define secret_service_get_sync api.secret_service_get_sync
 
 #define PWV_SCHEMA_NAME "org.pwnvault.Secret"
 
@@ -19,6 +117,16 @@ static int fail(pwv_error *error, int status, const char *message) {
         g_strlcpy(error->message, message, sizeof error->message);
     }
     return status;
+}
+
+/* libsecret could not be loaded: said without GLib, which is not there either. */
+static int fail_unloaded(pwv_error *error) {
+    if (error != NULL) {
+        snprintf(error->domain, sizeof error->domain, "pwv-secret");
+        error->code = PWV_SECRET_ERR_GLIB;
+        snprintf(error->message, sizeof error->message, "%s", api_error);
+    }
+    return PWV_SECRET_ERR_GLIB;
 }
 
 /* Copies the GError into the caller's struct and frees it. */
@@ -159,6 +267,7 @@ static gboolean b64_decode(const char *text, size_t len, unsigned char *out) {
 int pwv_secret_store(const char *const *keys, const char *const *values, size_t n,
                      const char *label, const unsigned char *secret, size_t secret_len,
                      unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     /* An empty secret would be stored as empty text, which no lookup could tell from damage. */
     if (!valid_attributes(keys, values, n) || label == NULL || secret == NULL || secret_len == 0 ||
         timeout_ms == 0)
@@ -194,6 +303,7 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
 int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t n,
                       unsigned char *out, size_t out_cap, size_t *out_len,
                       unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     if (!valid_attributes(keys, values, n) || out_len == NULL || (out == NULL && out_cap > 0) ||
         timeout_ms == 0)
         return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
@@ -238,6 +348,7 @@ int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t
 
 int pwv_secret_clear(const char *const *keys, const char *const *values, size_t n,
                      unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     if (!valid_attributes(keys, values, n) || timeout_ms == 0)
         return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
 
@@ -261,6 +372,7 @@ int pwv_secret_clear(const char *const *keys, const char *const *values, size_t 
 }
 
 int pwv_secret_is_locked(unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     if (timeout_ms == 0) return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
 
     GError *gerror = NULL;
