@@ -25,9 +25,6 @@ let package = Package(
         // C libraries from Debian, each imported by exactly one Swift file (GLib's only by the C shims).
         .systemLibrary(name: "CSodium", path: "Sources/CSodium",
                        pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        // The Public Suffix List, as curl reads it (Debian's libpsl with the publicsuffix data).
-        .systemLibrary(name: "CPSL", path: "Sources/CPSL",
-                       pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         // Fixed-arity wrappers around libsecret (variadic calls, GLib cancellation and lock checks).
         .target(name: "CSecretShim", dependencies: ["CGLibDeadline"], path: "Sources/CSecretShim", cSettings: glibHeaders),
         // HTTP through libcurl, loaded with dlopen at the first request (no link, no -dev package):
@@ -42,7 +39,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CPSL", "CHTTPShim"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.
