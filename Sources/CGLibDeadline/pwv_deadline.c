@@ -1,5 +1,4 @@
 /* pwv_deadline.c: see include/pwv_deadline.h for why a thread. */
-#include <pthread.h>
 #include <string.h>
 
 #include "pwv_deadline.h"
@@ -22,28 +21,7 @@
     X(g_object_unref) \
     X(g_thread_join) \
     X(g_thread_try_new)
-static struct {
-#define PWV_SLOT(f) __typeof__(&f) f;
-    PWV_DEADLINE_API(PWV_SLOT)
-#undef PWV_SLOT
-} api;
-static const char *const api_names[] = {
-#define PWV_NAME(f) #f,
-    PWV_DEADLINE_API(PWV_NAME)
-#undef PWV_NAME
-};
-static pthread_once_t api_once = PTHREAD_ONCE_INIT;
-static int api_status = -1;
-static char api_error[200];
-static void api_load(void) {
-    api_status = pwv_dl_resolve("libgio-2.0.so.0", api_names, (void **)&api, sizeof api_names / sizeof *api_names,
-                                api_error, sizeof api_error);
-}
-/* Loads the library once; 0 when it could not be (api_error says why). */
-static int api_ready(void) {
-    pthread_once(&api_once, api_load);
-    return api_status == 0;
-}
+PWV_DL_API(PWV_DEADLINE_API, "libgio-2.0.so.0")
 #undef g_cancellable_cancel
 #define g_cancellable_cancel api.g_cancellable_cancel
 #undef g_cancellable_new

@@ -1,6 +1,5 @@
 /* pwv_notify.c: see include/pwv_notify.h for why this shim exists and what it promises. */
 #include <gio/gio.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,28 +36,7 @@
     X(g_io_error_quark) \
     X(g_dbus_error_quark) \
     X(g_variant_type_checked_)
-static struct {
-#define PWV_SLOT(f) __typeof__(&f) f;
-    PWV_NOTIFY_API(PWV_SLOT)
-#undef PWV_SLOT
-} api;
-static const char *const api_names[] = {
-#define PWV_NAME(f) #f,
-    PWV_NOTIFY_API(PWV_NAME)
-#undef PWV_NAME
-};
-static pthread_once_t api_once = PTHREAD_ONCE_INIT;
-static int api_status = -1;
-static char api_error[200];
-static void api_load(void) {
-    api_status = pwv_dl_resolve("libgio-2.0.so.0", api_names, (void **)&api, sizeof api_names / sizeof *api_names,
-                                api_error, sizeof api_error);
-}
-/* Loads the library once; 0 when it could not be (api_error says why). */
-static int api_ready(void) {
-    pthread_once(&api_once, api_load);
-    return api_status == 0;
-}
+PWV_DL_API(PWV_NOTIFY_API, "libgio-2.0.so.0")
 #undef g_cancellable_is_cancelled
 #define g_cancellable_is_cancelled api.g_cancellable_is_cancelled
 #undef g_clear_error

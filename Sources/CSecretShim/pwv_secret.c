@@ -1,7 +1,6 @@
 /* pwv_secret.c: see include/pwv_secret.h for why this shim exists and what it promises. */
 #define _DEFAULT_SOURCE /* explicit_bzero */
 #include <libsecret/secret.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,28 +34,7 @@
     X(secret_schema_newv) \
     X(secret_schema_unref) \
     X(secret_service_get_sync)
-static struct {
-#define PWV_SLOT(f) __typeof__(&f) f;
-    PWV_SECRET_API(PWV_SLOT)
-#undef PWV_SLOT
-} api;
-static const char *const api_names[] = {
-#define PWV_NAME(f) #f,
-    PWV_SECRET_API(PWV_NAME)
-#undef PWV_NAME
-};
-static pthread_once_t api_once = PTHREAD_ONCE_INIT;
-static int api_status = -1;
-static char api_error[200];
-static void api_load(void) {
-    api_status = pwv_dl_resolve("libsecret-1.so.0", api_names, (void **)&api, sizeof api_names / sizeof *api_names,
-                                api_error, sizeof api_error);
-}
-/* Loads the library once; 0 when it could not be (api_error says why). */
-static int api_ready(void) {
-    pthread_once(&api_once, api_load);
-    return api_status == 0;
-}
+PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
 #undef g_clear_error
 #define g_clear_error api.g_clear_error
 #undef g_error_matches
