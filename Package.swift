@@ -1,6 +1,20 @@
 // swift-tools-version:6.0
-// pwnvault: no outside packages. The toolchain, Foundation, and Debian's C libraries only.
+// pwnvault: no outside packages. The toolchain, Foundation, and Debian's C libraries only. The product's
+// modules import FoundationEssentials (never Foundation, which loads ICU at start); tests may import Foundation.
 import PackageDescription
+
+// GLib, GIO and libsecret are loaded with dlopen at their first use (Sources/CGLibDeadline/include/pwv_dl.h),
+// not linked: their headers only, from Debian's libsecret-1-dev and libglib2.0-dev. The paths are what
+// `pkg-config --cflags libsecret-1 gio-2.0` says; a pkg-config system library would link them too.
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let glibHeaders: [CSetting] = [.unsafeFlags([
+    "-I/usr/include/libsecret-1", "-I/usr/include/glib-2.0", "-I/usr/lib/\(multiarch)/glib-2.0/include",
+    "-I/usr/include/gio-unix-2.0",
+])]
 
 let package = Package(
     name: "pwnvault",
@@ -8,29 +22,24 @@ let package = Package(
         .executable(name: "pwnvault", targets: ["pwnvault"]),
     ],
     targets: [
-        // C libraries from Debian, each imported by exactly one Swift file.
+        // C libraries from Debian, each imported by exactly one Swift file (GLib's only by the C shims).
         .systemLibrary(name: "CSodium", path: "Sources/CSodium",
                        pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret",
-                       pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
-        // The Public Suffix List, as curl reads it (Debian's libpsl with the publicsuffix data).
-        .systemLibrary(name: "CPSL", path: "Sources/CPSL",
-                       pkgConfig: "libpsl", providers: [.apt(["libpsl-dev"])]),
         // Fixed-arity wrappers around libsecret (variadic calls, GLib cancellation and lock checks).
-        .target(name: "CSecretShim", dependencies: ["CLibSecret", "CGLibDeadline"], path: "Sources/CSecretShim"),
+        .target(name: "CSecretShim", dependencies: ["CGLibDeadline"], path: "Sources/CSecretShim", cSettings: glibHeaders),
         // HTTP through libcurl, loaded with dlopen at the first request (no link, no -dev package):
         // commands that never go online never map libcurl and its TLS/Kerberos/LDAP libraries.
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim", linkerSettings: [.linkedLibrary("dl")]),
-        // GIO's GDBus (Debian's libglib2.0-dev; already linked through libsecret) for desktop notifications,
-        // called through a fixed-arity shim (GVariant constructors are variadic; one deadline per call).
-        .systemLibrary(name: "CGio", path: "Sources/CGio",
-                       pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
-        .target(name: "CNotifyShim", dependencies: ["CGio", "CGLibDeadline"], path: "Sources/CNotifyShim"),
-        // The shims' deadline for synchronous GLib calls (a thread that cancels a GCancellable). C only.
-        .target(name: "CGLibDeadline", dependencies: ["CGio"], path: "Sources/CGLibDeadline"),
+        // GIO's GDBus (Debian's libglib2.0-dev) for desktop notifications, called through a fixed-arity
+        // shim (GVariant constructors are variadic; one deadline per call).
+        .target(name: "CNotifyShim", dependencies: ["CGLibDeadline"], path: "Sources/CNotifyShim", cSettings: glibHeaders),
+        // The shims' deadline for synchronous GLib calls (a thread that cancels a GCancellable), and the
+        // loader that dlopens GLib/GIO/libsecret at the first call (pwv_dl.h). C only.
+        .target(name: "CGLibDeadline", path: "Sources/CGLibDeadline", cSettings: glibHeaders,
+                linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CPSL", "CHTTPShim"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.

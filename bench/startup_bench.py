@@ -10,12 +10,15 @@ Prints the median wall time and the peak memory (max RSS) of each, and the ratio
 issue 10 are stated in. Last, it reads /proc/PID/maps of a running `list` (held by a full pipe) and
 of a running `check` (held by a slow server) to show which of them loaded libcurl.
 
-Run it through `bench/run.sh startup` (a release build, inside a private keyring session).
+Run it through `bench/run.sh startup` (a release build, inside a private keyring session). With
+PWNVAULT_BASELINE_BIN set to another build (say, of main), its `--version` and `list` on the smallest
+vault run in the same rounds, for a before/after in one run.
 Figures, not assertions: the machine is shared and noisy; quote the ratios.
 """
 import json, os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 BIN = os.environ["PWNVAULT_BIN"]
+BASELINE = os.environ.get("PWNVAULT_BASELINE_BIN")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNS = int(os.environ.get("BENCH_RUNS", "15"))
 SIZES = [int(x) for x in os.environ.get("BENCH_SIZES", "10,1000,10000").split(",")]
@@ -190,6 +193,9 @@ def main():
         for n in SIZES:
             cases.append((f"list:{n}", [BIN, "list"], envs[n]))
             cases.append((f"json:{n}", [BIN, "list", "--json"], envs[n]))
+        if BASELINE:
+            cases.append(("baseline:version", [BASELINE, "--version"], base_env))
+            cases.append(("baseline:list", [BASELINE, "list"], base_env))
         for name, argv, env in cases:  # warm the page cache once
             timed(argv, env)
         times = {name: [] for name, _, _ in cases}
@@ -215,6 +221,11 @@ def main():
                   f"{med[f'list:{n}'] / med['secret-tool']:.2f}× secret-tool{f' (target {target})' if target else ''} |")
             print(f"| `pwnvault list --json`, keyring, {n:,} accounts | {med[f'json:{n}']:.1f} | {peak[f'json:{n}']:.1f} | "
                   f"{med[f'json:{n}'] / med[f'list:{n}']:.2f}× list (target ≤ 1.2) |")
+        if BASELINE:
+            print(f"| baseline `--version` ({BASELINE}) | {med['baseline:version']:.1f} | {peak['baseline:version']:.1f} | "
+                  f"{med['baseline:version'] / med['floor:swift']:.2f}× Swift hello-world |")
+            print(f"| baseline `list`, keyring, {SIZES[0]:,} accounts | {med['baseline:list']:.1f} | {peak['baseline:list']:.1f} | "
+                  f"{med['baseline:list'] / med['secret-tool']:.2f}× secret-tool |")
         print(f"\n{RUNS} interleaved rounds, median wall, max of peak RSS; release build; floors built with "
               f"`swiftc -O` / `cc -O2` in this run; secret-tool and pwnvault in the same private keyring session.")
         print("\n| process | libcurl in /proc/PID/maps |")

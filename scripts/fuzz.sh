@@ -41,10 +41,11 @@ mkdir -p "$build/bin" "$build/corpus" "$build/artifacts"
 swiftflags=(-use-ld=lld -parse-as-library -swift-version 5 -O -wmo -g -sanitize=fuzzer,address)   # one object per module: a static archive of per-file objects loses hidden specializations
 cflags=$(pkg-config --cflags libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
 libs=$(pkg-config --libs libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
-# The system-library module maps (libsodium, libpsl, GIO) as Package.swift declares them.
-sysmods=(-I Sources/CSodium -I Sources/CPSL -I Sources/CGio)
-# The C shims: each compiled with ASan, each given a module map in the build folder.
-shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline CHTTPShim/pwv_http)
+# The system-library module map (libsodium) as Package.swift declares it.
+sysmods=(-I Sources/CSodium)
+# The C shims: each compiled with ASan, each given a module map in the build folder. (GLib is loaded
+# by pwv_dl at run time in the product; linked here as well, which changes nothing for the fuzzers.)
+shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline CGLibDeadline/pwv_dl CHTTPShim/pwv_http)
 
 # newer OUT SOURCES...: true when OUT is missing or older than any source.
 newer() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -newer "$out" -print -quit)" ]; }

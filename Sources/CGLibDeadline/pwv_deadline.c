@@ -5,6 +5,25 @@
 #include <time.h>
 
 #include "pwv_deadline.h"
+#include "pwv_dl.h"
+
+/* GLib through function pointers, filled from libgio-2.0.so.0 at the first call (pwv_dl.h says why).
+ * Every name below is redirected to its slot, so the code reads as plain GLib. The lock, the
+ * condition and the thread are POSIX (the header says why). */
+#define PWV_DEADLINE_API(X) \
+    X(g_cancellable_cancel) \
+    X(g_cancellable_new) \
+    X(g_get_monotonic_time) \
+    X(g_object_unref)
+PWV_DL_API(PWV_DEADLINE_API, "libgio-2.0.so.0")
+#undef g_cancellable_cancel
+#define g_cancellable_cancel api.g_cancellable_cancel
+#undef g_cancellable_new
+#define g_cancellable_new api.g_cancellable_new
+#undef g_get_monotonic_time
+#define g_get_monotonic_time api.g_get_monotonic_time
+#undef g_object_unref
+#define g_object_unref api.g_object_unref
 
 static void *deadline_main(void *data) {
     pwv_deadline *d = data;
@@ -27,6 +46,7 @@ static void *deadline_main(void *data) {
 
 gboolean pwv_deadline_start(pwv_deadline *d, unsigned int timeout_ms) {
     memset(d, 0, sizeof *d);
+    if (!api_ready()) return FALSE;
     pthread_condattr_t attr;
     if (pthread_condattr_init(&attr) != 0) return FALSE;
     gboolean ok = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC) == 0 && pthread_cond_init(&d->wake, &attr) == 0;

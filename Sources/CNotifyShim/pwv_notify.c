@@ -1,9 +1,94 @@
 /* pwv_notify.c: see include/pwv_notify.h for why this shim exists and what it promises. */
 #include <gio/gio.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pwv_deadline.h"
+#include "pwv_dl.h"
 #include "pwv_notify.h"
+
+/* GLib through function pointers, filled from libgio-2.0.so.0 at the first call (pwv_dl.h says why).
+ * Every name below is redirected to its slot, so the code reads as plain GLib. */
+#define PWV_NOTIFY_API(X) \
+    X(g_cancellable_is_cancelled) \
+    X(g_clear_error) \
+    X(g_dbus_address_get_for_bus_sync) \
+    X(g_dbus_connection_call_sync) \
+    X(g_dbus_connection_close) \
+    X(g_dbus_connection_new_for_address_sync) \
+    X(g_dbus_error_is_remote_error) \
+    X(g_dbus_error_strip_remote_error) \
+    X(g_error_matches) \
+    X(g_free) \
+    X(g_object_unref) \
+    X(g_strdup) \
+    X(g_strlcpy) \
+    X(g_utf8_validate) \
+    X(g_variant_builder_add) \
+    X(g_variant_builder_end) \
+    X(g_variant_builder_init) \
+    X(g_variant_get) \
+    X(g_variant_get_child_value) \
+    X(g_variant_get_strv) \
+    X(g_variant_new) \
+    X(g_variant_new_byte) \
+    X(g_variant_unref) \
+    X(g_io_error_quark) \
+    X(g_dbus_error_quark) \
+    X(g_variant_type_checked_)
+PWV_DL_API(PWV_NOTIFY_API, "libgio-2.0.so.0")
+#undef g_cancellable_is_cancelled
+#define g_cancellable_is_cancelled api.g_cancellable_is_cancelled
+#undef g_clear_error
+#define g_clear_error api.g_clear_error
+#undef g_dbus_address_get_for_bus_sync
+#define g_dbus_address_get_for_bus_sync api.g_dbus_address_get_for_bus_sync
+#undef g_dbus_connection_call_sync
+#define g_dbus_connection_call_sync api.g_dbus_connection_call_sync
+#undef g_dbus_connection_close
+#define g_dbus_connection_close api.g_dbus_connection_close
+#undef g_dbus_connection_new_for_address_sync
+#define g_dbus_connection_new_for_address_sync api.g_dbus_connection_new_for_address_sync
+#undef g_dbus_error_is_remote_error
+#define g_dbus_error_is_remote_error api.g_dbus_error_is_remote_error
+#undef g_dbus_error_strip_remote_error
+#define g_dbus_error_strip_remote_error api.g_dbus_error_strip_remote_error
+#undef g_error_matches
+#define g_error_matches api.g_error_matches
+#undef g_free
+#define g_free api.g_free
+#undef g_object_unref
+#define g_object_unref api.g_object_unref
+#undef g_strdup
+#define g_strdup api.g_strdup
+#undef g_strlcpy
+#define g_strlcpy api.g_strlcpy
+#undef g_utf8_validate
+#define g_utf8_validate api.g_utf8_validate
+#undef g_variant_builder_add
+#define g_variant_builder_add api.g_variant_builder_add
+#undef g_variant_builder_end
+#define g_variant_builder_end api.g_variant_builder_end
+#undef g_variant_builder_init
+#define g_variant_builder_init api.g_variant_builder_init
+#undef g_variant_get
+#define g_variant_get api.g_variant_get
+#undef g_variant_get_child_value
+#define g_variant_get_child_value api.g_variant_get_child_value
+#undef g_variant_get_strv
+#define g_variant_get_strv api.g_variant_get_strv
+#undef g_variant_new
+#define g_variant_new api.g_variant_new
+#undef g_variant_new_byte
+#define g_variant_new_byte api.g_variant_new_byte
+#undef g_variant_unref
+#define g_variant_unref api.g_variant_unref
+#undef g_io_error_quark
+#define g_io_error_quark api.g_io_error_quark
+#undef g_dbus_error_quark
+#define g_dbus_error_quark api.g_dbus_error_quark
+#undef g_variant_type_checked_
+#define g_variant_type_checked_ api.g_variant_type_checked_
 
 #define NOTIFY_NAME "org.freedesktop.Notifications"
 #define NOTIFY_PATH "/org/freedesktop/Notifications"
@@ -125,6 +210,13 @@ int pwv_notify_send(const char *bus_address, const char *app_name, const char *s
                     const char *body_plain, const char *body_markup, unsigned char urgency,
                     int expire_timeout_ms, unsigned int timeout_ms,
                     uint32_t *id, int *markup_used, pwv_notify_error *error) {
+    if (!api_ready()) {
+        if (error != NULL) {
+            error->code = PWV_NOTIFY_ERR_FAILED;
+            snprintf(error->message, sizeof error->message, "%s", api_error);
+        }
+        return PWV_NOTIFY_ERR_FAILED;
+    }
     if (app_name == NULL || summary == NULL || body_plain == NULL || body_markup == NULL ||
         id == NULL || markup_used == NULL || timeout_ms == 0) {
         return fail(error, PWV_NOTIFY_ERR_ARGUMENT, "a required argument is missing");

@@ -5,10 +5,101 @@
  * on the same layer; they let a lookup make the round trips `secret-tool lookup` makes and no more. */
 #define SECRET_API_SUBJECT_TO_CHANGE
 #include <libsecret/secret.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pwv_deadline.h"
+#include "pwv_dl.h"
 #include "pwv_secret.h"
+
+/* GLib and libsecret through function pointers, filled from libsecret-1.so.0 at the first call (pwv_dl.h says why).
+ * Every name below is redirected to its slot, so the code reads as plain GLib. */
+#define PWV_SECRET_API(X) \
+    X(g_clear_error) \
+    X(g_error_matches) \
+    X(g_free) \
+    X(g_hash_table_insert) \
+    X(g_hash_table_new_full) \
+    X(g_hash_table_unref) \
+    X(g_io_error_quark) \
+    X(g_malloc) \
+    X(g_object_unref) \
+    X(g_quark_to_string) \
+    X(g_str_equal) \
+    X(g_str_hash) \
+    X(g_strdup) \
+    X(g_strfreev) \
+    X(g_strlcpy) \
+    X(g_utf8_validate) \
+    X(secret_collection_for_alias_sync) \
+    X(secret_collection_get_locked) \
+    X(secret_password_clearv_sync) \
+    X(secret_password_storev_sync) \
+    X(secret_schema_newv) \
+    X(secret_schema_unref) \
+    X(secret_service_get_secret_for_dbus_path_sync) \
+    X(secret_service_get_sync) \
+    X(secret_service_search_for_dbus_paths_sync) \
+    X(secret_value_get) \
+    X(secret_value_get_content_type) \
+    X(secret_value_unref)
+PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
+#undef g_clear_error
+#define g_clear_error api.g_clear_error
+#undef g_error_matches
+#define g_error_matches api.g_error_matches
+#undef g_free
+#define g_free api.g_free
+#undef g_hash_table_insert
+#define g_hash_table_insert api.g_hash_table_insert
+#undef g_hash_table_new_full
+#define g_hash_table_new_full api.g_hash_table_new_full
+#undef g_hash_table_unref
+#define g_hash_table_unref api.g_hash_table_unref
+#undef g_io_error_quark
+#define g_io_error_quark api.g_io_error_quark
+#undef g_malloc
+#define g_malloc api.g_malloc
+#undef g_object_unref
+#define g_object_unref api.g_object_unref
+#undef g_quark_to_string
+#define g_quark_to_string api.g_quark_to_string
+#undef g_str_equal
+#define g_str_equal api.g_str_equal
+#undef g_str_hash
+#define g_str_hash api.g_str_hash
+#undef g_strdup
+#define g_strdup api.g_strdup
+#undef g_strfreev
+#define g_strfreev api.g_strfreev
+#undef g_strlcpy
+#define g_strlcpy api.g_strlcpy
+#undef g_utf8_validate
+#define g_utf8_validate api.g_utf8_validate
+#undef secret_collection_for_alias_sync
+#define secret_collection_for_alias_sync api.secret_collection_for_alias_sync
+#undef secret_collection_get_locked
+#define secret_collection_get_locked api.secret_collection_get_locked
+#undef secret_password_clearv_sync
+#define secret_password_clearv_sync api.secret_password_clearv_sync
+#undef secret_password_storev_sync
+#define secret_password_storev_sync api.secret_password_storev_sync
+#undef secret_schema_newv
+#define secret_schema_newv api.secret_schema_newv
+#undef secret_schema_unref
+#define secret_schema_unref api.secret_schema_unref
+#undef secret_service_get_secret_for_dbus_path_sync
+#define secret_service_get_secret_for_dbus_path_sync api.secret_service_get_secret_for_dbus_path_sync
+#undef secret_service_get_sync
+#define secret_service_get_sync api.secret_service_get_sync
+#undef secret_service_search_for_dbus_paths_sync
+#define secret_service_search_for_dbus_paths_sync api.secret_service_search_for_dbus_paths_sync
+#undef secret_value_get
+#define secret_value_get api.secret_value_get
+#undef secret_value_get_content_type
+#define secret_value_get_content_type api.secret_value_get_content_type
+#undef secret_value_unref
+#define secret_value_unref api.secret_value_unref
 
 #define PWV_SCHEMA_NAME "org.pwnvault.Secret"
 
@@ -23,6 +114,16 @@ static int fail(pwv_error *error, int status, const char *message) {
         g_strlcpy(error->message, message, sizeof error->message);
     }
     return status;
+}
+
+/* libsecret could not be loaded: said without GLib, which is not there either. */
+static int fail_unloaded(pwv_error *error) {
+    if (error != NULL) {
+        snprintf(error->domain, sizeof error->domain, "pwv-secret");
+        error->code = PWV_SECRET_ERR_GLIB;
+        snprintf(error->message, sizeof error->message, "%s", api_error);
+    }
+    return PWV_SECRET_ERR_GLIB;
 }
 
 /* Copies the GError into the caller's struct and frees it. */
@@ -163,6 +264,7 @@ static gboolean b64_decode(const char *text, size_t len, unsigned char *out) {
 int pwv_secret_store(const char *const *keys, const char *const *values, size_t n,
                      const char *label, const unsigned char *secret, size_t secret_len,
                      unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     /* An empty secret would be stored as empty text, which no lookup could tell from damage. */
     if (!valid_attributes(keys, values, n) || label == NULL || secret == NULL || secret_len == 0 ||
         timeout_ms == 0)
@@ -206,6 +308,7 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
 int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t n,
                       unsigned char *out, size_t out_cap, size_t *out_len,
                       unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     if (!valid_attributes(keys, values, n) || out_len == NULL || (out == NULL && out_cap > 0) ||
         timeout_ms == 0)
         return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
@@ -269,6 +372,7 @@ int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t
 
 int pwv_secret_clear(const char *const *keys, const char *const *values, size_t n,
                      unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     if (!valid_attributes(keys, values, n) || timeout_ms == 0)
         return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
 
@@ -292,6 +396,7 @@ int pwv_secret_clear(const char *const *keys, const char *const *values, size_t 
 }
 
 int pwv_secret_is_locked(unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
     if (timeout_ms == 0) return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
 
     GError *gerror = NULL;

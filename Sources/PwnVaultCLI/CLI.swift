@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// The command-line front end. `main.swift` calls `run` and exits with its status.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// What a command runs with: the environment and settings, the console, the keyring, the clock,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Which addresses pwnvault will send account names and the API key to.
 ///
@@ -23,7 +23,7 @@ public enum APIURLPolicy {
         // Whatever precedes an '@' may be a password: it is never echoed, whichever check refuses.
         let safe: String
         if let at = s.lastIndex(of: "@") {
-            let scheme = s.range(of: "://").map { String(s[..<$0.upperBound]) } ?? ""
+            let scheme = s.firstRange(of: "://").map { String(s[..<$0.upperBound]) } ?? ""
             safe = scheme + "…@" + s[s.index(after: at)...]
         } else {
             safe = s
@@ -40,7 +40,7 @@ public enum APIURLPolicy {
         }
         if s.contains("\\") { throw refuse("it contains a backslash") }
 
-        guard let schemeEnd = s.range(of: "://") else { throw refuse("it does not start with https://") }
+        guard let schemeEnd = s.firstRange(of: "://") else { throw refuse("it does not start with https://") }
         let scheme = s[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "https" || scheme == "http" else {
             throw refuse("only https:// is allowed (and http:// to this machine)")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every environment variable pwnvault reads, read in this one place, each with its default.
 ///

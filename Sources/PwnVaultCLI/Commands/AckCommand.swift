@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault ack`: marks findings as dealt with, so they are no longer new and `check` exits 0.

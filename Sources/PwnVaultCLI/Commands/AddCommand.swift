@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault add`: accounts to watch, from arguments or one per line on stdin. All or nothing:
@@ -88,11 +88,11 @@ enum AddCommand: Command {
         let args = context.arguments.positionals
         if args.contains("-") {
             guard args == ["-"] else { throw UsageError.conflicting(command: "add", reason: "'-' (read from stdin) cannot be mixed with accounts as arguments") }
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            guard let text = String(data: data, encoding: .utf8) else { throw InputError("stdin is not UTF-8 text; nothing was added") }
+            let data = (try? InputFile.readStandardInput()).flatMap { $0 } ?? []
+            guard let text = String(data: Data(data), encoding: .utf8) else { throw InputError("stdin is not UTF-8 text; nothing was added") }
             var out: [(String, InputPosition)] = []
             for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let t = line.trimmingCharacters(in: .whitespacesAndNewlines)
+                let t = line.trimmingWhitespaceAndNewlines()
                 if t.isEmpty || t.hasPrefix("#") { continue }
                 out.append((t, .stdinLine(i + 1)))
             }

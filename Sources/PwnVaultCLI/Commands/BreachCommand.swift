@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault breach NAME`: everything the catalog says about one breach, as plain text.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault breaches`: browse the public breach catalog.

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault check`: looks accounts up in Have I Been Pwned, as fast as the API key allows, and
@@ -469,7 +470,7 @@ enum Collector {
     final class Box<T>: @unchecked Sendable {
         // Safe: every access to `stored` holds `lock`.
         private var stored: T?
-        private let lock = NSLock()
+        private let lock = Lock()
         init(initial: T? = nil) { stored = initial }
         /// Sets the value unless one is set already (the first error wins).
         func set(_ v: T) { lock.lock(); if stored == nil { stored = v }; lock.unlock() }

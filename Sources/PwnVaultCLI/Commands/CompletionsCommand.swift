@@ -46,7 +46,7 @@ enum CompletionsCommand: Command {
         case "ids":
             guard let session = context.openVaultWithoutAsking() else { return }
             for a in session.payload.accounts {
-                c.out("#\(a.id)" + (c.label(a).map { "\t" + $0.replacingOccurrences(of: "\t", with: " ") } ?? ""))
+                c.out("#\(a.id)" + (c.label(a).map { "\t" + $0.replacingLiterally("\t", with: " ") } ?? ""))
             }
         case "breaches":
             // Sensitive breaches are not offered: a completed name lands in the shell's history.

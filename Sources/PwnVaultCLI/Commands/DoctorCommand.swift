@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault doctor`: checks everything pwnvault depends on, one line each, and says what to fix.
@@ -41,7 +41,7 @@ enum DoctorCommand: Command {
             case .warning: word = c.styled("warning", .yellow)
             case .problem: word = c.styled("problem", .red)
             }
-            c.hanging(word + "  " + check.name.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0), check.detail).forEach { c.out($0) }
+            c.hanging(word + "  " + check.name.padded(toLength: nameWidth + 2), check.detail).forEach { c.out($0) }
             if let fix = check.fix {
                 c.hanging(String(repeating: " ", count: 9 + nameWidth + 2) + "fix: ", fix).forEach { c.out($0) }
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault domain`: every breached address of a domain the API key verified, in one request, and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault import`: the e-mail addresses (with `--phones`, also the phone numbers) of the contacts in
@@ -171,31 +171,20 @@ enum ImportCommand: Command {
 
     /// The whole file or stdin, refused beyond `VCardParser.maxBytes` without reading further.
     static func read(_ source: String, name: String) throws -> [UInt8] {
-        let handle: FileHandle
-        if source == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder) else {
-                throw InputError("cannot read \(name): there is no such file; nothing was added")
-            }
-            guard !isFolder.boolValue else { throw InputError("cannot read \(name): it is a folder; nothing was added") }
-            guard let opened = FileHandle(forReadingAtPath: source) else {
-                throw InputError("cannot read \(name): permission denied; nothing was added")
-            }
-            handle = opened
-        }
-        var bytes: [UInt8] = []
+        let bytes: [UInt8]?
         do {
-            while let chunk = try handle.read(upToCount: 64 * 1024), !chunk.isEmpty {
-                bytes.append(contentsOf: chunk)
-                if bytes.count > VCardParser.maxBytes { throw VCardError.tooLarge(limit: VCardParser.maxBytes) }
-            }
-        } catch let e as VCardError {
-            throw e
+            bytes = source == "-" ? try InputFile.readStandardInput(limit: VCardParser.maxBytes)
+                                  : try InputFile.read(source, limit: VCardParser.maxBytes)
+        } catch .noSuchFile {
+            throw InputError("cannot read \(name): there is no such file; nothing was added")
+        } catch .isFolder {
+            throw InputError("cannot read \(name): it is a folder; nothing was added")
+        } catch .notReadable {
+            throw InputError("cannot read \(name): permission denied; nothing was added")
         } catch {
             throw InputError("cannot read \(name); nothing was added")
         }
+        guard let bytes else { throw VCardError.tooLarge(limit: VCardParser.maxBytes) }
         return bytes
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault list`: the watched accounts with their latest status. Masked on a terminal, ids elsewhere.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault notify`: HIBP's own "notify me" sign-up page (there is no API for it).
@@ -20,13 +20,9 @@ enum NotifyCommand: Command {
         let env = context.environment
         let desktop = env["DISPLAY"].map { !$0.isEmpty } == true || env["WAYLAND_DISPLAY"].map { !$0.isEmpty } == true
         guard desktop else { return .success }
-        let opener = Process()
-        opener.executableURL = URL(fileURLWithPath: "/usr/bin/xdg-open")
-        opener.arguments = [url]
-        opener.environment = ChildEnvironment.sanitized(env)
-        opener.standardOutput = FileHandle.nullDevice
-        opener.standardError = FileHandle.nullDevice
-        do { try opener.run() } catch { context.console.note("could not start xdg-open; open the address above in a browser") }
+        if !Subprocess.launch("/usr/bin/xdg-open", arguments: [url], environment: ChildEnvironment.sanitized(env)) {
+            context.console.note("could not start xdg-open; open the address above in a browser")
+        }
         return .success
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PwnVaultCore
 
 /// `pwnvault password`: is a password in Pwned Passwords? Asked on the terminal without echo, or read

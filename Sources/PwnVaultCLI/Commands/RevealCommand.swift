@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault reveal`: the accounts unmasked, after the passphrase, on a private screen.

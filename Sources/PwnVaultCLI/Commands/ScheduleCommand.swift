@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault schedule enable [--every PERIOD] | disable | status`: the unattended `watch --notify`,
@@ -175,7 +175,7 @@ enum ScheduleCommand: Command {
             rows.append(("last full check", "unknown (" + ((error as? KeyringOnlyError)?.reason ?? "the vault could not be opened") + ")"))
         }
         let w = rows.map(\.0.count).max()!
-        for (k, v) in rows { context.console.out((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0) + v) }
+        for (k, v) in rows { context.console.out((k + ":").padded(toLength: w + 2) + v) }
         switch report.installation {
         case .notInstalled: context.console.note("install it with 'pwnvault schedule enable'")
         case .foreign: context.console.note("a unit of that name was not written by pwnvault; pwnvault leaves it alone")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault status`: where the vault is, how it was opened and why, what it holds, how it is protected.
@@ -33,7 +33,7 @@ enum StatusCommand: Command {
             ("share mode", report.shareMode.map { "on (\($0))" } ?? "off"),
         ]
         let w = rows.map(\.0.count).max()!
-        for (k, v) in rows { c.hanging((k + ":").padding(toLength: w + 2, withPad: " ", startingAt: 0), v).forEach { c.out($0) } }
+        for (k, v) in rows { c.hanging((k + ":").padded(toLength: w + 2), v).forEach { c.out($0) } }
         return .success
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault ui`: the vault's screens in one full-screen interface on the private screen.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault watch`: the unattended run, for a timer or cron. Never asks for anything; costs one

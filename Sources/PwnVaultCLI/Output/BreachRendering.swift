@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// The one rendering of breaches, for every command that shows them (`check`, `show`, `breach`,
@@ -128,12 +128,12 @@ struct BreachRendering {
     /// A day of HIBP's timestamps as HIBP shows it: in UTC, whatever the local time zone.
     static func day(_ date: Date) -> String {
         let parts = utc.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        return (parts.year ?? 0).padded(width: 4) + "-" + (parts.month ?? 0).padded(width: 2) + "-" + (parts.day ?? 0).padded(width: 2)
     }
 
     private static let utc: Calendar = {
         var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: "UTC")!
+        c.timeZone = .gmt   // FoundationEssentials knows no "UTC" identifier (no ICU time-zone data)
         return c
     }()
 

@@ -244,7 +244,7 @@ enum Completions {
         return out
     }
 
-    private static func zshQuoted(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+    private static func zshQuoted(_ s: String) -> String { "'" + s.replacingLiterally("'", with: #"'\''"#) + "'" }
 
     // MARK: fish
 
@@ -295,6 +295,6 @@ enum Completions {
     }
 
     private static func fishQuoted(_ s: String) -> String {
-        "'" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + s.replacingLiterally("\\", with: "\\\\").replacingLiterally("'", with: "\\'") + "'"
     }
 }

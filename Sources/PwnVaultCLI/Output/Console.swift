@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// Where a command's words go. stdout carries results only; errors, hints, notes and progress go to stderr.
@@ -141,7 +141,7 @@ final class Console: Sendable {
 /// reported as success.
 /// Unchecked: `failure` is only touched with `lock` held.
 final class OutputFailure: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var failure: StandardStream.Failure?
 
     func record(_ failure: StandardStream.Failure?) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// A failed latest attempt in `--json` output (`"lastFailure": {"at": …, "error": …}`), next to the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// Every help screen, built from the command specs so help, the man page and completions cannot drift.
@@ -18,7 +18,7 @@ enum HelpText {
         lines += ["", "COMMANDS:"]
         for command in Commands.all {
             let spec = command.spec
-            lines += hanging("  " + spec.name.padding(toLength: w + 2, withPad: " ", startingAt: 0), spec.summary, width: width)
+            lines += hanging("  " + spec.name.padded(toLength: w + 2), spec.summary, width: width)
         }
         lines += ["", "GLOBAL OPTIONS (before or after the command):"] + optionLines(GlobalOptions.all, width: width)
         lines += [""] + optionLines([OptionSpec("version", help: "show the version")], width: width) + [""]
@@ -39,7 +39,7 @@ enum HelpText {
             let w = spec.positionalHelp.map { $0.0.count }.max()!
             lines += ["", "ARGUMENTS:"]
             for (name, help) in spec.positionalHelp {
-                lines += hanging("  " + name.padding(toLength: w + 2, withPad: " ", startingAt: 0), help, width: width)
+                lines += hanging("  " + name.padded(toLength: w + 2), help, width: width)
             }
         }
         if !spec.options.isEmpty { lines += ["", "OPTIONS:"] + optionLines(spec.options, width: width) }
@@ -68,7 +68,7 @@ enum HelpText {
         let w = Settings.documentation.map(\.name.count).max() ?? 0
         var lines = hanging("ENVIRONMENT: ", "the variables pwnvault reads (empty counts as unset)", width: width, indent: 0) + [""]
         for (name, value, meaning) in Settings.documentation {
-            lines += hanging("  " + name.padding(toLength: w + 2, withPad: " ", startingAt: 0), meaning, width: width)
+            lines += hanging("  " + name.padded(toLength: w + 2), meaning, width: width)
             // Under the meaning when it fits there; a long value (a URL) otherwise gets a shallower indent.
             let under = "  " + String(repeating: " ", count: w + 2) + "default: "
             let fits = width.map { TerminalCells.width(under + value) <= $0 } ?? true
@@ -78,14 +78,14 @@ enum HelpText {
     }
 
     static func exitStatuses(width: Int? = nil) -> String {
-        (["EXIT STATUS:", ""] + ExitStatus.allCases.flatMap { hanging(String(format: "  %3d  ", $0.rawValue), $0.meaning, width: width) })
+        (["EXIT STATUS:", ""] + ExitStatus.allCases.flatMap { hanging("  " + $0.rawValue.padded(width: 3, zeroPadded: false) + "  ", $0.meaning, width: width) })
             .joined(separator: "\n")
     }
 
     static func optionLines(_ options: [OptionSpec], width: Int? = nil) -> [String] {
         let forms = options.map { o in (o.short.map { "-\($0), " } ?? "") + o.usageForm }
         let w = forms.map(\.count).max() ?? 0
-        return zip(forms, options).flatMap { hanging("  " + $0.padding(toLength: w + 2, withPad: " ", startingAt: 0), $1.help, width: width) }
+        return zip(forms, options).flatMap { hanging("  " + $0.padded(toLength: w + 2), $1.help, width: width) }
     }
 
     // MARK: layout
@@ -93,7 +93,7 @@ enum HelpText {
     /// The paragraphs of a multi-line text: blank lines separate them, line breaks inside are spaces.
     static func paragraphs(_ text: String) -> [String] {
         text.components(separatedBy: "\n\n").map {
-            $0.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            $0.split(separator: "\n").map { $0.trimmingWhitespace() }.joined(separator: " ")
         }.filter { !$0.isEmpty }
     }
 

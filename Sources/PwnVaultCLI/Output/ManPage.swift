@@ -138,7 +138,7 @@ enum ManPage {
 
     private static func bold(_ s: String) -> String { "\\fB" + text(s) + "\\fR" }
     private static func italic(_ s: String) -> String { "\\fI" + text(s) + "\\fR" }
-    private static func quoted(_ s: String) -> String { "\"" + text(s).replacingOccurrences(of: "\"", with: "\\(dq") + "\"" }
+    private static func quoted(_ s: String) -> String { "\"" + text(s).replacingLiterally("\"", with: "\\(dq") + "\"" }
 
     /// Escapes text for roff: the backslash, hyphens (as `\-`, so they copy and search as ASCII
     /// hyphen-minus), quotes, characters groff would render typographically, anything outside ASCII

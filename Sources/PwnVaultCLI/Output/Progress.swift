@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PwnVaultCore
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal. Result lines printed
 /// while it is shown go through `print`, which clears the bar first and redraws it after.
@@ -15,7 +16,7 @@ final class Progress: @unchecked Sendable {
     private var visible = false
     /// Set while the process is stopped (Ctrl-Z) and after an interruption: nothing is drawn.
     private var hidden = false
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(console: Console, total: Int, enabled: Bool) {
         self.console = console
@@ -108,7 +109,7 @@ final class Progress: @unchecked Sendable {
     static func duration(_ seconds: TimeInterval) -> String {
         let s = Int(seconds.rounded())
         if s < 60 { return "\(s)s" }
-        if s < 3600 { return "\(s / 60)m\(String(format: "%02d", s % 60))s" }
-        return "\(s / 3600)h\(String(format: "%02d", s / 60 % 60))m"
+        if s < 3600 { return "\(s / 60)m\((s % 60).padded(width: 2))s" }
+        return "\(s / 3600)h\((s / 60 % 60).padded(width: 2))m"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// A check run in the background while the interface stays responsive: paced as `check --all` (the
@@ -6,7 +6,7 @@ import PwnVaultCore
 /// interface records them in the vault on its own thread (`VaultUI.tick`), so the vault is never
 /// touched from two threads. Nothing here writes to the terminal.
 final class UIWork: @unchecked Sendable {   // every mutable member is behind `lock`
-    private let lock = NSLock()
+    private let lock = Lock()
     private var _status: String
     private var _running = true
     private var _changed = true

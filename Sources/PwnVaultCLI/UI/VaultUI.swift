@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault ui`'s screens and keys: Accounts (filter as you type), Result, Catalog (search, sort),
@@ -549,7 +549,7 @@ final class VaultUI: FullScreenApp {
     /// Adds the typed account (never drawn: the row shows it masked, as everywhere). What the adder
     /// would warn about on stderr (look-alikes, by id) goes to the status line instead.
     func add(_ typed: SecretBytes) {
-        let text = typed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingCharacters(in: .whitespaces)
+        let text = typed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingWhitespace()
         guard !text.isEmpty else { message = "nothing added"; return }
         guard let parsed = try? AccountParser.parse(text) else {
             message = "not added: not an e-mail address, a phone number or a username pwnvault understands"
@@ -557,7 +557,7 @@ final class VaultUI: FullScreenApp {
         }
         let warnings = Collector.Box<[String]>(initial: [])
         let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
-                            writeOut: { _ in }, writeErr: { text in warnings.update { $0.append(text.trimmingCharacters(in: .whitespacesAndNewlines)) } })
+                            writeOut: { _ in }, writeErr: { text in warnings.update { $0.append(text.trimmingWhitespaceAndNewlines()) } })
         do {
             let outcomes = try AccountAdder.add([(parsed, nil)], to: session, now: context.now(), console: quiet)
             switch outcomes.first {
@@ -565,7 +565,7 @@ final class VaultUI: FullScreenApp {
             case let .alreadyIn(id)?: message = "already in the vault as #\(id)"
             case nil: message = "nothing added"
             }
-            if let first = warnings.value?.first { message = (message ?? "") + "; " + first.replacingOccurrences(of: "pwnvault: ", with: "") }
+            if let first = warnings.value?.first { message = (message ?? "") + "; " + first.replacingLiterally("pwnvault: ", with: "") }
             loadAccounts()
             if case let .added(a)? = outcomes.first, let i = shownAccounts.firstIndex(where: { accountRows[$0].id == a.id }) {
                 accountCursor.selected = i
@@ -594,7 +594,7 @@ final class VaultUI: FullScreenApp {
     /// Reads the vCard and opens the pick list: addresses as a picker shows them (masked; the kind only
     /// in share mode), their contact's label, and whether the vault has them already.
     func readContacts(_ rawPath: String) {
-        let path = (rawPath.hasPrefix("~/") ? NSHomeDirectory() + rawPath.dropFirst(1) : rawPath).trimmingCharacters(in: .whitespaces)
+        let path = (rawPath.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.path + rawPath.dropFirst(1) : rawPath).trimmingWhitespace()
         let name = Sanitizer.singleLine(path)
         let plan: ContactImportPlan
         do {
@@ -619,7 +619,7 @@ final class VaultUI: FullScreenApp {
         guard !pickItems.isEmpty else { message = "\(name): no e-mail address in it; nothing was added"; return }
         picked = Set(pickItems.indices.filter { pickItems[$0].inVault == nil })
         pickCursor = ListCursor()
-        pickSource = (name as NSString).lastPathComponent
+        pickSource = name.lastPathComponent
         push(.pick)
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What importing a contacts file would add, before the vault is touched: every address checked with
 /// `AccountParser`, labelled with its contact's name, and each counted once.
@@ -44,7 +44,7 @@ public struct ContactImportPlan: Sendable {
         public let used: String?
 
         public var text: String {
-            "the contact's \(skipped) \(reason.replacingOccurrences(of: "it ", with: "")); "
+            "the contact's \(skipped) \(reason.replacingLiterally("it ", with: "")); "
                 + (used.map { "labelled by its \($0) instead" } ?? "added without a label")
         }
     }
@@ -123,7 +123,7 @@ public struct ContactImportPlan: Sendable {
         let cleaned = words.joined(separator: " ")
         guard !cleaned.isEmpty else { return nil }
         guard cleaned.count > maxLength else { return cleaned }
-        let kept = String(cleaned.prefix(maxLength - 1)).trimmingCharacters(in: .whitespaces)
+        let kept = String(cleaned.prefix(maxLength - 1)).trimmingWhitespace()
         return kept + "…"
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `import --pick` conversation: a numbered list of the contacts and their masked addresses, then
 /// a question repeated until the answer is understood (see `ContactPickSelection` for what it may say).
@@ -24,9 +24,9 @@ public struct ContactPicker {
 
     /// A picker on the controlling terminal; nil when there is none.
     public static func onTerminal() -> ContactPicker? {
-        guard let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else { return nil }
-        return ContactPicker(write: { try? tty.write(contentsOf: Data($0.utf8)) }, readLine: { readLine(from: tty) },
-                             columns: { TerminalIO.windowSize(tty.fileDescriptor)?.columns })
+        guard let tty = TerminalQuestion.openTerminal() else { return nil }
+        return ContactPicker(write: { try? tty.writeAll(Array($0.utf8)) }, readLine: { readLine(from: tty) },
+                             columns: { TerminalIO.windowSize(tty.raw)?.columns })
     }
 
     /// Shows the list and asks. Returns the selection, or nil when the input ended (Ctrl-D) before an
@@ -70,5 +70,5 @@ public struct ContactPicker {
         return lines
     }
 
-    private static func readLine(from tty: FileHandle) -> String? { TerminalQuestion.readLine(from: tty) }
+    private static func readLine(from tty: FileDescriptor) -> String? { TerminalQuestion.readLine(from: tty) }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the contacts of a vCard file (.vcf) as GNOME Contacts, Evolution, Thunderbird, Google
 /// Contacts, Apple Contacts, Outlook and old phones export them: versions 2.1, 3.0 and 4.0, several
@@ -128,7 +128,7 @@ public enum VCardParser {
         private func addresses(_ properties: [VCardProperty], scheme: String) throws -> [VCardAddress] {
             try properties.compactMap { p in
                 var value = VCardText.trimmed(VCardText.unescaped(try text(p)))
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                    .trimmingWhitespaceAndNewlines()
                 if value.lowercased().hasPrefix(scheme) { value = String(value.dropFirst(scheme.count)) }
                 return value.isEmpty ? nil : VCardAddress(value: value, line: p.line)
             }
@@ -137,7 +137,7 @@ public enum VCardParser {
         private func text(_ p: VCardProperty) throws -> String { try VCardText.decode(p, version: version) }
 
         private func nonEmpty(_ s: String) -> String? {
-            let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+            let t = s.trimmingWhitespaceAndNewlines()
             return t.isEmpty ? nil : t
         }
     }

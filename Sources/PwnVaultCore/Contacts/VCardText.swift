@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns a property's encoded value into text: transfer encoding (quoted-printable, base64), then
 /// character set, then backslash escapes.

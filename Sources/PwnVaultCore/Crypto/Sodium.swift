@@ -1,6 +1,6 @@
 // The only file that imports libsodium. Every call into it is made here and its return code mapped once.
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// Thin, typed access to the libsodium primitives pwnvault uses.
 public enum Sodium {
@@ -169,6 +169,6 @@ public enum Sodium {
 
     /// `sodium_bin2base64` / hex helpers for public values.
     public static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        bytes.map { $0.padded(width: 2, radix: 16) }.joined()
     }
 }

@@ -1,6 +1,6 @@
 // The only file that imports the notification shim.
 internal import CNotifyShim
-import Foundation
+import FoundationEssentials
 
 /// Sends desktop notifications through the freedesktop Notifications service
 /// (`org.freedesktop.Notifications.Notify` on the D-Bus session bus). The only file that imports
@@ -63,7 +63,7 @@ public struct DesktopNotifier: Sendable {
 
     /// ` (message)`, cleaned for one line and cut short; empty when there is no message.
     private static func detail(_ message: String) -> String {
-        var text = Sanitizer.singleLine(message).trimmingCharacters(in: .whitespaces)
+        var text = Sanitizer.singleLine(message).trimmingWhitespace()
         if text.hasSuffix(".") { text.removeLast() }
         guard !text.isEmpty else { return "" }
         if text.count > 120 { text = String(text.prefix(119)) + "…" }
@@ -79,5 +79,5 @@ public struct DesktopNotifier: Sendable {
 }
 
 private extension String {
-    var replacingNUL: String { contains("\0") ? replacingOccurrences(of: "\0", with: "\u{FFFD}") : self }
+    var replacingNUL: String { contains("\0") ? replacingLiterally("\0", with: "\u{FFFD}") : self }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A label that may stand in for an account: one line of plain text, at most `maxLength` characters,
 /// carrying no account (no e-mail address, no phone number, none of the vault's accounts).
@@ -25,7 +25,7 @@ public struct AccountLabel: Sendable, Equatable {
     /// The label trimmed, or nil when nothing is left; throws when it cannot be used.
     /// `accounts`: the vault's accounts; `adding`: those the label is for, when they are not in it yet.
     public static func screened(_ raw: String, accounts: [Account] = [], adding: [ParsedAccount] = []) throws(Problem) -> AccountLabel? {
-        let label = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let label = raw.trimmingWhitespaceAndNewlines()
         if label.isEmpty { return nil }
         guard Sanitizer.singleLine(label) == label else { throw .controlCharacters }
         guard label.count <= maxLength else { throw .tooLong(max: maxLength) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// THE disclosure gate: the one policy by which vault data (accounts, labels, which breaches an
 /// account is in) becomes text that leaves the process, on any output: stdout, stderr, `--json`, the
@@ -190,7 +190,7 @@ public struct Disclosure: Sendable {
 
     static func cleanLabel(_ account: Account) -> String? {
         guard let label = account.label else { return nil }
-        let cleaned = Sanitizer.singleLine(label).trimmingCharacters(in: .whitespaces)
+        let cleaned = Sanitizer.singleLine(label).trimmingWhitespace()
         return cleaned.isEmpty ? nil : cleaned
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds what looks like an account inside a label: an e-mail address, a phone number, or one of the
 /// vault's own accounts. A label stands in for an account on shared screens, in pipes and in JSON, so
@@ -44,7 +44,7 @@ public enum LabelScreen {
         if let own, !own.normalized.isEmpty {
             // Case-insensitive replacement of the label's own account (a username label, say), however
             // short: a label must not spell the account it stands in for.
-            while let r = text.range(of: own.normalized, options: .caseInsensitive) {
+            while let r = text.rangeIgnoringCase(of: own.normalized) {
                 text.replaceSubrange(r, with: replacement(String(text[r]), own.kind))
             }
         }

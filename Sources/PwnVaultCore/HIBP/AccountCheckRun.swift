@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Checks accounts against HIBP as fast as the key allows: one `breachedaccount` request per
 /// account (and one `pasteaccount` request per e-mail address with `pastes`, one
@@ -96,7 +96,7 @@ public struct AccountCheckRun: Sendable {
     /// The first error a concurrent callback sets.
     private final class Flag: @unchecked Sendable {
         // Safe: every access holds `lock`.
-        private let lock = NSLock()
+        private let lock = Lock()
         private var stored: HIBPError?
         /// True for the first error only.
         func set(_ e: HIBPError) -> Bool {

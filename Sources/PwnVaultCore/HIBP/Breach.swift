@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One breach as HIBP describes it (`/breaches`, `/breach/{name}`, `/breachedaccount/{account}`).
 ///
@@ -80,7 +80,7 @@ public struct Breach: Codable, Hashable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decode(String.self, forKey: .name)
-        guard !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !name.trimmingWhitespaceAndNewlines().isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .name, in: c, debugDescription: "empty breach name")
         }
         func flag(_ key: CodingKeys) throws -> Bool { try c.decodeIfPresent(Bool.self, forKey: key) ?? false }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// HIBP's public list of breaches (`/breaches`), with when it was fetched. Public data only: it
 /// never records which account is in which breach.
@@ -24,8 +24,8 @@ public struct BreachCatalog: Sendable, Equatable {
     /// The breach with this `Name`, else the one with this `Title` (what `show` and `check` print),
     /// ignoring case and surrounding spaces.
     public func breach(namedOrTitled text: String) -> Breach? {
-        let key = text.trimmingCharacters(in: .whitespaces)
-        return breach(named: key) ?? breaches.first { $0.title.compare(key, options: .caseInsensitive) == .orderedSame }
+        let key = text.trimmingWhitespace()
+        return breach(named: key) ?? breaches.first { $0.title.equalsIgnoringCase(key) }
     }
 
     /// Full entries for the names of a lookup, in the same order; a name the catalog does not know

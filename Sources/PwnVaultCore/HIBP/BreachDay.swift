@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A calendar day with no time and no time zone, as in a breach's `BreachDate` (`2013-10-04`).
 ///
@@ -18,7 +18,7 @@ public struct BreachDay: Comparable, Hashable, Sendable, Codable, CustomStringCo
 
     /// Reads `YYYY-MM-DD`, also when a time follows (`2013-10-04T00:00:00Z`); nil for anything else.
     public init?(parsing text: String) {
-        self.init(utf8: Array(text.trimmingCharacters(in: .whitespaces).utf8))
+        self.init(utf8: Array(text.trimmingWhitespace().utf8))
     }
 
     init?(utf8 b: [UInt8]) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A filter and order over the catalog: `breaches --search TEXT --domain D --sort date|size|name`.
 public struct BreachQuery: Sendable, Equatable {
@@ -17,9 +17,8 @@ public struct BreachQuery: Sendable, Equatable {
         if let domain = domain.map(Self.bareDomain), !domain.isEmpty, Self.bareDomain(breach.domain) != domain {
             return false
         }
-        if let text = search?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
-            let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-            return [breach.name, breach.title, breach.domain].contains { $0.range(of: text, options: options) != nil }
+        if let text = search?.trimmingWhitespaceAndNewlines(), !text.isEmpty {
+            return [breach.name, breach.title, breach.domain].contains { $0.rangeIgnoringCase(of: text, ignoringDiacritics: true) != nil }
         }
         return true
     }
@@ -38,15 +37,15 @@ public struct BreachQuery: Sendable, Equatable {
             case .size:
                 if a.pwnCount != b.pwnCount { return a.pwnCount > b.pwnCount }
             case .name:
-                let order = a.title.compare(b.title, options: [.caseInsensitive, .diacriticInsensitive])
-                if order != .orderedSame { return order == .orderedAscending }
+                let x = a.title.comparisonKey(ignoringDiacritics: true), y = b.title.comparisonKey(ignoringDiacritics: true)
+                if x != y { return x < y }
             }
             return a.name.lowercased() < b.name.lowercased()
         }
     }
 
     static func bareDomain(_ domain: String) -> String {
-        let d = domain.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let d = domain.trimmingWhitespaceAndNewlines().lowercased()
         return d.hasPrefix("www.") ? String(d.dropFirst(4)) : d
     }
 }

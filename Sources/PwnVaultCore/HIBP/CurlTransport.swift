@@ -5,7 +5,7 @@ import Synchronization
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+import FoundationEssentials
 #endif
 
 /// The real `HTTPTransport`: libcurl (Debian's libcurl4), loaded at the first request.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One domain search (`breacheddomain/{domain}`): every breached alias of a domain the key verified,
 /// in one request. It answers for every e-mail account on that domain at once: an account whose

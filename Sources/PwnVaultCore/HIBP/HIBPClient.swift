@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Have I Been Pwned API v3, one request per call. Statuses are mapped to `HIBPError` per the
 /// contract (Docs: shared/docs/hibp-api.md); 404 from an account search means "not found", not an error.
@@ -166,7 +166,7 @@ public struct HIBPClient: Sendable {
     /// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, `@ + /` included. An empty account, or one made of
     /// dots only (which a server would read as `.` or `..` path steps), is refused before sending.
     public static func accountSegment(_ account: String) throws -> String {
-        let trimmed = account.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = account.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty, !trimmed.allSatisfy({ $0 == "." }) else { throw HIBPError.badRequest }
         return percentEncode(trimmed)
     }
@@ -189,7 +189,7 @@ public struct HIBPClient: Sendable {
     /// the arithmetic finite: the scheduler refuses waits above the user's limit and says how long
     /// was asked). HTTP-date forms are not used by HIBP: nil.
     static func parseRetryAfter(_ value: String) -> Double? {
-        guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite else { return nil }
+        guard let seconds = Double(value.trimmingWhitespace()), seconds.isFinite else { return nil }
         return min(max(seconds, 0), maxRetryAfter)
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Lenient parsing and strict formatting of the dates HIBP sends, without `DateFormatter`
 /// (not `Sendable`, locale-sensitive, and slow over a catalog of ~900 breaches × 2 dates).
@@ -9,7 +9,7 @@ import Foundation
 enum HIBPTimestamp {
     /// The instant written in `text`, or nil when it is not an ISO 8601 date or date-time.
     static func parse(_ text: String) -> Date? {
-        let b = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        let b = Array(text.trimmingWhitespace().utf8)
         guard let day = BreachDay(utf8: b) else { return nil }
         var seconds = Double(day.daysSinceEpoch) * 86_400
         if b.count == 10 { return Date(timeIntervalSince1970: seconds) }

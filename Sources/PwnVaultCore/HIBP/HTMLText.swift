@@ -28,7 +28,7 @@ public enum HTMLText {
         // A no-break space that ends a line (`word&nbsp;` before a break) would become a trailing space,
         // and a line of nothing else a blank line of its own.
         return lines.compactMap { line in
-            var plain = line.replacingOccurrences(of: "\u{00A0}", with: " ")
+            var plain = line.replacingLiterally("\u{00A0}", with: " ")
             while plain.last == " " { plain.removeLast() }
             return plain.isEmpty && !line.isEmpty ? nil : plain
         }.joined(separator: "\n")
@@ -73,7 +73,7 @@ public enum HTMLText {
             var lines: [String] = []
             var blank = 0
             for line in String(out).split(separator: "\n", omittingEmptySubsequences: false) {
-                let trimmed = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+                let trimmed = line.trimmingTrailingScalars(where: \.isRegexWhitespace)
                 if trimmed.isEmpty {
                     blank += 1
                     if blank > 1 || lines.isEmpty { continue }
@@ -175,7 +175,7 @@ public enum HTMLText {
                     openHref = nil
                 } else {
                     let href = attributes(from: j, to: end)["href"].map { Sanitizer.singleLine($0) }?
-                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                        .trimmingWhitespaceAndNewlines()
                     openHref = (href?.isEmpty ?? true) ? nil : href
                 }
             case "script", "style":

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP request, as the HIBP client hands it to an `HTTPTransport`.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A complete HTTP response: status, headers (names lower-cased) and a body no larger than the
 /// transport's cap.

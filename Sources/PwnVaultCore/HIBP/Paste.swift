@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One paste an account appeared in (`/pasteaccount/{account}`).
 public struct Paste: Codable, Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// pwnvault's cache folder (`$XDG_CACHE_HOME/pwnvault`): 0700, ours, and files in it 0600, written
 /// atomically (temp file, fsync, rename, fsync of the folder) through the same Platform calls the

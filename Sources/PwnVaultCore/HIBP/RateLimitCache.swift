@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Remembers an API key's requests per minute (from `subscription/status`) for a day, so a run
 /// does not spend one of a small key's few requests on asking again. Keys are stored only as a

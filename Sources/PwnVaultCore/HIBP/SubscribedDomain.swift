@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A domain the API key has verified and may search (`subscribeddomains`).
 public struct SubscribedDomain: Codable, Hashable, Sendable {

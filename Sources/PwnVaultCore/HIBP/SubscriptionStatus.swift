@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The API key's subscription (`/subscription/status`), above all its own rate limit.
 public struct SubscriptionStatus: Codable, Hashable, Sendable {

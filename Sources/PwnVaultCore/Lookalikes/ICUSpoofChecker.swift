@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,7 +60,7 @@ public final class ICUSpoofChecker {
     private let getScript: GetScriptFn
     private let getName: GetNameFn
     private var skeletonBuffer: [CChar] = []
-    private let lock = NSLock()   // a USpoofChecker may be shared for checks, but not while being set up
+    private let lock = Lock()   // a USpoofChecker may be shared for checks, but not while being set up
 
     /// Loads Debian's ICU and opens a spoof checker that flags, per identifier, scripts mixed beyond
     /// UTS #39's Moderately Restrictive level and mixed-script confusables.
@@ -217,7 +217,7 @@ public final class ICUSpoofChecker {
 
     /// `libicui18n.so.72.1` → 72.
     static func majorVersion(fromFileName path: String) -> Int? {
-        let name = (path as NSString).lastPathComponent
+        let name = path.lastPathComponent
         guard name.hasPrefix("libicui18n.so.") else { return nil }
         let digits = name.dropFirst("libicui18n.so.".count).prefix { $0.isASCII && $0.isNumber }
         return Int(digits)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a Pwned Passwords range answer (`GET /range/{prefix}`) and finds one hash's count in it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The Pwned Passwords range API with k-anonymity: only the first five hex characters of a
 /// password's SHA-1 are sent (`GET {base}/range/{prefix}`), with `Add-Padding: true` so that the size

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The environment pwnvault hands to programs it starts (the pager, xdg-open, tmux and screen for
 /// share-mode detection): the caller's, less the variables that carry or point to secrets. Child

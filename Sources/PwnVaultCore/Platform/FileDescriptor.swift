@@ -6,12 +6,20 @@ import Glibc
 final class FileDescriptor {
     private(set) var raw: Int32
 
-    init(raw: Int32) { self.raw = raw }
+    /// Whether `deinit` closes it: false for the standard streams, which are only borrowed.
+    private let owned: Bool
+
+    init(raw: Int32) { self.raw = raw; owned = true }
+
+    private init(borrowed raw: Int32) { self.raw = raw; owned = false }
+
+    /// A descriptor this process keeps open (stdin), read or written through this type but never closed.
+    static func borrowing(_ raw: Int32) -> FileDescriptor { FileDescriptor(borrowed: raw) }
 
     /// Whether `fd` is an open descriptor of this process (`--passphrase-fd N` given a closed one).
     static func isOpen(_ fd: Int32) -> Bool { fcntl(fd, F_GETFD) != -1 }
 
-    deinit { if raw >= 0 { _ = Glibc.close(raw) } }
+    deinit { if owned && raw >= 0 { _ = Glibc.close(raw) } }
 
     /// Closes now and reports the error (`close` can be the first to report a failed write-back on some
     /// file systems). Not retried on `EINTR`: on Linux the descriptor is released even then.

@@ -2,7 +2,7 @@ import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-import Foundation
+import FoundationEssentials
 #endif
 
 /// Dates as people read them in this machine's time zone, without ICU: `DateFormatter` loads ICU's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The two unit files of the schedule in `$XDG_CONFIG_HOME/systemd/user/`: writing them, telling
 /// pwnvault's own from a user's unit of the same name (by `ScheduledWatch.marker` on the first
@@ -110,6 +110,15 @@ public struct ScheduleFiles: Sendable {
 
     static func reason(_ error: Error) -> String {
         if let e = error as? SystemError { return e.reason }
-        return Sanitizer.singleLine((error as NSError).localizedDescription)
+        if let e = error as? CocoaError {   // from Data.write
+            switch e.code {
+            case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+            case .fileWriteOutOfSpace: return "no space left on the device"
+            case .fileWriteVolumeReadOnly: return "the file system is read-only"
+            case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or folder"
+            default: break
+            }
+        }
+        return Sanitizer.singleLine(String(describing: error))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `schedule status` reports: whether the units are installed and pwnvault's, the period and
 /// command they hold, and what the user manager says of the timer (next run) and the service (the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The unattended watch as the schedule runs it: which program, which vault, how often; and the
 /// systemd user units (or the crontab line) that say so.

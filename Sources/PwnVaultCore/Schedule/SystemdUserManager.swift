@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The user's systemd manager, through `systemctl --user` (found on `PATH`). Each call is given a
 /// time limit; a manager that is not running, or a `systemctl` that is not installed, is an answer
@@ -28,7 +28,7 @@ public struct SystemdUserManager: Sendable {
             return .notRunning(reason: SystemCommand.locate("systemctl", path: environment["PATH"]) == nil
                                ? "systemctl is not installed" : "systemctl --user did not answer in time")
         }
-        guard outcome.status == 0, !outcome.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard outcome.status == 0, !outcome.output.trimmingWhitespaceAndNewlines().isEmpty else {
             return .notRunning(reason: "systemctl --user: " + Self.firstLine(outcome.errorOutput, otherwise: "exit status \(outcome.status)"))
         }
         return .running
@@ -70,7 +70,7 @@ public struct SystemdUserManager: Sendable {
     }
 
     private static func firstLine(_ text: String, otherwise: String) -> String {
-        let line = Sanitizer.singleLine(String(text.split(separator: "\n").first ?? "")).trimmingCharacters(in: .whitespaces)
+        let line = Sanitizer.singleLine(String(text.split(separator: "\n").first ?? "")).trimmingWhitespace()
         guard !line.isEmpty else { return otherwise }
         let cut = line.count > 160 ? String(line.prefix(159)) + "…" : line
         return cut.prefix(1).lowercased() + cut.dropFirst()
@@ -79,36 +79,19 @@ public struct SystemdUserManager: Sendable {
     /// Runs `systemctl --user --no-pager ARGUMENTS`; nil when it cannot be started or takes too long.
     private func systemctl(_ arguments: [String]) -> Outcome? {
         guard let executable = SystemCommand.locate("systemctl", path: environment["PATH"]) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--user", "--no-pager"] + arguments
-        process.environment = ChildEnvironment.sanitized(environment)
-        process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        do { try process.run() } catch { return nil }
-        // Read both pipes while it runs, so neither can fill up and stall it.
-        let group = DispatchGroup()
-        // Safe: each buffer is written by its one reader block only, and read here only after
-        // `group.wait` has returned success, which orders the accesses (on a timeout they are not read).
-        nonisolated(unsafe) var errorData = Data()
-        group.enter()
-        DispatchQueue.global().async { errorData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        nonisolated(unsafe) var outputData = Data()
-        group.enter()
-        DispatchQueue.global().async { outputData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        if exited.wait(timeout: .now() + timeLimit) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            return nil
+        // Both pipes are read while it runs, so neither can fill up and stall it. A child of systemctl
+        // (a pager, an agent) could hold them open after it exits: they are not waited for long.
+        guard let result = Subprocess.run(executable, arguments: ["--user", "--no-pager"] + arguments,
+                                          environment: ChildEnvironment.sanitized(environment),
+                                          timeLimit: timeLimit, drainLimit: 2),
+              result.outputComplete else { return nil }
+        let status: Int32
+        switch result.termination {
+        case .exited(let code): status = code
+        case .signaled(let signal): status = 128 + signal
+        case .timedOut: return nil
         }
-        // A child of systemctl (a pager, an agent) could hold the pipes open: do not wait for it long.
-        guard group.wait(timeout: .now() + 2) == .success else { return nil }
-        return Outcome(status: process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus,
-                       output: String(decoding: outputData, as: UTF8.self),
-                       errorOutput: String(decoding: errorData, as: UTF8.self))
+        return Outcome(status: status, output: String(decoding: result.output, as: UTF8.self),
+                       errorOutput: String(decoding: result.errorOutput, as: UTF8.self))
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A reason, known from the environment alone, why focus changes cannot reach pwnvault here: a
 /// multiplexer between the terminal and us that does not pass them on.
@@ -16,7 +16,7 @@ public struct FocusObstacle: Equatable, Sendable {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         if value("TMUX") != nil,
            let answer = runCommand(["tmux", "show-options", "-gv", "focus-events"], environment)?
-               .trimmingCharacters(in: .whitespacesAndNewlines),
+               .trimmingWhitespaceAndNewlines(),
            answer == "off" {
             return FocusObstacle(reason: "tmux does not pass focus changes on (focus-events is off)",
                                  fix: "add 'set -g focus-events on' to ~/.tmux.conf")

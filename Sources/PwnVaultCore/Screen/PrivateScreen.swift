@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A screen for showing accounts unmasked, and nothing else: nothing shown there reaches the

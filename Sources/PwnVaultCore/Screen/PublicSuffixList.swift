@@ -1,20 +1,39 @@
-// The only file that imports libpsl.
-internal import CPSL
+// The only file that uses libpsl. It is loaded with dlopen the first time an address is masked, not
+// linked: commands that mask nothing (`--version`, `help`, `add -` until it has read its input) do not
+// map it, nor libidn2 and libunistring behind it (issue 10).
+import Glibc
 
 /// The Public Suffix List (publicsuffix.org) through Debian's libpsl, the library curl already loads:
 /// the newest of the list libpsl was built with and the one the `publicsuffix` package keeps up to date
 /// in /usr/share/publicsuffix. Masking asks it where an e-mail domain's registrable name starts, so
 /// `bob@mail.example.co.uk` shows `e•••.co.uk` and `ann@city.kawasaki.jp` its whole suffix.
 enum PublicSuffixList {
-    /// The loaded list, once per process (libpsl's context is read-only once made).
-    nonisolated(unsafe) private static let context: OpaquePointer? = psl_latest(nil) ?? psl_builtin()
+    private typealias Latest = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    private typealias Builtin = @convention(c) () -> OpaquePointer?
+    private typealias Registrable = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>?
+
+    /// libpsl's loaded list and its one query. Unchecked: the context is read-only once made.
+    private struct Library: @unchecked Sendable {
+        let context: OpaquePointer
+        let registrableDomain: Registrable
+    }
+
+    /// Loaded once per process; nil when libpsl (soname 5) or a list cannot be had.
+    private static let library: Library? = {
+        guard let handle = dlopen("libpsl.so.5", RTLD_NOW | RTLD_LOCAL),
+              let latest = dlsym(handle, "psl_latest"), let builtin = dlsym(handle, "psl_builtin"),
+              let registrable = dlsym(handle, "psl_registrable_domain") else { return nil }
+        guard let context = unsafeBitCast(latest, to: Latest.self)(nil) ?? unsafeBitCast(builtin, to: Builtin.self)()
+        else { return nil }
+        return Library(context: context, registrableDomain: unsafeBitCast(registrable, to: Registrable.self))
+    }()
 
     /// How many labels at the end of `domain` (lower-case, UTF-8) are its public suffix, or nil when
     /// the list cannot say (no list, or the domain is itself a public suffix or not under one).
     static func suffixLabelCount(of domain: String) -> Int? {
-        guard let context else { return nil }
+        guard let library else { return nil }
         return domain.withCString { start -> Int? in
-            guard let registrable = psl_registrable_domain(context, start) else { return nil }
+            guard let registrable = library.registrableDomain(library.context, start) else { return nil }
             // `registrable` points into `domain`: the registrable name, one label before the suffix.
             let text = String(cString: registrable)
             let labels = text.split(separator: ".", omittingEmptySubsequences: false).count

@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Glibc
 
 /// Keeps a long-running screen (a progress line on stderr, a paged list) honest about stops and
@@ -41,7 +42,7 @@ public final class ScreenGuard: @unchecked Sendable {
 
     static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT]
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private let terminal: Int32
     private let savedSettings: termios?
     private let interrupts: InterruptHandling
@@ -91,9 +92,7 @@ public final class ScreenGuard: @unchecked Sendable {
         let guardian = ScreenGuard(terminal: terminal, interrupts: interrupts, signals: signals, focusInput: focusInput,
                                    onHide: onHide, onShow: onShow, onInterrupt: onInterrupt)
         guardian.enterFocusMode()
-        let thread = Thread { guardian.watch() }
-        thread.name = "pwnvault screen guard"
-        thread.start()
+        DetachedThread.start { guardian.watch() }
         return guardian
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Runs a small helper command (`tmux display`, `screen -ls`) and returns what it printed, within a
 /// time limit: `ShareModeDetector`'s default `CommandRunner`.
@@ -14,34 +14,13 @@ public enum SystemCommand {
     public static func run(_ arguments: [String], environment: [String: String],
                            timeLimit: Double = defaultTimeLimit) -> String? {
         guard let name = arguments.first, let executable = locate(name, path: environment["PATH"]) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = ChildEnvironment.sanitized(environment)
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let output = Pipe()
-        process.standardOutput = output
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        let deadline = TerminalIO.secondsSinceBoot() + timeLimit
-        do { try process.run() } catch { return nil }
-        if exited.wait(timeout: .now() + timeLimit) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            return nil
-        }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
-        // Read without blocking past the deadline: a grandchild could keep the pipe open.
-        let fd = output.fileHandleForReading.fileDescriptor
-        var bytes: [UInt8] = []
-        while bytes.count < outputLimit {
-            let left = deadline - TerminalIO.secondsSinceBoot()
-            guard left > 0, TerminalIO.poll([fd], milliseconds: Int32(left * 1000) + 1)[0] else { break }
-            guard case let .bytes(chunk) = TerminalIO.read(fd, maximum: 4096) else { break }
-            bytes += chunk
-        }
-        return String(decoding: bytes.prefix(outputLimit), as: UTF8.self)
+        // Its output is read while it runs and, after it exits, until the time limit at most: a grandchild
+        // could keep the pipe open.
+        guard let result = Subprocess.run(executable, arguments: Array(arguments.dropFirst()),
+                                          environment: ChildEnvironment.sanitized(environment),
+                                          output: .capture(limit: outputLimit), error: .discard, timeLimit: timeLimit),
+              result.termination == .exited(0) else { return nil }
+        return String(decoding: result.output, as: UTF8.self)
     }
 
     /// The full path of an executable `name`, searched in `path` (colon-separated), or in the usual

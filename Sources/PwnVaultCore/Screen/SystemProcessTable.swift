@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `ProcessTable` answered by `/proc`, within a time limit.
 ///
@@ -60,7 +60,7 @@ public struct SystemProcessTable: ProcessTable {
     /// The number after `tty-index:` in an fdinfo file.
     static func ttyIndex(inFDInfo info: String) -> Int? {
         for line in info.split(separator: "\n") where line.hasPrefix("tty-index:") {
-            return Int(line.dropFirst("tty-index:".count).trimmingCharacters(in: .whitespaces))
+            return Int(line.dropFirst("tty-index:".count).trimmingWhitespace())
         }
         return nil
     }

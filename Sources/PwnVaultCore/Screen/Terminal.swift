@@ -24,7 +24,7 @@ public struct TerminalCapabilities: Equatable, Sendable {
     /// The width rule for a terminal: its window size, else `COLUMNS` (a positive number), else 80.
     /// Never below 20 cells, so that tables and wrapped text keep a usable shape.
     public static func columns(windowColumns: Int?, environment: [String: String]) -> Int {
-        let n = windowColumns ?? environment["COLUMNS"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
+        let n = windowColumns ?? environment["COLUMNS"].flatMap { Int($0.trimmingWhitespace()) }.flatMap { $0 > 0 ? $0 : nil } ?? 80
         return max(20, n)
     }
 

@@ -74,7 +74,7 @@ public enum TerminalCells {
     /// longer than a line (a link) gets a line of its own, uncut, so it can still be copied.
     /// `cells <= 0`: one line, unwrapped. U+00A0 never breaks and becomes a plain space.
     public static func wrap(_ text: String, to cells: Int) -> [String] {
-        guard cells > 0 else { return [text.replacingOccurrences(of: "\u{00A0}", with: " ")] }
+        guard cells > 0 else { return [text.replacingLiterally("\u{00A0}", with: " ")] }
         var lines: [String] = [], current = "", used = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             let w = width(word)
@@ -88,7 +88,7 @@ public enum TerminalCells {
             }
         }
         lines.append(current)
-        return lines.map { $0.replacingOccurrences(of: "\u{00A0}", with: " ") }
+        return lines.map { $0.replacingLiterally("\u{00A0}", with: " ") }
     }
 
     /// `first` then the wrapped `text`, continuation lines indented to where `text` starts (a hanging

@@ -1,13 +1,13 @@
-import Foundation
+import Glibc
 
 /// A yes-or-no question asked on the controlling terminal (`/dev/tty`), whatever stdin and stdout are,
 /// so that the question and what it is about never reach a pipe or a log.
 public struct TerminalQuestion {
-    private let tty: FileHandle
+    private let tty: FileDescriptor
 
     /// The controlling terminal when a person is at it (stdin is a terminal too); nil otherwise.
     public static func onTerminal() -> TerminalQuestion? {
-        guard TerminalCapabilities.stdinIsATTY, let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else { return nil }
+        guard TerminalCapabilities.stdinIsATTY, let tty = openTerminal() else { return nil }
         return TerminalQuestion(tty: tty)
     }
 
@@ -15,20 +15,29 @@ public struct TerminalQuestion {
     /// anything else or the end of input (Ctrl-D) mean no.
     public func confirm(_ lines: [String], question: String) -> Bool {
         let text = (lines + [question]).map(Sanitizer.singleLine).joined(separator: "\n")
-        try? tty.write(contentsOf: Data(text.utf8))
+        try? tty.writeAll(Array(text.utf8))
         guard let answer = Self.readLine(from: tty) else {
-            try? tty.write(contentsOf: Data("\n".utf8))
+            try? tty.writeAll(Array("\n".utf8))
             return false
         }
-        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+        return ["y", "yes"].contains(answer.trimmingWhitespace().lowercased())
+    }
+
+    /// The controlling terminal, read-write (what `FileHandle(forUpdatingAtPath: "/dev/tty")` opened).
+    static func openTerminal() -> FileDescriptor? {
+        let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        return fd >= 0 ? FileDescriptor(raw: fd) : nil
     }
 
     /// One line from the terminal, read a byte at a time so that nothing after it is taken; at most
     /// 4096 bytes are kept. nil when the input ended (Ctrl-D on an empty line) or the terminal went away.
-    static func readLine(from tty: FileHandle) -> String? {
+    static func readLine(from tty: FileDescriptor) -> String? {
         var bytes: [UInt8] = []
         while true {
-            guard let data = try? tty.read(upToCount: 1), let byte = data.first else {
+            var byte: UInt8 = 0
+            var n: Int
+            repeat { n = Glibc.read(tty.raw, &byte, 1) } while n < 0 && errno == EINTR
+            guard n == 1 else {
                 return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
             }
             if byte == 0x0A || byte == 0x0D { return String(decoding: bytes, as: UTF8.self) }

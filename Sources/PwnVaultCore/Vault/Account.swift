@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What kind of identifier an account is. HIBP searches e-mail addresses; usernames and phone
 /// numbers are searched the same way (the API treats them as "accounts").

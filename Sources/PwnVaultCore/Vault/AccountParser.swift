@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The three types below live in one file on purpose: `ParsedAccount` and `AccountParseError` exist only
 // as the parser's result and failure, and reading them next to the rules that produce them is clearer.
@@ -106,11 +106,11 @@ public enum AccountParser {
 
     /// Parses one entered account. Throws `AccountParseError` (exit status `.usage`).
     public static func parse(_ raw: String) throws -> ParsedAccount {
-        let entered = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let entered = raw.trimmingWhitespaceAndNewlines()
         guard !entered.isEmpty else { throw AccountParseError.empty }
         guard !entered.unicodeScalars.contains(where: isForbiddenScalar) else { throw AccountParseError.controlCharacter }
         // Canonically equivalent spellings (é as one scalar or as e + accent) must be one account.
-        let text = entered.precomposedStringWithCanonicalMapping
+        let text = entered.canonicallyComposed
 
         if text.contains("@") {
             let normalized = try normalizeEmail(text)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where HIBP found an account: a breach, a paste, or a website in info-stealer logs.
 public enum FindingKind: String, Codable, Sendable, CaseIterable {
@@ -120,7 +120,7 @@ extension Account {
         for i in findings.indices where findings[i].acknowledgedAt == nil {
             if let names = breachNames {
                 guard findings[i].kind == .breach,
-                      names.contains(where: { $0.caseInsensitiveCompare(findings[i].key) == .orderedSame }) else { continue }
+                      names.contains(where: { $0.equalsIgnoringCase(findings[i].key) }) else { continue }
             }
             findings[i].acknowledgedAt = date
             count += 1

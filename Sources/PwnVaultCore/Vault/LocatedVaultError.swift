@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A vault format error with the path it concerns and, where the file is damaged, where the backup is.
 public struct LocatedVaultError: UserFacingError {

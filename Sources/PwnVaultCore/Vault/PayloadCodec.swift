@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns a `VaultPayload` into the padded plaintext that is sealed in the payload box, and back
 /// (Docs/VAULT_FORMAT.md §5 and §7):

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads the schema-1 payload JSON (Docs/VAULT_FORMAT.md §7) straight from bytes: no `String` of the
 /// document, no `Any`, no `NSNumber`, no intermediate tree.

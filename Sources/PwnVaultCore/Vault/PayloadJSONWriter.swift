@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes the schema-1 payload JSON in exactly the canonical form of Docs/VAULT_FORMAT.md §7.1: compact,
 /// members in the fixed (sorted) order, optional members omitted when nil, strings escaped by the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The timestamps of the payload JSON (Docs/VAULT_FORMAT.md §7): exactly `YYYY-MM-DDTHH:MM:SS.sssZ`,
 /// UTC, proleptic Gregorian, years 0001–9999, kept to the millisecond.

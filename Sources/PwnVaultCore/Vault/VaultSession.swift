@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How an open vault's key was obtained.
 public enum UnlockMethod: Equatable, Sendable {

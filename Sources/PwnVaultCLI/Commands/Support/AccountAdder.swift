@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// Adds parsed accounts to a vault, skipping those already in it: the one place `add`, `import` and

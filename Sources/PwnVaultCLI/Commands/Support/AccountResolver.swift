@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// Finds vault accounts named on the command line as `#ID` or as the account itself.
@@ -21,7 +21,7 @@ enum AccountResolver {
         var targets: [Target] = []
         for (index, raw) in arguments.enumerated() {
             let position = InputPosition.argument(index + 1)
-            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            let trimmed = raw.trimmingWhitespace()
             let parsed = try? AccountParser.parse(raw)
             if let parsed, let account = byKey[parsed.dedupKey] {
                 if seen.insert(account.id).inserted { targets.append(.inVault(account)) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// One paced run of account checks, shared by `check` and `watch`: each result is saved in the vault

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// The checks of one `doctor` run, in the order they are shown. Network answers are fetched once.
@@ -146,7 +146,7 @@ struct DoctorRun {
         var problems: [(String, String)] = []   // what is wrong, the command that fixes it
         var warnings: [(String, String)] = []
         func mode(_ path: String) -> UInt32? {
-            ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?.uint32Value
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? any BinaryInteger).map { UInt32(truncatingIfNeeded: $0) }
         }
         if let m = mode(location.folder) {
             found.append("folder " + octal(m))
@@ -181,8 +181,8 @@ struct DoctorRun {
     /// A path as a shell word for a fix line: `~/…` when it needs no quoting, else single-quoted in full.
     private func shellWord(_ location: VaultLocation, _ path: String) -> String {
         let shown = location.display(path)
-        let safe = shown.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "~/._-+,@%=".unicodeScalars.contains($0) }
-        return safe ? shown : "'" + Sanitizer.singleLine(path).replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        let safe = shown.unicodeScalars.allSatisfy { $0.isFoundationAlphanumeric || "~/._-+,@%=".unicodeScalars.contains($0) }
+        return safe ? shown : "'" + Sanitizer.singleLine(path).replacingLiterally("'", with: #"'\''"#) + "'"
     }
 
     // MARK: API key

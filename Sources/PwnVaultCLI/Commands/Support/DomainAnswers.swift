@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `watch`'s full check for vault addresses on the domains the API key verified: one domain search per

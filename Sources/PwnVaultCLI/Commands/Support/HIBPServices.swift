@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import PwnVaultCore
 
 /// Builds what the HIBP commands need from the run's context: the client (with the run's API key),

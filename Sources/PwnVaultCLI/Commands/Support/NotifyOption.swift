@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PwnVaultCore
 
 /// `--notify` / `--notify=count` of `check` and `watch`: one desktop notification when a run found

@@ -1,0 +1,46 @@
+import Foundation
+import XCTest
+
+/// Issue 10: pwnvault starts like a small tool. Foundation (and with it ICU's data) is never loaded (the
+/// product uses FoundationEssentials only), and GLib, GIO, libsecret (and libpsl) are loaded only when the keyring
+/// or the desktop is first used (pwv_dl.h; libpsl when an address is first masked), not linked.
+final class StartupEndToEndTests: XCTestCase {
+    /// The shared objects of a running `pwnvault add -`, read from /proc/PID/maps while it waits for its
+    /// accounts on stdin: everything it links is mapped by then, and it has not opened the vault yet, so
+    /// it has had no use for the keyring.
+    func testFoundationICUAndGLibAreNotLoadedAtStart() throws {
+        let sandbox = try Sandbox()
+        sandbox.initVault()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Paths.binary)
+        p.arguments = ["add", "-"]
+        p.environment = sandbox.environment.merging(["PWNVAULT_PASSPHRASE_FILE": sandbox.passphraseFile]) { $1 }
+        let input = Pipe()
+        p.standardInput = input
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { try? input.fileHandleForWriting.close(); p.waitUntilExit() }
+        // Blocked in read(0, …): /proc/PID/syscall starts with the call's number (0) and its first argument.
+        let deadline = Date().addingTimeInterval(30)
+        var blocked = false
+        while Date() < deadline, p.isRunning {
+            let call = (try? String(contentsOfFile: "/proc/\(p.processIdentifier)/syscall", encoding: .utf8)) ?? ""
+            if call.hasPrefix("0 0x0 ") { blocked = true; break }
+            usleep(20_000)
+        }
+        XCTAssertTrue(blocked, "pwnvault add - never waited on stdin")
+        // Read to the end (a /proc file has no size, and a single read stops at a page).
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(p.processIdentifier)/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        let objects = Set(maps.split(separator: "\n").compactMap { $0.split(separator: "/").last.map(String.init) }
+            .filter { $0.contains(".so") })
+        XCTAssertTrue(objects.contains { $0.hasPrefix("libFoundationEssentials.so") }, "\(objects.sorted())")
+        let unwanted = objects.filter {
+            $0.hasPrefix("libFoundation.so") || $0.hasPrefix("libFoundationInternationalization") || $0.hasPrefix("lib_FoundationICU")
+                || $0.hasPrefix("libicu")
+                || $0.hasPrefix("libglib-2.0") || $0.hasPrefix("libgio-2.0") || $0.hasPrefix("libsecret-1") || $0.hasPrefix("libpsl")
+        }
+        XCTAssertEqual(unwanted.sorted(), [])
+    }
+}
