@@ -30,6 +30,7 @@ let package = Package(
         // HTTP through libcurl, loaded with dlopen at the first request (no link, no -dev package):
         // commands that never go online never map libcurl and its TLS/Kerberos/LDAP libraries.
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSpawnShim", path: "Sources/CSpawnShim"),
         // GIO's GDBus (Debian's libglib2.0-dev) for desktop notifications, called through a fixed-arity
         // shim (GVariant constructors are variadic; one deadline per call).
         .target(name: "CNotifyShim", dependencies: ["CGLibDeadline"], path: "Sources/CNotifyShim", cSettings: glibHeaders),
@@ -39,7 +40,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim", "CSpawnShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.

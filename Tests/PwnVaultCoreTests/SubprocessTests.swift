@@ -91,4 +91,30 @@ final class SubprocessTests: XCTestCase {
         let status = try XCTUnwrap(Subprocess.run("/bin/sh", arguments: ["-c", "kill -PIPE $$; exit 0"], environment: [:], timeLimit: 10))
         XCTAssertEqual(status.termination, .signaled(SIGPIPE))
     }
+
+    /// A descriptor the caller left without close-on-exec (as libcurl leaves its sockets) is not
+    /// inherited: the program sees its 0, 1 and 2 and nothing else pwnvault had open.
+    func testNoDescriptorButTheStandardThreeReachesTheProgram() throws {
+        let leaky = open("/dev/null", O_RDONLY)   // no O_CLOEXEC, on purpose
+        XCTAssertGreaterThan(leaky, 2)
+        defer { close(leaky) }
+        let r = try XCTUnwrap(Subprocess.run("/bin/ls", arguments: ["-1", "/proc/self/fd"], environment: [:], timeLimit: 10))
+        let open = String(decoding: r.output, as: UTF8.self).split(separator: "\n").compactMap { Int32($0) }
+        // ls itself holds one more: the directory it is reading.
+        XCTAssertEqual(open.filter { $0 > 2 }.count, 1, "descriptors in the child: \(open)")
+    }
+
+    /// The pager, started by pwnvault's other posix_spawn, inherits nothing either.
+    func testThePagerInheritsNoDescriptorEither() throws {
+        let leaky = open("/dev/null", O_RDONLY)
+        defer { close(leaky) }
+        let listing = FileManager.default.temporaryDirectory.appendingPathComponent("pager-fds-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: listing) }
+        let pager = try XCTUnwrap(Pager(command: "ls -1 /proc/self/fd > '\(listing)'; cat >/dev/null"))
+        pager.write("some text\n")
+        pager.finish()
+        let open = try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\n").compactMap { Int32($0) }
+        XCTAssertEqual(open.filter { $0 > 2 }.count, 1, "descriptors in the pager: \(open)")   // ls's directory
+        XCTAssertFalse(open.contains(leaky))
+    }
 }

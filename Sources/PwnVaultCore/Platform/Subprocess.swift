@@ -7,8 +7,9 @@ import Glibc
 /// Both outputs and the input are serviced together in one `poll` loop while the program runs, so a
 /// program that writes a lot to both streams, or reads all of its input before writing, never stalls
 /// on a full pipe. The program gets default signal handling and an empty signal mask (pwnvault ignores
-/// SIGPIPE and SIGXFSZ, and ignored signals would otherwise pass to it). pwnvault's other descriptors
-/// do not reach it: every one is opened close-on-exec (`FileSystem`, `TerminalIO`, these pipes).
+/// SIGPIPE and SIGXFSZ, and ignored signals would otherwise pass to it). No other descriptor reaches
+/// it: the child closes every descriptor above 2 before the program starts (`SpawnActions`), whether
+/// or not whoever opened it asked for close-on-exec (libcurl's sockets did not).
 public enum Subprocess {
     /// How the program ended.
     public enum Termination: Equatable, Sendable {
@@ -170,6 +171,7 @@ public enum Subprocess {
                 posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", writable ? O_WRONLY : O_RDONLY, 0)
             }
         }
+        SpawnActions.closeTheRest(&actions)
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }

@@ -1,0 +1,9 @@
+/* pwv_spawn.c: see include/pwv_spawn.h. */
+#define _GNU_SOURCE
+#include <spawn.h>
+
+#include "pwv_spawn.h"
+
+int pwv_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
