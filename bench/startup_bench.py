@@ -11,11 +11,12 @@ issue 10 are stated in. Last, it reads /proc/PID/maps of a running `list` (held 
 of a running `check` (held by a slow server) to show which of them loaded libcurl.
 
 Run it through `bench/run.sh startup` (a release build, inside a private keyring session). With
-PWNVAULT_BASELINE_BIN set to another build (say, of main), its `--version` and `list` on the smallest
-vault run in the same rounds, for a before/after in one run.
+PWNVAULT_BASELINE_BIN set to another build (say, of an older main), its `--version`, `list` and
+`list --json` run in the same rounds, for a before/after in one table. Each round runs the cases in
+its own (seeded) order, so that no case always follows the same one.
 Figures, not assertions: the machine is shared and noisy; quote the ratios.
 """
-import json, os, re, shutil, statistics, subprocess, sys, tempfile, time
+import json, os, random, re, shutil, statistics, subprocess, sys, tempfile, time
 
 BIN = os.environ["PWNVAULT_BIN"]
 BASELINE = os.environ.get("PWNVAULT_BASELINE_BIN")
@@ -195,37 +196,48 @@ def main():
             cases.append((f"json:{n}", [BIN, "list", "--json"], envs[n]))
         if BASELINE:
             cases.append(("baseline:version", [BASELINE, "--version"], base_env))
-            cases.append(("baseline:list", [BASELINE, "list"], base_env))
+            for n in SIZES:
+                cases.append((f"baseline:list:{n}", [BASELINE, "list"], envs[n]))
+                cases.append((f"baseline:json:{n}", [BASELINE, "list", "--json"], envs[n]))
         for name, argv, env in cases:  # warm the page cache once
             timed(argv, env)
         times = {name: [] for name, _, _ in cases}
         peaks = {name: [] for name, _, _ in cases}
+        order = random.Random(1)   # each round in its own order: no case always follows the same one
         for _ in range(RUNS):
-            for name, argv, env in cases:
+            for name, argv, env in order.sample(cases, len(cases)):
                 t, m = timed(argv, env)
                 times[name].append(t)
                 peaks[name].append(m)
         med = {k: statistics.median(v) * 1000 for k, v in times.items()}
         peak = {k: max(v) for k, v in peaks.items()}
 
-        print("| process | median wall (ms) | peak memory (MiB) | ratio |")
-        print("|---|---:|---:|---|")
-        for k in FLOORS:
-            print(f"| {FLOOR_NAMES[k]} | {med['floor:' + k]:.1f} | {peak['floor:' + k]:.1f} | |")
-        print(f"| `secret-tool lookup` (the vault key) | {med['secret-tool']:.1f} | {peak['secret-tool']:.1f} | |")
-        print(f"| `pwnvault --version` | {med['version']:.1f} | {peak['version']:.1f} | "
-              f"{med['version'] / med['floor:swift']:.2f}× Swift hello-world (target ≤ 2) |")
-        for n in SIZES:
-            target = "≤ 2" if n <= 10 else ("≤ 3" if n >= 10000 else "")
-            print(f"| `pwnvault list`, keyring, {n:,} accounts | {med[f'list:{n}']:.1f} | {peak[f'list:{n}']:.1f} | "
-                  f"{med[f'list:{n}'] / med['secret-tool']:.2f}× secret-tool{f' (target {target})' if target else ''} |")
-            print(f"| `pwnvault list --json`, keyring, {n:,} accounts | {med[f'json:{n}']:.1f} | {peak[f'json:{n}']:.1f} | "
-                  f"{med[f'json:{n}'] / med[f'list:{n}']:.2f}× list (target ≤ 1.2) |")
+        def row(label, key, ratio_to, ratio_name, target=""):
+            cells = [label, f"{med[key]:.1f}", f"{peak[key]:.1f}", f"{med[key] / med[ratio_to]:.2f}× {ratio_name}"]
+            if BASELINE:
+                b = "baseline:" + key
+                cells += [f"{med[b]:.1f}", f"{peak[b]:.1f}",
+                          f"{med[b] / med['baseline:' + ratio_to if ratio_to.startswith(('list:', 'json:')) else ratio_to]:.2f}×"]
+            cells.append(target)
+            print("| " + " | ".join(cells) + " |")
+
         if BASELINE:
-            print(f"| baseline `--version` ({BASELINE}) | {med['baseline:version']:.1f} | {peak['baseline:version']:.1f} | "
-                  f"{med['baseline:version'] / med['floor:swift']:.2f}× Swift hello-world |")
-            print(f"| baseline `list`, keyring, {SIZES[0]:,} accounts | {med['baseline:list']:.1f} | {peak['baseline:list']:.1f} | "
-                  f"{med['baseline:list'] / med['secret-tool']:.2f}× secret-tool |")
+            print("| process | wall (ms) | peak (MiB) | ratio | baseline: wall (ms) | baseline: peak (MiB) | baseline: ratio | target |")
+            print("|---|---:|---:|---|---:|---:|---:|---|")
+        else:
+            print("| process | median wall (ms) | peak memory (MiB) | ratio | target |")
+            print("|---|---:|---:|---|---|")
+        blank = " | | |" if BASELINE else ""
+        for k in FLOORS:
+            print(f"| {FLOOR_NAMES[k]} | {med['floor:' + k]:.1f} | {peak['floor:' + k]:.1f} | |{blank} |")
+        print(f"| `secret-tool lookup` (the vault key) | {med['secret-tool']:.1f} | {peak['secret-tool']:.1f} | |{blank} |")
+        row("`pwnvault --version`", "version", "floor:swift", "Swift hello-world", "≤ 2× hello-world")
+        for n in SIZES:
+            target = "≤ 2× secret-tool, ≤ 20 MiB" if n <= 10 else ("≤ 3× secret-tool" if n >= 10000 else "")
+            row(f"`pwnvault list`, keyring, {n:,} accounts", f"list:{n}", "secret-tool", "secret-tool", target)
+            row(f"`pwnvault list --json`, keyring, {n:,} accounts", f"json:{n}", f"list:{n}", "list", "≤ 1.2× list")
+        if BASELINE:
+            print(f"\nbaseline: {BASELINE}")
         print(f"\n{RUNS} interleaved rounds, median wall, max of peak RSS; release build; floors built with "
               f"`swiftc -O` / `cc -O2` in this run; secret-tool and pwnvault in the same private keyring session.")
         print("\n| process | libcurl in /proc/PID/maps |")
