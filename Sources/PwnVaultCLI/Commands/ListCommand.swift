@@ -107,18 +107,17 @@ enum ListCommand: Command {
         var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"],
                           keep: showAccount ? [0, 3, 4] : [0, 2, 3])
         table.rows.reserveCapacity(accounts.count)
-        for a in accounts {
-            var row = ["#\(a.id)"]
-            row.reserveCapacity(5)
-            if showAccount { row.append(c.disclosure.account(a)) }
-            row.append(c.label(a) ?? "-")
-            row.append(statusText(a, a.result))
-            row.append(a.result.checkedAt.map(Self.format) ?? "-")
-            table.rows.append(row)
+        // One array literal per row (one allocation, where appending to a reserved array made two);
+        // the account is borrowed, not copied (a copy retains and releases every field).
+        func row(_ a: Account) -> [String] {
+            let id = Self.idText(a.id), label = c.label(a) ?? "-", status = statusText(a)
+            let checked = a.result.checkedAt.map(Self.format) ?? "-"
+            return showAccount ? [id, c.disclosure.account(a), label, status, checked] : [id, label, status, checked]
         }
+        for i in accounts.indices { table.rows.append(row(accounts[i])) }
         var lines = c.lines(of: table)
-        for (i, a) in accounts.enumerated() {
-            switch a.result.status {
+        for i in accounts.indices {
+            switch accounts[i].result.status {
             case .breached: lines[i + 1] = c.styled(lines[i + 1], .red)
             case .error: lines[i + 1] = c.styled(lines[i + 1], .yellow)
             default: break
@@ -128,19 +127,46 @@ enum ListCommand: Command {
         return .success
     }
 
+    /// `#42`, written straight from the digits (interpolation went through `description` and an append).
+    static func idText(_ id: Int) -> String {
+        var digits = 0, rest = id.magnitude
+        repeat { digits += 1; rest /= 10 } while rest > 0
+        let count = 1 + (id < 0 ? 1 : 0) + digits
+        return String(unsafeUninitializedCapacity: count) { text in
+            text[0] = UInt8(ascii: "#")
+            if id < 0 { text[1] = UInt8(ascii: "-") }
+            var rest = id.magnitude, at = count
+            repeat { at -= 1; text[at] = UInt8(ascii: "0") + UInt8(rest % 10); rest /= 10 } while rest > 0
+            return count
+        }
+    }
+
     /// The saved answer, what is new or waits to be acknowledged, and whether the latest attempt
     /// failed: `breached (5, 2 new) · last check failed`.
     static func statusText(_ a: Account?, _ r: CheckResult) -> String {
-        let failed = r.lastFailure == nil ? "" : " · last check failed"
-        let fresh = a?.newFindings.count ?? 0
-        let waiting = a?.unacknowledgedFindings.count ?? 0
-        let todo = fresh > 0 ? ", \(fresh) new" : waiting > 0 ? ", \(waiting) to acknowledge" : ""
+        guard let a, showsFindings(r) else { return statusText(r, fresh: 0, waiting: 0) }
+        return statusText(r, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count)
+    }
+
+    /// `statusText(a, a.result)` without wrapping the account in an optional (a copy of it).
+    static func statusText(_ a: Account) -> String {
+        guard showsFindings(a.result) else { return statusText(a.result, fresh: 0, waiting: 0) }
+        return statusText(a.result, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count)
+    }
+
+    /// Whether `statusText` shows counts of findings for `r`: the findings are counted only then.
+    private static func showsFindings(_ r: CheckResult) -> Bool { r.status == .clean || r.status == .breached }
+
+    private static func statusText(_ r: CheckResult, fresh: Int, waiting: Int) -> String {
         switch r.status {
         case .neverChecked: return "never checked"
-        case .clean: return (todo.isEmpty ? "clean" : "clean (" + todo.dropFirst(2) + ")") + failed
-        case .breached: return "breached (\(r.breachCount)\(todo))" + failed
         case .error: return "error"
+        case .clean, .breached: break
         }
+        let failed = r.lastFailure == nil ? "" : " · last check failed"
+        let todo = fresh > 0 ? ", \(fresh) new" : waiting > 0 ? ", \(waiting) to acknowledge" : ""
+        if r.status == .clean { return (todo.isEmpty ? "clean" : "clean (" + todo.dropFirst(2) + ")") + failed }
+        return "breached (\(r.breachCount)\(todo))" + failed
     }
 
     /// `2026-11-30 21:04`, local time.

@@ -27,9 +27,20 @@ final class Console: Sendable {
     func out(_ line: String = "") { writeOut(line + "\n") }
     /// Result lines on stdout in one write: a table of 10,000 rows is one system call, not 10,000.
     func out(lines: [String]) {
-        var text = ""
-        text.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
-        for line in lines { text += line; text += "\n" }
+        // Copied as bytes into one string: `+=` per line cost about 800 instructions a line.
+        let count = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        let text = String(unsafeUninitializedCapacity: count) { buffer in
+            var at = 0
+            for var line in lines {
+                line.withUTF8 { utf8 in
+                    if let base = utf8.baseAddress { (buffer.baseAddress! + at).initialize(from: base, count: utf8.count) }
+                    at += utf8.count
+                }
+                buffer[at] = 0x0A
+                at += 1
+            }
+            return at
+        }
         writeOut(text)
     }
     /// A message on stderr, prefixed `pwnvault: `.

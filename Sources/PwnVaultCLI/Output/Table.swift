@@ -16,41 +16,50 @@ struct Table {
 
     func render(width: Int? = nil, style: (String) -> String = { $0 }) -> [String] {
         let columns = header.count
-        var cells: [[Int]] = []   // each cell measured once
-        cells.reserveCapacity(rows.count + 1)
-        cells.append(header.prefix(columns).map(TerminalCells.width))
-        for row in rows { cells.append(row.prefix(columns).map(TerminalCells.width)) }
+        // Each cell measured once, into one flat array of `columns` a row (0 for cells a short row
+        // lacks): an array per row cost an allocation and a free per row.
+        var cells: [Int] = []
+        cells.reserveCapacity((rows.count + 1) * columns)
+        for row in CollectionOfOne(header) + rows {
+            for i in 0..<columns { cells.append(i < row.count ? TerminalCells.width(row[i]) : 0) }
+        }
         let widths = columnWidths(fitting: width, cells: cells)
         // Each line is put together as UTF-8 bytes, then made a String once.
+        // `bytes` is passed in, not captured: a captured variable was checked for exclusive access
+        // at run time on every use.
         var bytes: [UInt8] = []
-        func line(_ row: [String], _ measured: [Int]) -> String {
+        func line(_ row: [String], _ measured: ArraySlice<Int>, _ bytes: inout [UInt8]) -> String {
             bytes.removeAll(keepingCapacity: true)
             for (i, cell) in row.prefix(columns).enumerated() {
                 if i > 0 { bytes.append(0x20); bytes.append(0x20) }
-                let cut = measured[i] > widths[i]
+                let cut = measured[measured.startIndex + i] > widths[i]
                 let fitted = cut ? TerminalCells.truncate(cell, to: widths[i]) : cell
-                bytes.append(contentsOf: fitted.utf8)
+                if fitted.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+                    bytes.append(contentsOf: fitted.utf8)
+                }
                 if i < columns - 1 {
-                    let used = cut ? TerminalCells.width(fitted) : measured[i]
+                    let used = cut ? TerminalCells.width(fitted) : measured[measured.startIndex + i]
                     bytes.append(contentsOf: repeatElement(0x20, count: max(0, widths[i] - used)))
                 }
             }
             let text = String(decoding: bytes, as: UTF8.self)
             return bytes.last == 0x20 ? text.trailingSpacesTrimmed : text
         }
-        var lines = [style(line(header, cells[0]))]
+        var lines = [style(line(header, cells[0..<columns], &bytes))]
         lines.reserveCapacity(rows.count + 1)
-        for (r, row) in rows.enumerated() { lines.append(line(row, cells[r + 1])) }
+        for (r, row) in rows.enumerated() {
+            lines.append(line(row, cells[(r + 1) * columns..<(r + 2) * columns], &bytes))
+        }
         return lines
     }
 
-    /// Each column's width: its widest cell; with `width`, the widest shrinkable column loses a cell
+    /// Each column's width: its widest cell (`cells`: the widths, `header.count` a row); with `width`, the widest shrinkable column loses a cell
     /// at a time (those in `shrinkFirst` sooner) until the table fits or every column is down to its
     /// header (at least 3 cells).
-    func columnWidths(fitting width: Int?, cells: [[Int]]) -> [Int] {
+    func columnWidths(fitting width: Int?, cells: [Int]) -> [Int] {
         let columns = header.count
         var widths = [Int](repeating: 0, count: columns)
-        for row in cells { for (i, w) in row.enumerated() { widths[i] = max(widths[i], w) } }
+        for (k, w) in cells.enumerated() { widths[k % columns] = max(widths[k % columns], w) }
         guard let width else { return widths }
         let floors = (0..<columns).map { keep.contains($0) ? widths[$0] : min(widths[$0], max(3, TerminalCells.width(header[$0]))) }
         var total = widths.reduce(0, +) + 2 * (columns - 1)

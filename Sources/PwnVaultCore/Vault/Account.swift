@@ -33,9 +33,11 @@ public struct Account: Codable, Equatable, Sendable {
     public var unknownMembers = UnknownJSONMembers()
 
     init(id: Int, entered: String, normalized: String, kind: AccountKind, label: String?,
-         addedAt: Date, result: CheckResult = .neverChecked, findings: [Finding] = []) {
+         addedAt: Date, result: CheckResult = .neverChecked, findings: [Finding] = [],
+         unknownMembers: UnknownJSONMembers = UnknownJSONMembers()) {
         self.id = id; self.entered = entered; self.normalized = normalized; self.kind = kind
         self.label = label; self.addedAt = addedAt; self.result = result; self.findings = findings
+        self.unknownMembers = unknownMembers
     }
 
     public init(from decoder: Decoder) throws {
@@ -145,8 +147,16 @@ public struct CheckResult: Codable, Equatable, Sendable {
 
     public init(status: CheckStatus, checkedAt: Date? = nil, breaches: [String] = [], pasteCount: Int? = nil,
                 lastFailure: CheckFailure? = nil) {
+        self.init(status: status, checkedAt: checkedAt, breaches: breaches, pasteCount: pasteCount,
+                  lastFailure: lastFailure, unknownMembers: UnknownJSONMembers())
+    }
+
+    /// With the members a newer pwnvault wrote, as the payload reader makes it (in one piece: setting
+    /// `unknownMembers` afterwards made it copy the whole result).
+    init(status: CheckStatus, checkedAt: Date?, breaches: [String], pasteCount: Int?,
+         lastFailure: CheckFailure?, unknownMembers: UnknownJSONMembers) {
         self.status = status; self.checkedAt = checkedAt; self.breaches = breaches
-        self.pasteCount = pasteCount; self.lastFailure = lastFailure
+        self.pasteCount = pasteCount; self.lastFailure = lastFailure; self.unknownMembers = unknownMembers
     }
 
     public static let neverChecked = CheckResult(status: .neverChecked)
