@@ -160,6 +160,24 @@ final class PasswordFileTests: XCTestCase {
         }
     }
 
+    /// Found by the password-file fuzzer (Fuzz/corpus/password-file/regression-count-overflow): a count
+    /// of 18 nines and one more digit overflowed `Int` while it was read, and the process trapped. A
+    /// count longer than 18 digits is now refused before its 19th digit is taken in.
+    func testACountTooLongForAnIntIsRefusedNotATrap() throws {
+        let hash = hex("overflow")
+        for count in [String(repeating: "9", count: 19), String(repeating: "9", count: 40)] {
+            let path = dir.appendingPathComponent("long-count").path
+            FileManager.default.createFile(atPath: path, contents: Data("\(hash):\(count)\r\n".utf8))
+            // Opening reads the first line already; either step may refuse it, neither may trap.
+            XCTAssertThrowsError(try PwnedPasswordsFile(path: path).timesSeen(secret("overflow")), count) {
+                guard case .notInFormat? = $0 as? PasswordFileError else { return XCTFail("\($0)") }
+            }
+        }
+        // 18 digits are still a count.
+        let path = write([(hash: hash, count: 999_999_999_999_999_999)], name: "eighteen")
+        XCTAssertEqual(try PwnedPasswordsFile(path: path).timesSeen(secret("overflow")), 999_999_999_999_999_999)
+    }
+
     func testErrorsNameTheFileCleanedAndNeverAHash() {
         let error = PasswordFileError.notSorted(path: "/tmp/evil\u{1B}[2Jname", offset: 12)
         XCTAssertFalse(error.message.contains("\u{1B}"))

@@ -198,9 +198,11 @@ public final class PwnedPasswordsFile {
         i += 1
         var count = 0, digits = 0
         while i < n, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
+            // Refused before the digit is taken in: 18 digits always fit in an Int, a 19th may not
+            // (18 nines times ten overflowed here; found by the password-file fuzzer).
+            guard digits < PasswordRange.maxCountDigits else { throw bad }
             count = count * 10 + Int(bytes[i] - 0x30)
             digits += 1; i += 1
-            guard digits <= PasswordRange.maxCountDigits else { throw bad }
         }
         guard digits > 0 else { throw bad }
         if i == n {
