@@ -76,8 +76,8 @@ struct CheckRunner {
         })
         let outcomes = Collector.Box<[Outcome]>(initial: [])
         // Vault accounts' results are saved on the saver's queue, so no request waits for the disk;
-        // each outcome is shown (and counted) only once the save that holds it has completed.
-        let saver = session.map { ResultSaver(session: $0) }
+        // each outcome is shown (and counted) there, only once the save that holds it has completed.
+        let saver = ResultSaver(session: session)
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let result: Result<CheckRunSummary, Error> = CheckCommand.runGuarded(progress: progress) {
             try await Task.sleep(for: pause)
@@ -92,18 +92,12 @@ struct CheckRunner {
                     show(outcome, progress)
                     progress.advance(breached: outcome.attemptBreached)
                 }
-                if let saver, let account = entry.account {
-                    saver.save(attempt, for: account, then: finish)
-                } else {
-                    var known = entry.account
-                    let news = known?.record(attempt) ?? []
-                    finish(.init(known: known, news: news))
-                }
+                saver.save(attempt, for: entry.account, then: finish)
             }
         }
         // The run has ended (all checked, Ctrl-C, an HIBP error): what it handed over is saved and shown
         // before the report.
-        let saveFailure = saver?.drain() ?? nil
+        let saveFailure = saver.drain()
         progress.clear()
         progress.flush()
         var report = Report(outcomes: outcomes.value ?? [])

@@ -3,7 +3,8 @@ import PwnVaultCore
 
 /// Saves a run's check results in the vault on a serial queue of its own, so that a save (seal, write,
 /// fsync, rename) never delays the next request: the scheduler starts no request while its result
-/// callback runs, and the callback only hands the attempt over.
+/// callback runs, and the callback only hands the attempt over. Results of accounts outside the vault
+/// (or without a vault) go the same way, unsaved, so every result is shown from this queue, in order.
 ///
 /// Results that arrive while a save is under way are saved together by the next one (one `update` for
 /// all of them). Each result's `then` runs, in arrival order, only after the save that holds it has
@@ -22,23 +23,22 @@ final class ResultSaver: @unchecked Sendable {
     }
 
     private struct Item {
-        let id: Int
-        let account: Account
+        let account: Account?
         let attempt: CheckAttempt
         let then: @Sendable (Recorded) -> Void
     }
 
-    private let session: VaultSession
+    private let session: VaultSession?
     private let queue = DispatchQueue(label: "pwnvault.result-saver")
     private let lock = Lock()
     private var pending: [Item] = []
     private var failure: Error?
 
-    init(session: VaultSession) { self.session = session }
+    init(session: VaultSession?) { self.session = session }
 
-    /// Hands `attempt` for the vault account `account` over; returns at once.
-    func save(_ attempt: CheckAttempt, for account: Account, then: @escaping @Sendable (Recorded) -> Void) {
-        lock.withLock { pending.append(Item(id: account.id, account: account, attempt: attempt, then: then)) }
+    /// Hands `attempt` for `account` (nil: an account outside the vault) over; returns at once.
+    func save(_ attempt: CheckAttempt, for account: Account?, then: @escaping @Sendable (Recorded) -> Void) {
+        lock.withLock { pending.append(Item(account: account, attempt: attempt, then: then)) }
         queue.async { self.saveWaiting() }
     }
 
@@ -53,17 +53,21 @@ final class ResultSaver: @unchecked Sendable {
         let batch: [Item] = lock.withLock { defer { pending = [] }; return pending }
         guard !batch.isEmpty else { return }   // an earlier save took these
         var recorded = batch.map { Recorded(known: $0.account) }
-        do {
-            try session.update { payload in
-                for (n, item) in batch.enumerated() {
-                    guard let i = payload.accounts.firstIndex(where: { $0.id == item.id }) else { continue }
-                    recorded[n].news = payload.accounts[i].record(item.attempt)
-                    recorded[n].known = payload.accounts[i]
+        if let session, batch.contains(where: { $0.account != nil }) {
+            do {
+                try session.update { payload in
+                    for (n, item) in batch.enumerated() {
+                        guard let id = item.account?.id, let i = payload.accounts.firstIndex(where: { $0.id == id }) else { continue }
+                        recorded[n].news = payload.accounts[i].record(item.attempt)
+                        recorded[n].known = payload.accounts[i]
+                    }
                 }
+                for n in recorded.indices where batch[n].account != nil { recorded[n].saved = true }
+            } catch {
+                if failure == nil { failure = error }
             }
-            for n in recorded.indices { recorded[n].saved = true }
-        } catch {
-            if failure == nil { failure = error }
+        } else {
+            for n in recorded.indices { recorded[n].news = recorded[n].known?.record(batch[n].attempt) ?? [] }
         }
         for (item, r) in zip(batch, recorded) { item.then(r) }
     }
