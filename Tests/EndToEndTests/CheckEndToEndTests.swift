@@ -180,6 +180,40 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try rows().filter { $0["status"] as? String == "clean" }.count, 2)
     }
 
+    /// Results are saved off the request path (a save never delays the next request), but a result is
+    /// printed only once it is saved: killed right after some rows were printed, the vault holds each
+    /// printed account's result.
+    func testAResultPrintedBeforeAKillIsInTheVault() throws {
+        server.control("/__control/config", #"{"latency_ms": 100}"#)
+        s.initVault()
+        let accounts = (1...20).map { $0 % 3 == 0 ? "pwned.p\($0)@example.com" : "clean.p\($0)@example.com" }
+        XCTAssertEqual(s.run(["add"] + accounts).status, 0)
+        let outputPath = s.writeFile("check-output", "")
+        let output = try XCTUnwrap(FileHandle(forWritingAtPath: outputPath))
+        let p = try s.start(["check", "--all", "--rpm", "600"], output: output)
+        try output.close()
+        /// The result rows printed so far: account id and whether it was shown breached.
+        func printed() -> [(id: Int, breached: Bool)] {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { line in
+                guard line.hasPrefix("#"), let id = Int(line.dropFirst().prefix { $0.isNumber }) else { return nil }
+                return (id, line.contains("pwned in"))
+            }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while printed().count < 6 && Date() < deadline { usleep(5_000) }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let shown = printed()
+        XCTAssertGreaterThanOrEqual(shown.count, 6, "rows printed before the kill")
+        XCTAssertLessThan(shown.count, accounts.count, "the kill came in the middle of the run")
+        XCTAssertTrue(shown.contains { $0.breached } && shown.contains { !$0.breached }, "\(shown)")
+        let status = Dictionary(try rows().map { ($0["id"] as? Int ?? 0, $0["status"] as? String) }) { a, _ in a }
+        for row in shown {
+            XCTAssertEqual(status[row.id], row.breached ? "breached" : "clean", "account #\(row.id) was printed before the kill")
+        }
+    }
+
     func testFaultsBecomeErrorsNotCrashes() throws {
         s.initVault()
         XCTAssertEqual(s.run(["add", "fault-malformed@example.com", "fault-oversized@example.com", "clean.fay@example.com"]).status, 0)

@@ -131,18 +131,22 @@ enum CheckCommand: Command {
         let askForRate = rpm == nil && entries.count > 1
         let clock = SystemSchedulerClock()
         let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
-        let (catalogOutcome, rateOutcome, askedAt) = try blocking { () async -> (Result<BreachCatalogLoad, Error>, Result<Int?, Error>?, Duration?) in
-            async let load: Result<BreachCatalogLoad, Error> = {
-                do { return .success(try await loader.get()()) } catch { return .failure(error) }
-            }()
-            var rate: Result<Int?, Error>?
-            var askedAt: Duration?
-            if askForRate {
-                askedAt = clock.now()
-                do { rate = .success(try await CheckScheduler.countedOnTheWire { try await client.subscriptionStatus() }.rpm) } catch { rate = .failure(error) }
+        if askForRate {
+            // Only result lines need the catalog: the checks start once the rate is known (one interval
+            // after subscription/status), and the catalog keeps loading meanwhile.
+            let catalog = PendingCatalog { try await loader.get()() }
+            let askedAt = clock.now()
+            let rateOutcome = Result { try blocking { try await CheckScheduler.countedOnTheWire { try await client.subscriptionStatus() }.rpm } }
+            do {
+                rpm = try discoverRate(rateOutcome, context: context)
+            } catch let error as HIBPError where error.isUnreachable {
+                return stopped(by: error, total: entries.count, context: context)
             }
-            return (await load, rate, askedAt)
+            if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
+            return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
+                                 session: session, catalog: catalog, context: context, all: all, notify: notify)
         }
+        let catalogOutcome = Result { try blocking { try await loader.get()() } }
         let catalog: BreachCatalog?
         do {
             catalog = services.reported(try catalogOutcome.get())
@@ -155,16 +159,8 @@ enum CheckCommand: Command {
         } catch {
             catalog = nil
         }
-        if let rateOutcome {
-            do {
-                rpm = try discoverRate(rateOutcome, context: context)
-            } catch let error as HIBPError where error.isUnreachable {
-                return stopped(by: error, total: entries.count, context: context)
-            }
-            if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
-        }
-        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
-                             session: session, catalog: catalog, context: context, all: all, notify: notify)
+        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock,
+                             session: session, catalog: PendingCatalog(ready: catalog), context: context, all: all, notify: notify)
     }
 
     /// The run stopped before any account was checked: the summary on stdout (like a run that
@@ -291,7 +287,7 @@ enum CheckCommand: Command {
     /// check waits one interval from then: the key's limit counts every request.
     static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int,
                           clock: SystemSchedulerClock = SystemSchedulerClock(), lastRequestAt: Duration? = nil,
-                          session: VaultSession?, catalog: BreachCatalog?, context: Context, all: Bool,
+                          session: VaultSession?, catalog pending: PendingCatalog, context: Context, all: Bool,
                           notify: NotifyOption) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
@@ -302,8 +298,9 @@ enum CheckCommand: Command {
                                  rpmFromUser: context.arguments.value("rpm") != nil)
         let json = context.json
         let report = runner.run(entries, progress: progress) { outcome, progress in
-            if !json { progress.print(line(for: outcome, catalog: catalog, console: c)) }
+            if !json { progress.print(line(for: outcome, catalog: pending.get(console: c) { progress.clear() }, console: c)) }
         }
+        let catalog = pending.get(console: c)
 
         var summary = Summary()
         summary.breached = report.outcomes.filter(\.attemptBreached).count

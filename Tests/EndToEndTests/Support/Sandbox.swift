@@ -83,15 +83,15 @@ final class Sandbox {
         return Sandbox.exec(Paths.binary, args, input: input, environment: env)
     }
 
-    /// Starts `pwnvault ARGS` in the background (passphrase from the sandbox's file, no input, output
-    /// discarded), for tests that kill or interrupt it.
-    func start(_ args: [String]) throws -> Process {
+    /// Starts `pwnvault ARGS` in the background (passphrase from the sandbox's file, no input, stdout
+    /// to `output`, stderr discarded), for tests that kill or interrupt it.
+    func start(_ args: [String], output: FileHandle = .nullDevice) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Paths.binary)
         p.arguments = args
         p.environment = environment.merging(["PWNVAULT_PASSPHRASE_FILE": passphraseFile]) { old, _ in old }
         p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
+        p.standardOutput = output
         p.standardError = FileHandle.nullDevice
         try p.run()
         return p

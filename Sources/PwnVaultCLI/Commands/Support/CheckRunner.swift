@@ -20,7 +20,7 @@ struct CheckRunner {
     /// One account's outcome. For a vault account, `known` is the saved account after this attempt
     /// (its last good answer kept when the attempt failed); `news` what this attempt found first.
     struct Outcome: @unchecked Sendable {
-        // Safe: built once by the run's serial result callback and only read after the run.
+        // Safe: built once (by the result callback, or by the saver once the result is saved) and only read after.
         let entry: Entry
         let known: Account?
         let result: CheckResult
@@ -75,41 +75,29 @@ struct CheckRunner {
             progress.note("stealer logs not checked: \(error.message) (they need a plan that includes them and an address on a domain the key verified); the rest goes on")
         })
         let outcomes = Collector.Box<[Outcome]>(initial: [])
-        let saveFailure = Collector.Box<Error>()
-        // Safe without a lock: CheckScheduler hands results to this callback one at a time (its
-        // contract), and the command's own thread waits in runGuarded until the run has ended, so
-        // the session is never used from two threads at once.
-        nonisolated(unsafe) let session = self.session
+        // Vault accounts' results are saved on the saver's queue, so no request waits for the disk;
+        // each outcome is shown (and counted) there, only once the save that holds it has completed.
+        let saver = ResultSaver(session: session)
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let result: Result<CheckRunSummary, Error> = CheckCommand.runGuarded(progress: progress) {
             try await Task.sleep(for: pause)
             return try await checkRun.run(targets) { target, attempt in
                 let entry = entries[target.index]
-                var known = entry.account
-                var news: [Finding] = []
-                var saved = false
-                if let session, let id = entry.account?.id {
-                    do {
-                        try session.update { payload in
-                            if let i = payload.accounts.firstIndex(where: { $0.id == id }) {
-                                news = payload.accounts[i].record(attempt)
-                                known = payload.accounts[i]
-                            }
-                        }
-                        saved = true
-                    } catch { saveFailure.set(error) }
-                } else {
-                    news = known?.record(attempt) ?? []
+                let finish: @Sendable (ResultSaver.Recorded) -> Void = { recorded in
+                    let outcome = Outcome(entry: entry, known: recorded.known,
+                                          result: recorded.known?.result ?? CheckResult.neverChecked.recording(attempt.result),
+                                          attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
+                                          news: recorded.news, saved: recorded.saved)
+                    outcomes.update { $0.append(outcome) }
+                    show(outcome, progress)
+                    progress.advance(breached: outcome.attemptBreached)
                 }
-                let outcome = Outcome(entry: entry, known: known,
-                                      result: known?.result ?? CheckResult.neverChecked.recording(attempt.result),
-                                      attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
-                                      news: news, saved: saved)
-                outcomes.update { $0.append(outcome) }
-                show(outcome, progress)
-                progress.advance(breached: outcome.attemptBreached)
+                saver.save(attempt, for: entry.account, then: finish)
             }
         }
+        // The run has ended (all checked, Ctrl-C, an HIBP error): what it handed over is saved and shown
+        // before the report.
+        let saveFailure = saver.drain()
         progress.clear()
         progress.flush()
         var report = Report(outcomes: outcomes.value ?? [])
@@ -119,7 +107,7 @@ struct CheckRunner {
         case .failure(is CancellationError): report.interrupted = true
         case let .failure(error): report.stop = InternalError(error)
         }
-        report.saveFailure = saveFailure.value
+        report.saveFailure = saveFailure
         return report
     }
 }

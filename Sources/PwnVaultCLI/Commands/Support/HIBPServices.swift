@@ -58,11 +58,13 @@ struct HIBPServices {
     }
 
     /// Says what went wrong on the way to the catalog, if anything, and returns it.
-    func reported(_ load: BreachCatalogLoad) -> BreachCatalog {
+    func reported(_ load: BreachCatalogLoad) -> BreachCatalog { Self.reported(load, console: context.console) }
+
+    static func reported(_ load: BreachCatalogLoad, console: Console) -> BreachCatalog {
         if let failure = load.refreshFailure {
-            context.console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(ListCommand.format(load.catalog.fetchedAt))")
+            console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(ListCommand.format(load.catalog.fetchedAt))")
         }
-        if let failure = load.saveFailure { context.console.warning(failure.message) }
+        if let failure = load.saveFailure { console.warning(failure.message) }
         return load.catalog
     }
 

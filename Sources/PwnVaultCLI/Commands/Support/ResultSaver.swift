@@ -1,0 +1,74 @@
+import Dispatch
+import PwnVaultCore
+
+/// Saves a run's check results in the vault on a serial queue of its own, so that a save (seal, write,
+/// fsync, rename) never delays the next request: the scheduler starts no request while its result
+/// callback runs, and the callback only hands the attempt over. Results of accounts outside the vault
+/// (or without a vault) go the same way, unsaved, so every result is shown from this queue, in order.
+///
+/// Results that arrive while a save is under way are saved together by the next one (one `update` for
+/// all of them). Each result's `then` runs, in arrival order, only after the save that holds it has
+/// completed (or failed): what is shown as found is in the vault even if the process dies right after.
+/// `drain` waits for every handed-over result to be saved and shown.
+final class ResultSaver: @unchecked Sendable {
+    // Safe: `pending` is only touched with `lock` held; `session` and `failure` only on `queue` (serial),
+    // and by the owner after `drain`, when nothing is left on `queue`.
+
+    /// What one attempt did to the vault: the saved account after it (its last good answer kept when
+    /// the attempt failed), what it found first, and whether the save succeeded.
+    struct Recorded {
+        var known: Account?
+        var news: [Finding] = []
+        var saved = false
+    }
+
+    private struct Item {
+        let account: Account?
+        let attempt: CheckAttempt
+        let then: @Sendable (Recorded) -> Void
+    }
+
+    private let session: VaultSession?
+    private let queue = DispatchQueue(label: "pwnvault.result-saver")
+    private let lock = Lock()
+    private var pending: [Item] = []
+    private var failure: Error?
+
+    init(session: VaultSession?) { self.session = session }
+
+    /// Hands `attempt` for `account` (nil: an account outside the vault) over; returns at once.
+    func save(_ attempt: CheckAttempt, for account: Account?, then: @escaping @Sendable (Recorded) -> Void) {
+        lock.withLock { pending.append(Item(account: account, attempt: attempt, then: then)) }
+        queue.async { self.saveWaiting() }
+    }
+
+    /// Waits until every result handed over is saved and its `then` has run; returns the first save
+    /// failure, if any (later results were still tried, as each result is).
+    func drain() -> Error? {
+        queue.sync {}
+        return failure
+    }
+
+    private func saveWaiting() {
+        let batch: [Item] = lock.withLock { defer { pending = [] }; return pending }
+        guard !batch.isEmpty else { return }   // an earlier save took these
+        var recorded = batch.map { Recorded(known: $0.account) }
+        if let session, batch.contains(where: { $0.account != nil }) {
+            do {
+                try session.update { payload in
+                    for (n, item) in batch.enumerated() {
+                        guard let id = item.account?.id, let i = payload.accounts.firstIndex(where: { $0.id == id }) else { continue }
+                        recorded[n].news = payload.accounts[i].record(item.attempt)
+                        recorded[n].known = payload.accounts[i]
+                    }
+                }
+                for n in recorded.indices where batch[n].account != nil { recorded[n].saved = true }
+            } catch {
+                if failure == nil { failure = error }
+            }
+        } else {
+            for n in recorded.indices { recorded[n].news = recorded[n].known?.record(batch[n].attempt) ?? [] }
+        }
+        for (item, r) in zip(batch, recorded) { item.then(r) }
+    }
+}
