@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import PwnVaultCore
 
@@ -273,7 +274,7 @@ final class PayloadCodecTests: XCTestCase {
         // Foundation's Gregorian calendar switches to Julian before 1582, so compare from 1600 on.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try XCTUnwrap(TimeZone(identifier: "UTC"))
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0x600D)
         for _ in 0..<2000 {
             let milliseconds = Int64.random(in: -11_676_096_000_000...253_402_300_799_999, using: &generator)
             let seconds = milliseconds >= 0 ? milliseconds / 1000 : -((-milliseconds + 999) / 1000)
