@@ -147,6 +147,22 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(server.stats()["too_many_requests"] as? Int, 0)
     }
 
+    /// A first run whose catalog cannot be had (malformed here) while the checks can: the checks go on,
+    /// the result lines come without breach details, and one line says why.
+    func testAFirstRunWithoutItsCatalogStillChecksAndSaysWhy() throws {
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "pwned.nocat@example.com", "clean.nocat@example.com"]).status, 0)
+        // Two malformed answers: the catalog's and subscription/status's, whichever reaches the server first.
+        server.control("/__control/faults", #"{"malformed": 2}"#)
+        let r = s.run(["check", "--all"])
+        XCTAssertEqual(r.status, 1, r.all)
+        XCTAssertEqual(r.stderr.components(separatedBy: "breach details unavailable:").count, 2, "said once: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("'pwnvault breaches --refresh' tries again"), "with a hint: \(r.stderr)")
+        XCTAssertTrue(r.stderr.contains("could not learn the API key's rate limit"), r.stderr)
+        XCTAssertEqual(Set(try rows().compactMap { $0["status"] as? String }), ["breached", "clean"])
+        XCTAssertEqual(accountRequests().count, 2)
+    }
+
     /// Starts `check --all` at one request a second and sends `signal` once three lookups were made.
     private func checkAllThenSignal(_ signal: Int32) throws -> Process {
         let p = try s.start(["check", "--all", "--rpm", "60"])

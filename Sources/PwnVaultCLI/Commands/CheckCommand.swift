@@ -154,7 +154,7 @@ enum CheckCommand: Command {
             // Checks cannot get through either: stop here, with one message.
             return stopped(by: error, total: entries.count, context: context)
         } catch let error as UserFacingError {
-            context.console.note("breach details unavailable: \(error.message)")
+            HIBPServices.noteUnavailable(error, console: context.console)
             catalog = nil
         } catch {
             catalog = nil

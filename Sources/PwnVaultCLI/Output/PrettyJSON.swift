@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import FoundationEssentials
-#endif
 import PwnVaultCore
 
 /// JSON text laid out byte for byte as `JSONEncoder` with `.prettyPrinted`, `.sortedKeys`,

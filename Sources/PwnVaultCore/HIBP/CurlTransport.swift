@@ -2,11 +2,7 @@
 // request, so commands that never go online never map it.
 internal import CHTTPShim
 import Synchronization
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import FoundationEssentials
-#endif
 
 /// The real `HTTPTransport`: libcurl (Debian's libcurl4), loaded at the first request.
 ///
@@ -150,7 +146,7 @@ public struct CurlTransport: HTTPTransport {
         for line in head.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }).dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let name = line[..<colon].lowercased()
-            let value = String(line[line.index(after: colon)...]).trimmingWhitespace()
+            let value = line[line.index(after: colon)...].trimmingScalars(where: { $0 == " " || $0 == "\t" })   // HTTP's optional white space
             if let old = headers[name] { headers[name] = old + ", " + value } else { headers[name] = value }
         }
         return headers
@@ -196,13 +192,4 @@ private final class PendingTransfer: Sendable {
     init(_ transfer: OpaquePointer, limit: Int) { self.transfer = transfer; self.limit = limit }
 
     func cancel() { pwv_http_cancel(transfer) }
-}
-
-private extension String {
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
-        return String(scalars[first...last])
-    }
 }

@@ -1,9 +1,5 @@
 import Glibc
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import FoundationEssentials
-#endif
 
 /// Dates as people read them in this machine's time zone, without ICU: `DateFormatter` loads ICU's
 /// data (about 10 ms) the first time it formats, which `list` paid on every run.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import FoundationEssentials
-#endif
 
 /// Pieces of JSON text with the vault writer's escaping and calendar, for output written by hand:
 /// `list --json` lays out JSONEncoder's format itself (JSONEncoder with sorted keys cost twice the

@@ -60,6 +60,11 @@ struct HIBPServices {
     /// Says what went wrong on the way to the catalog, if anything, and returns it.
     func reported(_ load: BreachCatalogLoad) -> BreachCatalog { Self.reported(load, console: context.console) }
 
+    /// The one line said when no catalog could be had: results go on without breach titles.
+    static func noteUnavailable(_ error: UserFacingError, console: Console) {
+        console.note("breach details unavailable: \(error.message) (\(error.hint.map { $0 + "; " } ?? "")results are shown without them; 'pwnvault breaches --refresh' tries again)")
+    }
+
     static func reported(_ load: BreachCatalogLoad, console: Console) -> BreachCatalog {
         if let failure = load.refreshFailure {
             console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(ListCommand.format(load.catalog.fetchedAt))")
@@ -88,7 +93,7 @@ struct HIBPServices {
     /// The catalog if it can be had, else nil with a note (show and check still work without titles).
     func catalogIfAvailable(refresh: Bool = false) -> BreachCatalog? {
         do { return try catalog(refresh: refresh) } catch let e as UserFacingError {
-            context.console.note("breach details unavailable: \(e.message)")
+            Self.noteUnavailable(e, console: context.console)
             return nil
         } catch { return nil }
     }

@@ -44,7 +44,7 @@ final class PendingCatalog: @unchecked Sendable {
                 // Even unreachable: subscription/status decided whether the run goes on (it stops
                 // when HIBP cannot be reached), so the results are shown without breach details.
                 beforeNotes()
-                console.note("breach details unavailable: \(error.message)")
+                HIBPServices.noteUnavailable(error, console: console)
             case .failure:
                 break
             }
