@@ -44,7 +44,12 @@ let package = Package(
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.
-        .executableTarget(name: "pwnvault", dependencies: ["PwnVaultCLI"], path: "Sources/pwnvault"),
+        // The Swift runtime (standard library, FoundationEssentials, Dispatch) linked into the binary, not
+        // loaded from the toolchain: the loader maps and relocates a few pages of it instead of every page of
+        // six shared objects (issue 10: peak memory of `list` 20.5 → 16.8 MiB, `--version` 4.4 → 2.9 ms),
+        // and the binary runs without the toolchain's lib/swift on the machine.
+        .executableTarget(name: "pwnvault", dependencies: ["PwnVaultCLI"], path: "Sources/pwnvault",
+                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
 
         // Test helpers shared by the test targets (the tmux harness, the recording notification server).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -52,7 +57,10 @@ let package = Package(
         .testTarget(name: "PwnVaultCLITests", dependencies: ["PwnVaultCLI", "PwnVaultCore", "TestSupport"], path: "Tests/PwnVaultCLITests"),
         // Runs the built binary against a real keyring, real terminals and a fake HIBP server on loopback.
         // (PwnVaultCore only to seed vaults as older versions wrote them, e.g. a label that holds an address.)
-        .testTarget(name: "EndToEndTests", dependencies: ["pwnvault", "PwnVaultCore", "TestSupport"], path: "Tests/EndToEndTests"),
+        // No dependency on the executable target: it would link pwnvault's module, and with it its static Swift
+        // runtime, into the test bundle beside the shared Foundation; `swift build --build-tests` builds the
+        // binary anyway (it builds every product).
+        .testTarget(name: "EndToEndTests", dependencies: ["PwnVaultCore", "TestSupport"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Benchmark: how fast pwnvault starts, next to the floors, all in one run.
 
-Builds the floors itself (a C program that returns, a Swift hello-world on the standard library
-only, the same importing FoundationEssentials, Foundation, and creating a URLSession), then runs,
+Builds the floors itself (a C program that returns, a Swift hello-world on the standard library only, the
+same with the runtime linked in as pwnvault links it, the same importing FoundationEssentials, Foundation,
+and creating a URLSession), then runs,
 in interleaved rounds so that noise from the shared machine falls on every row alike:
   pwnvault --version, `secret-tool lookup` of the vault key (in the same private keyring session),
   and `pwnvault list` / `list --json` opened through the keyring on 10, 1,000 and 10,000 accounts.
@@ -27,6 +28,7 @@ SIZES = [int(x) for x in os.environ.get("BENCH_SIZES", "10,1000,10000").split(",
 FLOORS = {
     "c": ("hello.c", "int main(void) { return 0; }\n"),
     "swift": ("hello.swift", 'print("hello")\n'),
+    "swift-static": ("hello.swift", 'print("hello")\n'),
     "essentials": ("hello.swift", 'import FoundationEssentials\nprint("hello \\(Date().timeIntervalSince1970 > 0)")\n'),
     "foundation": ("hello.swift", 'import Foundation\nprint("hello \\(Date().timeIntervalSince1970 > 0)")\n'),
     "urlsession": ("hello.swift", 'import Foundation\nimport FoundationNetworking\n'
@@ -35,6 +37,7 @@ FLOORS = {
 FLOOR_NAMES = {
     "c": "a C program that returns",
     "swift": "a Swift hello-world (stdlib only)",
+    "swift-static": "the same, runtime linked in (`-static-stdlib`, as pwnvault)",
     "essentials": "the same importing FoundationEssentials",
     "foundation": "the same importing Foundation",
     "urlsession": "the same creating a URLSession",
@@ -72,7 +75,8 @@ int main(int argc, char **argv) {
 
 
 def build_floors(work):
-    """Compiles each floor the way the release build compiles pwnvault (-O, dynamic stdlib)."""
+    """Compiles each floor with -O; the runtime linked in for "swift-static" (as Package.swift links pwnvault),
+    from the toolchain's shared libraries for the others (what importing each module costs)."""
     out = {}
     for name, (file, text) in FLOORS.items():
         d = os.path.join(work, "floor-" + name)
@@ -82,6 +86,8 @@ def build_floors(work):
             f.write(text)
         exe = os.path.join(d, name)
         cmd = ["cc", "-O2", "-o", exe, src] if file.endswith(".c") else ["swiftc", "-O", "-o", exe, src]
+        if name.endswith("-static"):
+            cmd.append("-static-stdlib")
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         out[name] = [exe]
     src = os.path.join(work, "runner.c")
@@ -91,6 +97,12 @@ def build_floors(work):
     RUNNER_EXE = os.path.join(work, "runner")
     subprocess.run(["cc", "-O2", "-o", RUNNER_EXE, src], check=True)
     return out
+
+
+def hello_built_like(binary):
+    """The hello-world floor built the way `binary` was: with the Swift runtime linked in, or not."""
+    needed = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    return "floor:swift" if "libswiftCore.so" in needed else "floor:swift-static"
 
 
 def timed(argv, env):
@@ -212,12 +224,12 @@ def main():
         med = {k: statistics.median(v) * 1000 for k, v in times.items()}
         peak = {k: max(v) for k, v in peaks.items()}
 
-        def row(label, key, ratio_to, ratio_name, target=""):
+        def row(label, key, ratio_to, ratio_name, target="", baseline_ratio_to=None):
             cells = [label, f"{med[key]:.1f}", f"{peak[key]:.1f}", f"{med[key] / med[ratio_to]:.2f}× {ratio_name}"]
             if BASELINE:
                 b = "baseline:" + key
-                cells += [f"{med[b]:.1f}", f"{peak[b]:.1f}",
-                          f"{med[b] / med['baseline:' + ratio_to if ratio_to.startswith(('list:', 'json:')) else ratio_to]:.2f}×"]
+                to = baseline_ratio_to or ('baseline:' + ratio_to if ratio_to.startswith(('list:', 'json:')) else ratio_to)
+                cells += [f"{med[b]:.1f}", f"{peak[b]:.1f}", f"{med[b] / med[to]:.2f}×"]
             cells.append(target)
             print("| " + " | ".join(cells) + " |")
 
@@ -231,7 +243,9 @@ def main():
         for k in FLOORS:
             print(f"| {FLOOR_NAMES[k]} | {med['floor:' + k]:.1f} | {peak['floor:' + k]:.1f} | |{blank} |")
         print(f"| `secret-tool lookup` (the vault key) | {med['secret-tool']:.1f} | {peak['secret-tool']:.1f} | |{blank} |")
-        row("`pwnvault --version`", "version", "floor:swift", "Swift hello-world", "≤ 2× hello-world")
+        hello = hello_built_like(BIN)
+        row("`pwnvault --version`", "version", hello, "Swift hello-world built the same way", "≤ 2× hello-world",
+            baseline_ratio_to=hello_built_like(BASELINE) if BASELINE else None)
         for n in SIZES:
             target = "≤ 2× secret-tool, ≤ 20 MiB" if n <= 10 else ("≤ 3× secret-tool" if n >= 10000 else "")
             row(f"`pwnvault list`, keyring, {n:,} accounts", f"list:{n}", "secret-tool", "secret-tool", target)
@@ -239,7 +253,8 @@ def main():
         if BASELINE:
             print(f"\nbaseline: {BASELINE}")
         print(f"\n{RUNS} interleaved rounds, median wall, max of peak RSS; release build; floors built with "
-              f"`swiftc -O` / `cc -O2` in this run; secret-tool and pwnvault in the same private keyring session.")
+              f"`swiftc -O` / `cc -O2` in this run; `--version` against the hello-world linked as that binary is "
+              f"(runtime linked in or shared); secret-tool and pwnvault in the same private keyring session.")
         print("\n| process | libcurl in /proc/PID/maps |")
         print("|---|---|")
         for name, libs in maps_report(envs, work):
