@@ -4,19 +4,19 @@ import PwnVaultCore
 import TestSupport
 import XCTest
 
-/// `list --json` is written by hand (`ListCommand.json`, `PrettyJSON`, `JSONText`): its bytes must be
+/// `list --json` is written by hand (`ListCommand.json`, `PrettyJSON`, `JSONBytes`): its bytes must be
 /// exactly what JSONEncoder, which wrote it before, makes of the same rows.
 final class ListJSONTests: XCTestCase {
-    /// What `Console.json(_:)` printed for the rows before the hand-written writer.
+    /// What `Console.json(_:)` printed for the rows before the hand-written writer (its `out` added the new line).
     func encoded(_ rows: [ListCommand.Row]) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(rows), as: UTF8.self)
+        return String(decoding: try encoder.encode(rows), as: UTF8.self) + "\n"
     }
 
     func assertSameAsTheEncoder(_ rows: [ListCommand.Row], file: StaticString = #filePath, line: UInt = #line) throws {
-        let expected = try encoded(rows), written = ListCommand.json(rows).text
+        let expected = try encoded(rows), written = ListCommand.json(rows)
         XCTAssertEqual(written, expected, file: file, line: line)
         XCTAssertEqual(Console.escapingInvisibles(written), Console.escapingInvisibles(expected), file: file, line: line)
     }
@@ -62,7 +62,7 @@ final class ListJSONTests: XCTestCase {
 
     func testNoRowsIsTheEncodersEmptyArray() throws {
         try assertSameAsTheEncoder([])
-        XCTAssertEqual(ListCommand.json([]).text, "[\n\n]")
+        XCTAssertEqual(ListCommand.json([]), "[\n\n]\n")
     }
 
     func testRandomRowsAreByteForByteTheEncoders() throws {

@@ -114,9 +114,10 @@ final class Console: Sendable {
         out(Self.escapingInvisibles(String(decoding: data, as: UTF8.self)))
     }
 
-    /// JSON written by hand in the encoder's layout (`PrettyJSON`), escaped like `json(_:)`'s.
-    func json(_ document: PrettyJSON) {
-        out(Self.escapingInvisibles(document.text))
+    /// JSON written by hand in the encoder's layout (`PrettyJSON.document`, its new line included),
+    /// escaped like `json(_:)`'s.
+    func json(document: String) {
+        writeOut(Self.escapingInvisibles(document))
     }
 
     /// JSONEncoder escapes only C0 controls: C1 controls (U+009B is an 8-bit CSI), line separators and

@@ -328,7 +328,7 @@ struct PayloadJSONReader {
         guard position < bytes.count else { throw .notJSON(offset: position) }
         switch bytes[position] {
         case Self.ascii("\""):
-            PayloadJSONWriter.appendCanonicalString(try readStringToken(), to: &out)
+            JSONBytes.appendQuoted(try readStringToken(), to: &out)
         case Self.ascii("{"):
             var members: [(name: [UInt8], value: [UInt8])] = []
             if try openObject(.topLevel, depth: depth) {
@@ -346,7 +346,7 @@ struct PayloadJSONReader {
             out.append(Self.ascii("{"))
             for (i, member) in sorted.enumerated() {
                 if i > 0 { out.append(Self.ascii(",")) }
-                member.element.name.withUnsafeBytes { PayloadJSONWriter.appendCanonicalString($0, to: &out) }
+                member.element.name.withUnsafeBytes { JSONBytes.appendQuoted($0, to: &out) }
                 out.append(Self.ascii(":"))
                 out.append(contentsOf: member.element.value)
             }
