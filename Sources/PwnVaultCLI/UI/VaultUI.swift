@@ -323,6 +323,7 @@ final class VaultUI: FullScreenApp {
 
     func handle(_ key: UIKey, screen: FullScreen) throws -> FullScreen.Answer {
         message = nil
+        if let work, !work.isRunning { settle(work) }   // ended since the last tick
         if revealed != nil { revealed = nil; return .stay }   // unmasked only until a key
         if asking != nil { passphraseKey(key); return .stay }
         if typingPath != nil { pathKey(key); return .stay }
@@ -470,29 +471,40 @@ final class VaultUI: FullScreenApp {
     func tick() -> Bool {
         if let revealed, TerminalClock.now >= revealed.until { self.revealed = nil; return true }
         guard let work, work.takeChanged() else { return false }
-        let results = work.takeResults()
-        if !results.isEmpty { record(results) }
-        if !work.isRunning {
-            message = work.status
-            self.work = nil
-        }
+        settle(work)
         return true
     }
 
+    /// Records the results `work` has queued and, once it has ended, puts its closing line in the
+    /// status line and lets it go. Also done before each key: a check can end between a tick and the
+    /// next (the screen already showing "check cancelled" from its status), and an `R` typed then was
+    /// ignored as if the check were still running.
+    private func settle(_ work: UIWork) {
+        let results = work.takeResults()
+        let saved = results.isEmpty || record(results)
+        if !work.isRunning {
+            if saved { message = work.status }   // else "could not save: …" stays: it matters more
+            self.work = nil
+        }
+    }
+
     /// Saves check results as they come (what `check` saves), on the interface's own thread.
-    func record(_ results: [(id: Int, attempt: CheckAttempt)]) {
+    /// Whether they were saved (if not, the status line says why).
+    func record(_ results: [(id: Int, attempt: CheckAttempt)]) -> Bool {
+        defer { loadAccounts() }
         do {
             try session.update { payload in
                 for (id, attempt) in results {
                     if let i = payload.accounts.firstIndex(where: { $0.id == id }) { _ = payload.accounts[i].record(attempt) }
                 }
             }
+            return true
         } catch let error as UserFacingError {
             message = "could not save: " + error.message
         } catch {
             message = "could not save the vault"
         }
-        loadAccounts()
+        return false
     }
 
     /// Focus lost, a stop or the idle lock: nothing stays unmasked, a half-typed passphrase is dropped.
