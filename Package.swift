@@ -16,6 +16,12 @@ let glibHeaders: [CSetting] = [.unsafeFlags([
     "-I/usr/include/gio-unix-2.0",
 ])]
 
+// The Swift runtime is linked into the binary (below), except in sanitizer builds (scripts/sanitize.sh sets
+// PWNVAULT_SHARED_SWIFT_RUNTIME): linked in, the runtime's `--exclude-libs ALL` also hides the sanitizer's
+// malloc/free from the shared libraries, and ThreadSanitizer aborts on a free of glibc's memory.
+let linkSwiftRuntime: [LinkerSetting] = Context.environment["PWNVAULT_SHARED_SWIFT_RUNTIME"] != nil ? [] :
+    [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]
+
 let package = Package(
     name: "pwnvault",
     products: [
@@ -49,7 +55,7 @@ let package = Package(
         // six shared objects (issue 10: peak memory of `list` 20.5 → 16.8 MiB, `--version` 4.4 → 2.9 ms),
         // and the binary runs without the toolchain's lib/swift on the machine.
         .executableTarget(name: "pwnvault", dependencies: ["PwnVaultCLI"], path: "Sources/pwnvault",
-                          linkerSettings: [.unsafeFlags(["-static-stdlib", "-l_FoundationCollections", "-l_FoundationCShims"])]),
+                          linkerSettings: linkSwiftRuntime),
 
         // Test helpers shared by the test targets (the tmux harness, the recording notification server).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

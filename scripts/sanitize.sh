@@ -25,6 +25,11 @@ case "$which" in address|thread) kinds=$which ;; all) kinds="address thread" ;;
 
 scripts/setup.sh >/dev/null
 root=$PWD
+# The instrumented pwnvault keeps the Swift runtime as shared libraries (Package.swift links it in
+# otherwise): linked in, its `--exclude-libs ALL` hides the sanitizer's malloc/free from libc and
+# libstdc++, and ThreadSanitizer aborted on the first free of their memory. StartupEndToEndTests reads
+# the same variable and checks what a shared-runtime binary must not map.
+export PWNVAULT_SHARED_SWIFT_RUNTIME=1
 status=0
 for kind in $kinds; do
   case $kind in
