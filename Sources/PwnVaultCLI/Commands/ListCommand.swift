@@ -129,14 +129,11 @@ enum ListCommand: Command {
 
     /// `#42`, written straight from the digits (interpolation went through `description` and an append).
     static func idText(_ id: Int) -> String {
-        var digits = 0, rest = id.magnitude
-        repeat { digits += 1; rest /= 10 } while rest > 0
-        let count = 1 + (id < 0 ? 1 : 0) + digits
+        let sign = id < 0 ? 1 : 0, count = 1 + sign + DecimalDigits.count(id.magnitude)
         return String(unsafeUninitializedCapacity: count) { text in
             text[0] = UInt8(ascii: "#")
             if id < 0 { text[1] = UInt8(ascii: "-") }
-            var rest = id.magnitude, at = count
-            repeat { at -= 1; text[at] = UInt8(ascii: "0") + UInt8(rest % 10); rest /= 10 } while rest > 0
+            DecimalDigits.write(id.magnitude, into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: text[(1 + sign)..<count])))
             return count
         }
     }

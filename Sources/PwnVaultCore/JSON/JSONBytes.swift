@@ -46,16 +46,7 @@ struct JSONBytes {
     mutating func append(_ value: Int) {
         if value < 0 { append(UInt8(ascii: "-")) }
         let magnitude = value.magnitude
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 { digits += 1; rest /= 10 }
-        append(count: digits) { out in
-            var rest = magnitude
-            for i in stride(from: digits - 1, through: 0, by: -1) {
-                out[i] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-        }
+        append(count: DecimalDigits.count(magnitude)) { DecimalDigits.write(magnitude, into: $0) }
     }
 
     /// A string in quotes, escaped as §7.1 says: `"` and `\` with a backslash; U+0008, U+0009, U+000A,

@@ -15,7 +15,10 @@ public final class Pager {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        SpawnActions.closeTheRest(&actions)   // both ends of the pipe among them
+        guard SpawnActions.closeTheRest(&actions) else {   // both ends of the pipe among them
+            close(fds[0]); close(fds[1])
+            return nil
+        }
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }

@@ -171,7 +171,7 @@ public enum Subprocess {
                 posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", writable ? O_WRONLY : O_RDONLY, 0)
             }
         }
-        SpawnActions.closeTheRest(&actions)
+        guard SpawnActions.closeTheRest(&actions) else { channels.closeChildEnds(); return nil }
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
