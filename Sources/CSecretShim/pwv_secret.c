@@ -15,7 +15,18 @@
 /* GLib and libsecret through function pointers, filled from libsecret-1.so.0 at the first call (pwv_dl.h says why).
  * Every name below is redirected to its slot, so the code reads as plain GLib. */
 #define PWV_SECRET_API(X) \
+    X(g_bus_get_sync) \
     X(g_clear_error) \
+    X(g_dbus_address_get_for_bus_sync) \
+    X(g_dbus_connection_call_sync) \
+    X(g_dbus_connection_close_sync) \
+    X(g_dbus_connection_new_for_address_sync) \
+    X(g_dbus_error_get_remote_error) \
+    X(g_dbus_error_is_remote_error) \
+    X(g_dbus_proxy_call_sync) \
+    X(g_dbus_proxy_get_cached_property) \
+    X(g_dbus_proxy_get_connection) \
+    X(g_dbus_proxy_get_object_path) \
     X(g_error_matches) \
     X(g_free) \
     X(g_hash_table_insert) \
@@ -31,6 +42,17 @@
     X(g_strfreev) \
     X(g_strlcpy) \
     X(g_utf8_validate) \
+    X(g_variant_builder_add) \
+    X(g_variant_builder_end) \
+    X(g_variant_builder_init) \
+    X(g_variant_get) \
+    X(g_variant_get_boolean) \
+    X(g_variant_is_of_type) \
+    X(g_variant_get_child_value) \
+    X(g_variant_get_objv) \
+    X(g_variant_new) \
+    X(g_variant_type_checked_) \
+    X(g_variant_unref) \
     X(secret_collection_for_alias_sync) \
     X(secret_collection_get_locked) \
     X(secret_password_clearv_sync) \
@@ -39,13 +61,36 @@
     X(secret_schema_unref) \
     X(secret_service_get_secret_for_dbus_path_sync) \
     X(secret_service_get_sync) \
+    X(secret_service_prompt_at_dbus_path_sync) \
     X(secret_service_search_for_dbus_paths_sync) \
     X(secret_value_get) \
     X(secret_value_get_content_type) \
     X(secret_value_unref)
 PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
+#undef g_bus_get_sync
+#define g_bus_get_sync api.g_bus_get_sync
 #undef g_clear_error
 #define g_clear_error api.g_clear_error
+#undef g_dbus_address_get_for_bus_sync
+#define g_dbus_address_get_for_bus_sync api.g_dbus_address_get_for_bus_sync
+#undef g_dbus_connection_call_sync
+#define g_dbus_connection_call_sync api.g_dbus_connection_call_sync
+#undef g_dbus_connection_close_sync
+#define g_dbus_connection_close_sync api.g_dbus_connection_close_sync
+#undef g_dbus_connection_new_for_address_sync
+#define g_dbus_connection_new_for_address_sync api.g_dbus_connection_new_for_address_sync
+#undef g_dbus_error_get_remote_error
+#define g_dbus_error_get_remote_error api.g_dbus_error_get_remote_error
+#undef g_dbus_error_is_remote_error
+#define g_dbus_error_is_remote_error api.g_dbus_error_is_remote_error
+#undef g_dbus_proxy_call_sync
+#define g_dbus_proxy_call_sync api.g_dbus_proxy_call_sync
+#undef g_dbus_proxy_get_cached_property
+#define g_dbus_proxy_get_cached_property api.g_dbus_proxy_get_cached_property
+#undef g_dbus_proxy_get_connection
+#define g_dbus_proxy_get_connection api.g_dbus_proxy_get_connection
+#undef g_dbus_proxy_get_object_path
+#define g_dbus_proxy_get_object_path api.g_dbus_proxy_get_object_path
 #undef g_error_matches
 #define g_error_matches api.g_error_matches
 #undef g_free
@@ -76,6 +121,28 @@ PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
 #define g_strlcpy api.g_strlcpy
 #undef g_utf8_validate
 #define g_utf8_validate api.g_utf8_validate
+#undef g_variant_builder_add
+#define g_variant_builder_add api.g_variant_builder_add
+#undef g_variant_builder_end
+#define g_variant_builder_end api.g_variant_builder_end
+#undef g_variant_builder_init
+#define g_variant_builder_init api.g_variant_builder_init
+#undef g_variant_get
+#define g_variant_get api.g_variant_get
+#undef g_variant_is_of_type
+#define g_variant_is_of_type api.g_variant_is_of_type
+#undef g_variant_get_boolean
+#define g_variant_get_boolean api.g_variant_get_boolean
+#undef g_variant_get_child_value
+#define g_variant_get_child_value api.g_variant_get_child_value
+#undef g_variant_get_objv
+#define g_variant_get_objv api.g_variant_get_objv
+#undef g_variant_new
+#define g_variant_new api.g_variant_new
+#undef g_variant_type_checked_
+#define g_variant_type_checked_ api.g_variant_type_checked_
+#undef g_variant_unref
+#define g_variant_unref api.g_variant_unref
 #undef secret_collection_for_alias_sync
 #define secret_collection_for_alias_sync api.secret_collection_for_alias_sync
 #undef secret_collection_get_locked
@@ -92,6 +159,8 @@ PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
 #define secret_service_get_secret_for_dbus_path_sync api.secret_service_get_secret_for_dbus_path_sync
 #undef secret_service_get_sync
 #define secret_service_get_sync api.secret_service_get_sync
+#undef secret_service_prompt_at_dbus_path_sync
+#define secret_service_prompt_at_dbus_path_sync api.secret_service_prompt_at_dbus_path_sync
 #undef secret_service_search_for_dbus_paths_sync
 #define secret_service_search_for_dbus_paths_sync api.secret_service_search_for_dbus_paths_sync
 #undef secret_value_get
@@ -112,6 +181,7 @@ static int fail(pwv_error *error, int status, const char *message) {
         g_strlcpy(error->domain, "pwv-secret", sizeof error->domain);
         error->code = status;
         g_strlcpy(error->message, message, sizeof error->message);
+        error->dbus_name[0] = '\0';
     }
     return status;
 }
@@ -122,6 +192,7 @@ static int fail_unloaded(pwv_error *error) {
         snprintf(error->domain, sizeof error->domain, "pwv-secret");
         error->code = PWV_SECRET_ERR_GLIB;
         snprintf(error->message, sizeof error->message, "%s", api_error);
+        error->dbus_name[0] = '\0';
     }
     return PWV_SECRET_ERR_GLIB;
 }
@@ -135,6 +206,14 @@ static int fail_with_gerror(pwv_error *error, GError **gerror) {
         error->code = (*gerror)->code;
         g_strlcpy(error->message, (*gerror)->message != NULL ? (*gerror)->message : "",
                   sizeof error->message);
+        /* The error's D-Bus name says what a provider meant whatever GLib made of it (libsecret
+         * registers a few Secret Service names; KeePassXC sends NoSuchObject with no message). */
+        error->dbus_name[0] = '\0';
+        if (g_dbus_error_is_remote_error(*gerror)) {
+            gchar *name = g_dbus_error_get_remote_error(*gerror);
+            if (name != NULL) g_strlcpy(error->dbus_name, name, sizeof error->dbus_name);
+            g_free(name);
+        }
     }
     g_clear_error(gerror);
     return PWV_SECRET_ERR_GLIB;
@@ -258,6 +337,75 @@ static gboolean b64_decode(const char *text, size_t len, unsigned char *out) {
 }
 
 /* ---------------------------------------------------------------------------------------------
+ * Unlocking: Service.Unlock answers with the objects it unlocked and a prompt, "/" when none is
+ * needed. A prompt is a dialog the provider draws (KeePassXC's "Access Request" or "Unlock
+ * Database", GNOME Keyring's unlock dialog) once Prompt.Prompt is called; Dismiss withdraws it.
+ * Raw GDBus calls here because libsecret's unlock always performs the prompt.
+ * ------------------------------------------------------------------------------------------- */
+
+#define SECRETS_NAME "org.freedesktop.secrets"
+#define SECRETS_PATH "/org/freedesktop/secrets"
+#define SECRETS_SERVICE "org.freedesktop.Secret.Service"
+
+static gboolean valid_mode(int mode) {
+    return mode == PWV_UNLOCK_NEVER || mode == PWV_UNLOCK_SILENT || mode == PWV_UNLOCK_PROMPT;
+}
+
+/* The connection libsecret's shared service talks over (GLib's shared session bus connection). */
+static GDBusConnection *service_connection(SecretService *service) {
+    return g_dbus_proxy_get_connection((GDBusProxy *)service);
+}
+
+/* Withdraws a prompt that was never shown. Its answer does not matter: a provider that lost it
+ * already has nothing on screen. */
+static void dismiss_prompt(GDBusConnection *connection, const gchar *prompt, pwv_deadline *d) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, SECRETS_NAME, prompt, "org.freedesktop.Secret.Prompt",
+                                                  "Dismiss", NULL, NULL, G_DBUS_CALL_FLAGS_NONE,
+                                                  pwv_deadline_left_ms(d), d->cancellable, NULL);
+    if (reply != NULL) g_variant_unref(reply);
+}
+
+/* Unlocks `paths` (items or collections). PWV_SECRET_OK, PWV_SECRET_NEEDS_PROMPT (SILENT),
+ * PWV_SECRET_DISMISSED (PROMPT), or PWV_SECRET_ERR_GLIB with *gerror set (or the deadline fired).
+ * `service` is needed for PROMPT only: libsecret performs the prompt (Prompt.Prompt, then waits for
+ * Completed; on cancellation it sends Dismiss, so no dialog outlives the deadline). */
+static int unlock_paths(GDBusConnection *connection, SecretService *service, const gchar *const *paths, int mode,
+                        pwv_deadline *d, GError **gerror) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, SECRETS_NAME, SECRETS_PATH, SECRETS_SERVICE, "Unlock",
+                                                  g_variant_new("(^ao)", paths), G_VARIANT_TYPE("(aoo)"),
+                                                  G_DBUS_CALL_FLAGS_NONE, pwv_deadline_left_ms(d), d->cancellable,
+                                                  gerror);
+    if (reply == NULL) return PWV_SECRET_ERR_GLIB;
+    const gchar *prompt = NULL;
+    g_variant_get(reply, "(@ao&o)", NULL, &prompt);
+    int status = PWV_SECRET_OK;
+    if (prompt != NULL && strcmp(prompt, "/") != 0) {
+        if (mode != PWV_UNLOCK_PROMPT || service == NULL) {
+            dismiss_prompt(connection, prompt, d);
+            status = PWV_SECRET_NEEDS_PROMPT;
+        } else {
+            GVariant *result = secret_service_prompt_at_dbus_path_sync(service, prompt, d->cancellable,
+                                                                       G_VARIANT_TYPE("ao"), gerror);
+            if (result != NULL) {
+                g_variant_unref(result);
+            } else {
+                status = *gerror == NULL ? PWV_SECRET_DISMISSED : PWV_SECRET_ERR_GLIB;
+            }
+        }
+    }
+    g_variant_unref(reply);
+    return status;
+}
+
+/* The attributes as the a{ss} SearchItems takes. */
+static GVariant *attributes_variant(const char *const *keys, const char *const *values, size_t n) {
+    GVariantBuilder builder;
+    g_variant_builder_init(&builder, G_VARIANT_TYPE("a{ss}"));
+    for (size_t i = 0; i < n; i++) g_variant_builder_add(&builder, "{ss}", keys[i], values[i]);
+    return g_variant_builder_end(&builder);
+}
+
+/* ---------------------------------------------------------------------------------------------
  * The calls
  * ------------------------------------------------------------------------------------------- */
 
@@ -288,7 +436,9 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
         gboolean stored = secret_password_storev_sync(schema, attributes, SECRET_COLLECTION_DEFAULT, label,
                                                       text, d.cancellable, &gerror);
         gboolean fired = pwv_deadline_stop(&d);
-        if (!stored) status = fail_after(error, &gerror, fired);
+        /* No error and no timeout: the provider's dialog (KeePassXC's approval to replace an item)
+         * was dismissed. */
+        if (!stored) status = gerror == NULL && !fired ? PWV_SECRET_DISMISSED : fail_after(error, &gerror, fired);
     }
     explicit_bzero(text, text_len + 1);
     g_free(text);
@@ -305,12 +455,12 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
  * (libsecret's lookup would try an Unlock prompt, which cannot be shown): they count as absent.
  * Like secret_password_lookup, an item whose secret is not UTF-8 text/plain without NULs counts
  * as absent too. */
-int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t n,
+int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t n, int mode,
                       unsigned char *out, size_t out_cap, size_t *out_len,
                       unsigned int timeout_ms, pwv_error *error) {
     if (!api_ready()) return fail_unloaded(error);
     if (!valid_attributes(keys, values, n) || out_len == NULL || (out == NULL && out_cap > 0) ||
-        timeout_ms == 0)
+        timeout_ms == 0 || !valid_mode(mode))
         return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
     *out_len = 0;
 
@@ -327,22 +477,37 @@ int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t
      * and the session are made once per process). The secret arrives through the session's
      * encryption and lives in libsecret's non-pageable memory; secret_value_unref wipes it. */
     SecretValue *value = NULL;
-    gchar **unlocked = NULL;
+    gchar **unlocked = NULL, **locked = NULL;
+    int answer = PWV_SECRET_ABSENT;  /* what a search without a readable match means */
     SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, d.cancellable, &gerror);
     if (service != NULL &&
-        secret_service_search_for_dbus_paths_sync(service, schema, attributes, d.cancellable, &unlocked, NULL,
-                                                  &gerror) &&
-        unlocked != NULL && unlocked[0] != NULL) {
-        value = secret_service_get_secret_for_dbus_path_sync(service, unlocked[0], d.cancellable, &gerror);
+        secret_service_search_for_dbus_paths_sync(service, schema, attributes, d.cancellable, &unlocked, &locked,
+                                                  &gerror)) {
+        const gchar *path = NULL;
+        if (unlocked != NULL && unlocked[0] != NULL) {
+            path = unlocked[0];
+        } else if (locked != NULL && locked[0] != NULL) {
+            /* pwnvault's item, locked: for this client (KeePassXC's per-access confirmation) or with
+             * its collection (KWallet after login, a locked GNOME keyring). Never "absent". */
+            answer = mode == PWV_UNLOCK_NEVER
+                         ? PWV_SECRET_LOCKED_MATCH
+                         : unlock_paths(service_connection(service), service, (const gchar *const *)locked, mode,
+                                        &d, &gerror);
+            if (answer == PWV_SECRET_OK) path = locked[0];
+        }
+        if (path != NULL) {
+            value = secret_service_get_secret_for_dbus_path_sync(service, path, d.cancellable, &gerror);
+        }
     }
     gboolean fired = pwv_deadline_stop(&d);
     g_strfreev(unlocked);
+    g_strfreev(locked);
     if (service != NULL) g_object_unref(service);
     g_hash_table_unref(attributes);
     secret_schema_unref(schema);
 
     if (value == NULL) {
-        if (gerror == NULL && !fired) return PWV_SECRET_ABSENT;
+        if (gerror == NULL && !fired) return answer == PWV_SECRET_OK ? PWV_SECRET_ABSENT : answer;
         return fail_after(error, &gerror, fired);
     }
 
@@ -424,5 +589,182 @@ int pwv_secret_is_locked(unsigned int timeout_ms, pwv_error *error) {
     }
     if (collection != NULL) g_object_unref(collection);
     if (service != NULL) g_object_unref(service);
+    return status;
+}
+
+int pwv_secret_search(const char *const *keys, const char *const *values, size_t n, int fresh, int mode,
+                      unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
+    if (!valid_attributes(keys, values, n) || timeout_ms == 0 || !valid_mode(mode) || mode == PWV_UNLOCK_PROMPT)
+        return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
+
+    GError *gerror = NULL;
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms))
+        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+
+    GDBusConnection *connection = NULL;
+    if (fresh) {
+        /* A connection of our own, like a new process's: never GLib's shared one. */
+        gchar *address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, d.cancellable, &gerror);
+        if (address != NULL) {
+            connection = g_dbus_connection_new_for_address_sync(
+                address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                NULL, d.cancellable, &gerror);
+            g_free(address);
+        }
+    } else {
+        connection = g_bus_get_sync(G_BUS_TYPE_SESSION, d.cancellable, &gerror);
+    }
+
+    int status = PWV_SECRET_ERR_GLIB;
+    GVariant *reply = NULL;
+    if (connection != NULL) {
+        reply = g_dbus_connection_call_sync(connection, SECRETS_NAME, SECRETS_PATH, SECRETS_SERVICE, "SearchItems",
+                                            g_variant_new("(@a{ss})", attributes_variant(keys, values, n)),
+                                            G_VARIANT_TYPE("(aoao)"), G_DBUS_CALL_FLAGS_NONE,
+                                            pwv_deadline_left_ms(&d), d.cancellable, &gerror);
+    }
+    if (reply != NULL) {
+        gchar **unlocked = NULL, **locked = NULL;
+        g_variant_get(reply, "(^ao^ao)", &unlocked, &locked);
+        if (unlocked != NULL && unlocked[0] != NULL) {
+            status = PWV_SECRET_OK;
+        } else if (locked != NULL && locked[0] != NULL) {
+            status = mode == PWV_UNLOCK_NEVER
+                         ? PWV_SECRET_LOCKED_MATCH
+                         : unlock_paths(connection, NULL, (const gchar *const *)locked, mode, &d, &gerror);
+        } else {
+            status = PWV_SECRET_ABSENT;
+        }
+        g_strfreev(unlocked);
+        g_strfreev(locked);
+        g_variant_unref(reply);
+    }
+    gboolean fired = pwv_deadline_stop(&d);
+    if (connection != NULL) {
+        if (fresh) g_dbus_connection_close_sync(connection, NULL, NULL);
+        g_object_unref(connection);
+    }
+    if (status == PWV_SECRET_ERR_GLIB || fired) return fail_after(error, &gerror, fired);
+    g_clear_error(&gerror);
+    return status;
+}
+
+int pwv_secret_unlock_default(int mode, unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
+    if (timeout_ms == 0 || !valid_mode(mode)) return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
+
+    GError *gerror = NULL;
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms))
+        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+
+    int status = PWV_SECRET_ERR_GLIB;
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, d.cancellable, &gerror);
+    SecretCollection *collection = NULL;
+    if (service != NULL) {
+        collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE,
+                                                      d.cancellable, &gerror);
+        if (collection == NULL && gerror == NULL) {
+            status = PWV_SECRET_ERR_NO_DEFAULT;
+        } else if (collection != NULL && !secret_collection_get_locked(collection)) {
+            status = PWV_SECRET_OK;
+        } else if (collection != NULL) {
+            const gchar *paths[] = { g_dbus_proxy_get_object_path((GDBusProxy *)collection), NULL };
+            status = mode == PWV_UNLOCK_NEVER
+                         ? PWV_SECRET_NEEDS_PROMPT
+                         : unlock_paths(service_connection(service), service, paths, mode, &d, &gerror);
+        }
+    }
+    gboolean fired = pwv_deadline_stop(&d);
+    if (collection != NULL) g_object_unref(collection);
+    if (service != NULL) g_object_unref(service);
+    if (status == PWV_SECRET_ERR_NO_DEFAULT && !fired)
+        return fail(error, PWV_SECRET_ERR_NO_DEFAULT, "the Secret Service has no default collection");
+    if (status == PWV_SECRET_ERR_GLIB || status == PWV_SECRET_ERR_NO_DEFAULT || fired)
+        return fail_after(error, &gerror, fired);
+    g_clear_error(&gerror);
+    return status;
+}
+
+int pwv_secret_all_locked(unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
+    if (timeout_ms == 0) return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
+
+    GError *gerror = NULL;
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms))
+        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+
+    /* The service proxy read its properties (Collections) when it was made; each collection's
+     * Locked is one Properties.Get, which no provider answers with a dialog. */
+    int status = PWV_SECRET_ERR_GLIB;
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, d.cancellable, &gerror);
+    if (service != NULL) {
+        GVariant *collections = g_dbus_proxy_get_cached_property((GDBusProxy *)service, "Collections");
+        const gchar **paths = collections != NULL ? g_variant_get_objv(collections, NULL) : NULL;
+        status = paths == NULL || paths[0] == NULL ? PWV_SECRET_ERR_NO_DEFAULT : PWV_SECRET_LOCKED;
+        for (size_t i = 0; paths != NULL && paths[i] != NULL && status == PWV_SECRET_LOCKED; i++) {
+            GVariant *reply = g_dbus_connection_call_sync(
+                service_connection(service), SECRETS_NAME, paths[i], "org.freedesktop.DBus.Properties", "Get",
+                g_variant_new("(ss)", "org.freedesktop.Secret.Collection", "Locked"), G_VARIANT_TYPE("(v)"),
+                G_DBUS_CALL_FLAGS_NONE, pwv_deadline_left_ms(&d), d.cancellable, &gerror);
+            if (reply == NULL) {
+                status = PWV_SECRET_ERR_GLIB;
+                break;
+            }
+            GVariant *boxed = NULL;
+            g_variant_get(reply, "(v)", &boxed);
+            if (boxed != NULL && g_variant_is_of_type(boxed, G_VARIANT_TYPE_BOOLEAN) && !g_variant_get_boolean(boxed))
+                status = 0;
+            if (boxed != NULL) g_variant_unref(boxed);
+            g_variant_unref(reply);
+        }
+        g_free(paths);
+        if (collections != NULL) g_variant_unref(collections);
+        g_object_unref(service);
+    }
+    gboolean fired = pwv_deadline_stop(&d);
+    if (status == PWV_SECRET_ERR_NO_DEFAULT && !fired)
+        return fail(error, PWV_SECRET_ERR_NO_DEFAULT, "the Secret Service has no collection");
+    if (status == PWV_SECRET_ERR_GLIB || fired) return fail_after(error, &gerror, fired);
+    return status;
+}
+
+int pwv_secret_provider_pid(unsigned int timeout_ms, unsigned int *pid, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
+    if (timeout_ms == 0 || pid == NULL) return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
+    *pid = 0;
+
+    GError *gerror = NULL;
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms))
+        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    int status = PWV_SECRET_ERR_GLIB;
+    GDBusConnection *connection = g_bus_get_sync(G_BUS_TYPE_SESSION, d.cancellable, &gerror);
+    if (connection != NULL) {
+        GVariant *reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "GetConnectionUnixProcessID", g_variant_new("(s)", SECRETS_NAME), G_VARIANT_TYPE("(u)"),
+            G_DBUS_CALL_FLAGS_NONE, pwv_deadline_left_ms(&d), d.cancellable, &gerror);
+        if (reply != NULL) {
+            guint32 value = 0;
+            g_variant_get(reply, "(u)", &value);
+            *pid = value;
+            status = PWV_SECRET_OK;
+            g_variant_unref(reply);
+        } else if (gerror != NULL && g_dbus_error_is_remote_error(gerror)) {
+            gchar *name = g_dbus_error_get_remote_error(gerror);
+            if (name != NULL && strcmp(name, "org.freedesktop.DBus.Error.NameHasNoOwner") == 0) {
+                status = PWV_SECRET_ABSENT;
+                g_clear_error(&gerror);
+            }
+            g_free(name);
+        }
+        g_object_unref(connection);
+    }
+    gboolean fired = pwv_deadline_stop(&d);
+    if (status == PWV_SECRET_ERR_GLIB || (fired && status != PWV_SECRET_OK)) return fail_after(error, &gerror, fired);
     return status;
 }

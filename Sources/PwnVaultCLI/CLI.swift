@@ -19,7 +19,7 @@ public enum CLI {
         let failure = OutputFailure()
         var status = run(arguments: Array(argv.dropFirst()), environment: environment,
                          terminal: TerminalCapabilities.detect(environment: environment),
-                         keyring: { KeyringFactory.make(settings: $0) },
+                         keyring: { KeyringFactory.make(settings: $0, interaction: $1) },
                          writeOut: StandardWriters.out(recordingIn: failure), writeErr: StandardWriters.err, now: now)
         if let error = failure.error, status == .success || status == .breachesFound {
             Console.reportBeforeAnyConsole(error)
@@ -31,7 +31,7 @@ public enum CLI {
     /// The testable core of `run`: every service injected. Settings are read only once a command is
     /// about to run, so `--help` and `--version` work whatever the environment holds.
     static func run(arguments: [String], environment: [String: String], terminal: TerminalCapabilities,
-                    keyring makeKeyring: (Settings) -> Keyring, writeOut: @escaping @Sendable (String) -> Void,
+                    keyring makeKeyring: (Settings, KeyringInteraction) -> Keyring, writeOut: @escaping @Sendable (String) -> Void,
                     writeErr: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() },
                     detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) }) -> ExitStatus {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
@@ -99,8 +99,14 @@ public enum CLI {
         if let share, spec.usesVault {
             console.note("share mode is on (\(share)): accounts appear by label or #id only")
         }
+        // The keyring's own dialogs (KeePassXC's access request, an unlock) only for a person at a
+        // terminal, announced on stderr first; watch, completion and anything piped never raise one.
+        let interaction = terminal.stderrIsTerminal && !spec.unattended
+            ? KeyringInteraction(allowsDialogs: true, promptTimeoutMilliseconds: settings.keyringPromptTimeoutMilliseconds,
+                                 announce: { console.note($0) })
+            : .unattended
         let context = Context(commandName: spec.name, arguments: parsed, environment: environment, settings: settings,
-                              console: console, keyring: makeKeyring(settings), now: now, shareReason: share)
+                              console: console, keyring: makeKeyring(settings, interaction), now: now, shareReason: share)
         do {
             return try command.run(context)
         } catch let error as UserFacingError {

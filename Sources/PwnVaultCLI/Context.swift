@@ -73,7 +73,7 @@ struct Context {
     /// and status lines): a locked or missing keyring is a `KeyringOnlyError`, status 5.
     func openVaultThroughKeyringOnly() throws -> VaultSession {
         try VaultSession.open(at: try vaultLocation(), keyring: keyring) { reason in
-            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault")
+            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault", provider: keyring.provider())
         }
     }
 }
@@ -81,7 +81,11 @@ struct Context {
 /// An unattended run never prompts: when the keyring cannot open the vault, it stops with the keyring status.
 struct KeyringOnlyError: UserFacingError {
     let reason: String
+    /// Who serves the keyring, so the hint says what to change there.
+    let provider: KeyringProvider
     var message: String { "\(reason); watch never asks for a passphrase" }
-    var hint: String? { "unlock the keyring (log in to the desktop session), or run 'pwnvault list' once to put the vault key in it" }
+    var hint: String? {
+        "\(provider.unattendedAdvice); if it holds no key for this vault yet, run 'pwnvault list' once on a terminal to put it there"
+    }
     var exitStatus: ExitStatus { .keyring }
 }

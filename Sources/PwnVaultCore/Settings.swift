@@ -20,6 +20,7 @@ public struct Settings: Sendable, Equatable {
     public static let vaultVariable = "PWNVAULT_VAULT"
     public static let keyringVariable = "PWNVAULT_KEYRING"
     public static let keyringTimeoutVariable = "PWNVAULT_KEYRING_TIMEOUT_MS"
+    public static let keyringPromptTimeoutVariable = "PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS"
     public static let passphraseFileVariable = "PWNVAULT_PASSPHRASE_FILE"
     public static let apiURLVariable = "PWNVAULT_API_URL"
     public static let passwordsURLVariable = "PWNVAULT_PASSWORDS_URL"
@@ -36,8 +37,10 @@ public struct Settings: Sendable, Equatable {
 
     /// Defaults, as printed in `documentation`.
     public static let defaultKeyringTimeoutMilliseconds = 2000
-    /// The range accepted for `PWNVAULT_KEYRING_TIMEOUT_MS`.
+    /// The range accepted for `PWNVAULT_KEYRING_TIMEOUT_MS` and `PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS`.
     public static let keyringTimeoutRange = 1...600_000
+    /// How long a person at a terminal is given to answer the keyring's own dialog, by default.
+    public static let defaultKeyringPromptTimeoutMilliseconds = 60_000
     public static let defaultAPIURL = "https://haveibeenpwned.com/api/v3"
     public static let defaultPasswordsURL = "https://api.pwnedpasswords.com"
 
@@ -49,6 +52,8 @@ public struct Settings: Sendable, Equatable {
          "auto: keep the vault key in the desktop keyring when one answers; none: never use the keyring"),
         (keyringTimeoutVariable, "\(defaultKeyringTimeoutMilliseconds)",
          "how long to wait for the keyring, in milliseconds (1 to 600000), before using the passphrase"),
+        (keyringPromptTimeoutVariable, "\(defaultKeyringPromptTimeoutMilliseconds)",
+         "how long to wait for you to answer the keyring's own dialog (KeePassXC's access request, an unlock), in milliseconds (1 to 600000); only on a terminal"),
         (passphraseFileVariable, "(unset: ask on the terminal)",
          "read the vault passphrase from the first line of this file instead of asking"),
         (apiURLVariable, defaultAPIURL,
@@ -85,6 +90,8 @@ public struct Settings: Sendable, Equatable {
     public var keyring: KeyringMode
     /// `PWNVAULT_KEYRING_TIMEOUT_MS`: how long a keyring call may take before it is abandoned.
     public var keyringTimeoutMilliseconds: Int
+    /// `PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS`: how long a person may take to answer the keyring's dialog.
+    public var keyringPromptTimeoutMilliseconds: Int
     /// `PWNVAULT_PASSPHRASE_FILE`; nil when unset or empty.
     public var passphraseFile: String?
     /// The validated HIBP API base (`APIURLPolicy`).
@@ -131,16 +138,18 @@ public struct Settings: Sendable, Equatable {
             keyring = .auto
         }
 
-        if let raw = value(Self.keyringTimeoutVariable) {
-            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let ms = Int(raw),
-                  Self.keyringTimeoutRange.contains(ms) else {
-                throw SettingsError.invalidValue(variable: Self.keyringTimeoutVariable, value: raw,
+        /// Milliseconds in `keyringTimeoutRange` from `variable`, or `fallback` when it is unset.
+        func milliseconds(_ variable: String, default fallback: Int) throws -> Int {
+            guard let raw = value(variable) else { return fallback }
+            guard raw.allSatisfy({ ("0"..."9").contains($0) }), let ms = Int(raw), Self.keyringTimeoutRange.contains(ms) else {
+                throw SettingsError.invalidValue(variable: variable, value: raw,
                                                  expected: "a number of milliseconds from 1 to 600000")
             }
-            keyringTimeoutMilliseconds = ms
-        } else {
-            keyringTimeoutMilliseconds = Self.defaultKeyringTimeoutMilliseconds
+            return ms
         }
+        keyringTimeoutMilliseconds = try milliseconds(Self.keyringTimeoutVariable, default: Self.defaultKeyringTimeoutMilliseconds)
+        keyringPromptTimeoutMilliseconds = try milliseconds(Self.keyringPromptTimeoutVariable,
+                                                            default: Self.defaultKeyringPromptTimeoutMilliseconds)
 
         apiBaseURL = try APIURLPolicy.validateAPIBase(value(Self.apiURLVariable) ?? Self.defaultAPIURL,
                                                       variable: Self.apiURLVariable)

@@ -79,7 +79,12 @@ final class VaultEndToEndTests: XCTestCase {
         let found = Sandbox.exec("/usr/bin/env", ["secret-tool", "search", "--all", "vault-id", vaultID], input: nil,
                                  environment: s.environment)
         XCTAssertEqual(found.status, 0, found.stderr)
-        XCTAssertTrue(found.all.contains("label = pwnvault vault key ("), found.all)
+        // The label names pwnvault and the vault id, never the vault's path (it holds the user name,
+        // and KWallet files a label with '/' in folders).
+        XCTAssertTrue(found.all.contains("label = pwnvault vault key \(vaultID.prefix(16))\n"), found.all)
+        let label = found.all.split(separator: "\n").first { $0.hasPrefix("label = ") } ?? ""
+        XCTAssertFalse(label.contains("/"), found.all)
+        XCTAssertFalse(found.all.contains(s.home.path), found.all)
         XCTAssertTrue(found.all.contains("attribute.application = pwnvault"), found.all)
     }
 

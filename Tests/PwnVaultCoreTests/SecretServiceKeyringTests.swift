@@ -140,7 +140,7 @@ final class SecretServiceKeyringTests: XCTestCase {
 
     func testDisabledKeyringRefusesEverything() {
         let disabled = DisabledKeyring()
-        let item = KeyringItem.vaultKey(vaultID: "00", path: "/nowhere")
+        let item = KeyringItem.vaultKey(vaultID: "00")
         XCTAssertThrowsError(try disabled.lookup(item)) { XCTAssertEqual($0 as? KeyringError, .disabled) }
         XCTAssertThrowsError(try disabled.store(item, secret: .random(count: 32))) { XCTAssertEqual($0 as? KeyringError, .disabled) }
         XCTAssertThrowsError(try disabled.clear(item)) { XCTAssertEqual($0 as? KeyringError, .disabled) }
@@ -160,20 +160,30 @@ final class SecretServiceKeyringTests: XCTestCase {
     }
 
     func testLibsecretFailuresMapToKeyringErrors() {
-        let map = SecretServiceKeyring.keyringError(domain:code:message:)
-        XCTAssertEqual(map("secret-error", 2, "Cannot create an item in a locked collection"), .locked)
+        func map(_ domain: String, _ code: Int32, _ message: String, _ dbusName: String = "",
+                 _ provider: KeyringProvider = .gnomeKeyring) -> KeyringError {
+            SecretServiceKeyring.keyringError(domain: domain, code: code, message: message, dbusName: dbusName, provider: provider)
+        }
+        XCTAssertEqual(map("secret-error", 2, "Cannot create an item in a locked collection"), .locked(.gnomeKeyring))
         XCTAssertEqual(map("secret-error", 1, "Received invalid secret from the secret storage."),
                        .failed(reason: "received invalid secret from the secret storage"))
-        XCTAssertEqual(map("g-io-error-quark", 19, "Operation was cancelled"), .timedOut)
-        XCTAssertEqual(map("g-dbus-error-quark", 4, "No reply"), .timedOut)
+        XCTAssertEqual(map("g-io-error-quark", 19, "Operation was cancelled", "", .keePassXC), .timedOut(.keePassXC))
+        XCTAssertEqual(map("g-dbus-error-quark", 4, "No reply"), .timedOut(.gnomeKeyring))
         XCTAssertEqual(map("g-io-error-quark", 0, "Cannot autolaunch D-Bus without X11 $DISPLAY"),
                        .unavailable(reason: "no D-Bus session"))
         XCTAssertEqual(map("g-io-error-quark", 1, "Could not connect: No such file or directory"),
                        .unavailable(reason: "cannot connect to the D-Bus session bus"))
-        XCTAssertEqual(map("g-dbus-error-quark", 2, "GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided by any .service files"),
-                       .unavailable(reason: "no Secret Service daemon"))
+        XCTAssertEqual(map("g-dbus-error-quark", 2, "GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: The name org.freedesktop.secrets was not provided by any .service files",
+                           "org.freedesktop.DBus.Error.ServiceUnknown", .unknown),
+                       .unavailable(reason: "no Secret Service provider on the session bus"))
         XCTAssertEqual(map("g-dbus-error-quark", 19, "Object does not exist at path “/org/freedesktop/secrets/collection/login”"),
-                       .unavailable(reason: "no default keyring collection"))
+                       .noCollection(.gnomeKeyring))
+        // KeePassXC with no database open: NoSuchObject with an empty body (GLib's words only).
+        XCTAssertEqual(map("secret-error", 3, "GDBus.Error:org.freedesktop.Secret.Error.NoSuchObject: error return with empty body",
+                           "org.freedesktop.Secret.Error.NoSuchObject", .keePassXC), .noCollection(.keePassXC))
+        // The D-Bus name decides whatever GLib made of it (an unregistered name arrives as a GIO error).
+        XCTAssertEqual(map("g-io-error-quark", 36, "GDBus.Error:org.freedesktop.Secret.Error.IsLocked: locked",
+                           "org.freedesktop.Secret.Error.IsLocked", .kWallet), .locked(.kWallet))
         XCTAssertEqual(map("g-dbus-error-quark", 7, "GDBus.Error:org.example.Odd: Something\nodd happened."),
                        .unavailable(reason: "something odd happened"))
         XCTAssertEqual(map("other-quark", 3, ""), .unavailable(reason: "other-quark 3"))
@@ -220,7 +230,7 @@ final class SecretServiceKeyringTests: XCTestCase {
             throw XCTSkip("runs only as a probe in a child process")
         }
         let keyring = KeyringFactory.make(settings: try Settings(environment: environment))
-        let item = KeyringItem.vaultKey(vaultID: "probe", path: "/probe")
+        let item = KeyringItem.vaultKey(vaultID: "probe")
         func expect(_ expected: KeyringError, _ call: () throws -> Void) {
             XCTAssertThrowsError(try call(), probe) { XCTAssertEqual($0 as? KeyringError, expected, probe) }
         }
@@ -234,16 +244,20 @@ final class SecretServiceKeyringTests: XCTestCase {
                                 "[\"/org/freedesktop/secrets/collection/login\"]"])
             XCTAssertEqual(lock.status, 0, lock.stderr)
             XCTAssertTrue(try SecretServiceKeyring().isLocked())
-            expect(.locked) { _ = try keyring.lookup(item) }
-            expect(.locked) { try keyring.clear(item) }
+            expect(.locked(.gnomeKeyring)) { _ = try keyring.lookup(item) }
+            expect(.locked(.gnomeKeyring)) { try keyring.clear(item) }
+            // A new process would find the item, locked: never "absent".
+            expect(.locked(.gnomeKeyring)) { _ = try keyring.probe(item) }
         case "locked":
             XCTAssertTrue(try SecretServiceKeyring().isLocked())
-            expect(.locked) { _ = try keyring.lookup(item) }
-            expect(.locked) { try keyring.store(item, secret: .random(count: 32)) }
-            expect(.locked) { try keyring.clear(item) }
+            XCTAssertEqual(keyring.provider(), .gnomeKeyring)
+            expect(.locked(.gnomeKeyring)) { _ = try keyring.lookup(item) }
+            expect(.locked(.gnomeKeyring)) { try keyring.store(item, secret: .random(count: 32)) }
+            expect(.locked(.gnomeKeyring)) { try keyring.clear(item) }
         case "no-daemon":
-            expect(.unavailable(reason: "no Secret Service daemon")) { _ = try keyring.lookup(item) }
-            expect(.unavailable(reason: "no Secret Service daemon")) { try keyring.store(item, secret: .random(count: 32)) }
+            XCTAssertEqual(keyring.provider(), .unknown)
+            expect(.unavailable(reason: "no Secret Service provider on the session bus")) { _ = try keyring.lookup(item) }
+            expect(.unavailable(reason: "no Secret Service provider on the session bus")) { try keyring.store(item, secret: .random(count: 32)) }
         case "no-bus":
             expect(.unavailable(reason: "no D-Bus session")) { _ = try keyring.lookup(item) }
         case "hung":
@@ -251,8 +265,8 @@ final class SecretServiceKeyringTests: XCTestCase {
             let pid = try XCTUnwrap(environment["KEYRING_DAEMON_PID"].flatMap { pid_t($0) }, "KEYRING_DAEMON_PID")
             XCTAssertEqual(kill(pid, SIGSTOP), 0)
             defer { kill(pid, SIGCONT) }
-            expect(.timedOut) { _ = try keyring.lookup(item) }
-            expect(.timedOut) { try keyring.store(item, secret: .random(count: 32)) }
+            expect(.timedOut(.gnomeKeyring)) { _ = try keyring.lookup(item) }
+            expect(.timedOut(.gnomeKeyring)) { try keyring.store(item, secret: .random(count: 32)) }
         default:
             XCTFail("unknown probe \(probe)")
         }
@@ -352,7 +366,7 @@ final class SecretServiceKeyringTests: XCTestCase {
 
     private func newVaultItem() -> KeyringItem {
         let id = Sodium.hex(Sodium.randomData(16))
-        let item = KeyringItem.vaultKey(vaultID: id, path: "/tmp/pwnvault-test/\(id)/vault")
+        let item = KeyringItem.vaultKey(vaultID: id)
         createdItems.append(item)
         return item
     }

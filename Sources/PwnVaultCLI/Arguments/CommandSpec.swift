@@ -37,13 +37,16 @@ struct CommandSpec: Sendable {
     let examples: [(String, String)]
     /// Global options that make no sense for this command are still accepted but listed only where relevant.
     let usesVault: Bool
+    /// Run with nobody watching even on a terminal (watch, shell completion on Tab): the keyring
+    /// never shows a dialog for it.
+    let unattended: Bool
 
     init(name: String, summary: String, usage: [String], discussion: String? = nil, options: [OptionSpec] = [],
          positionals: ClosedRange<Int> = 0...0, positionalHelp: [(String, String)] = [],
-         examples: [(String, String)], usesVault: Bool = true) {
+         examples: [(String, String)], usesVault: Bool = true, unattended: Bool = false) {
         self.name = name; self.summary = summary; self.usage = usage; self.discussion = discussion
         self.options = options; self.positionals = positionals; self.positionalHelp = positionalHelp
-        self.examples = examples; self.usesVault = usesVault
+        self.examples = examples; self.usesVault = usesVault; self.unattended = unattended
     }
 }
 

@@ -20,7 +20,7 @@ enum CompletionsCommand: Command {
         examples: [("source <(pwnvault completions bash)", "complete pwnvault in this bash session"),
                    ("pwnvault completions zsh > ~/.zfunc/_pwnvault", "install for zsh (with ~/.zfunc in $fpath)"),
                    ("pwnvault completions fish > ~/.config/fish/completions/pwnvault.fish", "install for fish")],
-        usesVault: false)
+        usesVault: false, unattended: true)
 
     static func run(_ context: Context) throws -> ExitStatus {
         if let what = context.arguments.value("list") {

@@ -27,7 +27,8 @@ enum WatchCommand: Command {
                   OptionSpec("stealer-logs", help: "in full checks, also ask for info-stealer logs (needs a subscription that includes them)")]
             + PacingOptions.specs,
         examples: [("pwnvault watch --notify", "what a daily timer runs ('pwnvault schedule enable' sets it up)"),
-                   ("pwnvault watch --full-every 1", "check every account every day")])
+                   ("pwnvault watch --full-every 1", "check every account every day")],
+        unattended: true)
 
     struct NewsRow: Encodable {
         let id: Int

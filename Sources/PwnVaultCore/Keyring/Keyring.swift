@@ -1,36 +1,49 @@
 /// What pwnvault keeps in the desktop keyring.
 public enum KeyringItem: Equatable, Sendable {
-    /// The 32-byte key of one vault, identified by the vault's random id (hex) and, for people
-    /// browsing their keyring, its path.
-    case vaultKey(vaultID: String, path: String)
+    /// The 32-byte key of one vault, identified by the vault's random id (hex). Not by its path: a
+    /// label with the path shows the user's name to anything that lists the keyring, and KWallet
+    /// files a label with `/` in folders.
+    case vaultKey(vaultID: String)
     /// The HIBP API key.
     case apiKey
 
     /// The attributes the item is stored and looked up under (`secret-tool search application pwnvault`).
     public var attributes: [(String, String)] {
         switch self {
-        case let .vaultKey(id, _): return [("application", "pwnvault"), ("type", "vault-key"), ("vault-id", id)]
+        case let .vaultKey(id): return [("application", "pwnvault"), ("type", "vault-key"), ("vault-id", id)]
         case .apiKey: return [("application", "pwnvault"), ("type", "hibp-api-key")]
         }
     }
 
-    /// The readable label shown by keyring managers (Seahorse, KeePassXC).
+    /// The readable label shown by keyring managers (Seahorse, KeePassXC, KWalletManager): pwnvault
+    /// and the vault id's first 16 hex digits (what `pwnvault status` prints). No path, no `/`.
     public var label: String {
         switch self {
-        case let .vaultKey(_, path): return "pwnvault vault key (\(path))"
+        case let .vaultKey(id): return "pwnvault vault key \(id.prefix(16))"
         case .apiKey: return "pwnvault HIBP API key"
         }
     }
 }
 
-/// Why the keyring could not be used. A locked keyring is never reported as a missing item.
+/// Why the keyring could not be used. A locked keyring is never reported as a missing item. The
+/// provider, where one is named, words the message and the hint.
 public enum KeyringError: Error, Equatable, Sendable {
-    /// No Secret Service here (no session bus, no daemon, no default collection): fall back to the passphrase.
+    /// No Secret Service here (no session bus, no daemon): fall back to the passphrase.
     case unavailable(reason: String)
-    /// The collection is locked and cannot be unlocked without a prompt.
-    case locked
-    /// The daemon did not answer in time.
-    case timedOut
+    /// The provider has nowhere to keep items: no default collection (KeePassXC: no database open
+    /// or no group exposed; KWallet: no wallet).
+    case noCollection(KeyringProvider)
+    /// Locked, and this run may not show the provider's unlock dialog (or it could not be shown).
+    case locked(KeyringProvider)
+    /// The item is there but the provider asks a person to approve each access (KeePassXC's
+    /// per-access confirmation), and this run is unattended.
+    case needsApproval(KeyringProvider)
+    /// The person refused or closed the provider's dialog.
+    case refused(KeyringProvider)
+    /// Nobody answered the provider's dialog within the prompt timeout (milliseconds).
+    case unanswered(KeyringProvider, milliseconds: Int)
+    /// The provider did not answer in time.
+    case timedOut(KeyringProvider)
     /// `PWNVAULT_KEYRING=none`.
     case disabled
     /// The Secret Service answered with an error.
@@ -40,12 +53,55 @@ public enum KeyringError: Error, Equatable, Sendable {
     public var reason: String {
         switch self {
         case let .unavailable(r): return "no usable keyring (\(r))"
-        case .locked: return "the keyring is locked"
-        case .timedOut: return "the keyring did not answer in time"
+        case let .noCollection(p):
+            switch p {
+            case .keePassXC: return "KeePassXC has no database open for pwnvault (none open, or no group exposed to the Secret Service)"
+            case .kWallet: return "KWallet has no wallet open for the Secret Service"
+            default: return "no usable keyring (\(p.name) has no default collection)"
+            }
+        case let .locked(p): return p.lockedPhrase
+        case let .needsApproval(p): return "\(p.name) asks a person to approve each access to pwnvault's key, and nobody is here to answer"
+        case let .refused(p): return "\(p.name)'s dialog was closed without allowing access"
+        case let .unanswered(p, ms): return "nobody answered \(p.name)'s dialog within \(Self.seconds(ms))"
+        case let .timedOut(p): return "\(p.name) did not answer in time"
         case .disabled: return "the keyring is turned off (PWNVAULT_KEYRING=none)"
         case let .failed(r): return "the keyring failed (\(r))"
         }
     }
+
+    /// "60 s", "1.5 s".
+    static func seconds(_ milliseconds: Int) -> String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+    }
+}
+
+/// Whether the keyring may show its own dialogs (unlock, access approval) in this run.
+public struct KeyringInteraction: Sendable {
+    /// A person is at a terminal: the provider may show its dialog, after `announce` said so.
+    public let allowsDialogs: Bool
+    /// How long to wait for a person to answer a dialog.
+    public let promptTimeoutMilliseconds: Int
+    /// Says, in one line, what the person is waiting for and what to do ("waiting for KeePassXC: …").
+    public let announce: @Sendable (String) -> Void
+
+    public init(allowsDialogs: Bool, promptTimeoutMilliseconds: Int, announce: @escaping @Sendable (String) -> Void) {
+        self.allowsDialogs = allowsDialogs
+        self.promptTimeoutMilliseconds = promptTimeoutMilliseconds
+        self.announce = announce
+    }
+
+    /// No person: a dialog would wait for nobody (watch, the scheduled run, completions, pipes).
+    public static let unattended = KeyringInteraction(allowsDialogs: false, promptTimeoutMilliseconds: 1, announce: { _ in })
+}
+
+/// What a new process would find under an item, without a dialog and without reading the secret.
+public enum KeyringItemState: Equatable, Sendable {
+    /// Readable without a dialog.
+    case readable
+    /// Present, but reading it needs a person to answer the provider's dialog each time.
+    case needsApproval
+    /// Not there.
+    case absent
 }
 
 /// A place to keep secrets: the Secret Service, or nothing at all.
@@ -57,6 +113,11 @@ public protocol Keyring: Sendable {
     func store(_ item: KeyringItem, secret: SecretBytes) throws
     /// Removes the item; true when something was removed.
     @discardableResult func clear(_ item: KeyringItem) throws -> Bool
+    /// What a new process would find under `item` (a fresh connection: KeePassXC approves each
+    /// client connection), without a dialog. For `doctor` and for reading back what was stored.
+    func probe(_ item: KeyringItem) throws -> KeyringItemState
+    /// Who serves the keyring, as far as can be told without asking it anything.
+    func provider() -> KeyringProvider
 }
 
 /// The keyring used when `PWNVAULT_KEYRING=none`: every call fails with `.disabled`.
@@ -65,15 +126,27 @@ public struct DisabledKeyring: Keyring {
     public func lookup(_ item: KeyringItem) throws -> SecretBytes? { throw KeyringError.disabled }
     public func store(_ item: KeyringItem, secret: SecretBytes) throws { throw KeyringError.disabled }
     public func clear(_ item: KeyringItem) throws -> Bool { throw KeyringError.disabled }
+    public func probe(_ item: KeyringItem) throws -> KeyringItemState { throw KeyringError.disabled }
+    public func provider() -> KeyringProvider { .unknown }
 }
 
 extension KeyringError: UserFacingError {
     public var message: String { reason }
     public var hint: String? {
         switch self {
-        case .locked: return "unlock the keyring (log in to the desktop session, or open Seahorse) and try again"
+        case let .noCollection(p): return p.collectionAdvice
+        case let .locked(p): return "\(p.unlockAdvice) and try again; unattended runs never show an unlock dialog"
+        case let .needsApproval(p): return "\(p.unattendedAdvice), or run pwnvault from a terminal and approve it in \(p.name)'s window"
+        case let .refused(p): return "run it again and allow access in \(p.name)'s window, or give the passphrase"
+        case .unanswered: return "run it again and answer the dialog, or raise \(Settings.keyringPromptTimeoutVariable)"
+        case let .timedOut(p):
+            switch p {
+            case .keePassXC: return "is KeePassXC showing a dialog? answer it, or restart KeePassXC; or raise \(Settings.keyringTimeoutVariable)"
+            default: return "restart \(p.name) (or log out and in), or raise \(Settings.keyringTimeoutVariable)"
+            }
         case .disabled: return "unset PWNVAULT_KEYRING to use the desktop keyring"
-        default: return "a Secret Service (GNOME Keyring, KeePassXC, KWallet) must be running in this session"
+        case .unavailable, .failed:
+            return "a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) must be running in this session"
         }
     }
     public var exitStatus: ExitStatus { .keyring }

@@ -2,10 +2,12 @@
 public enum KeyringFactory {
     /// `DisabledKeyring` when `PWNVAULT_KEYRING=none`, else a `SecretServiceKeyring` with the configured
     /// timeout. Never touches the keyring itself.
-    public static func make(settings: Settings) -> Keyring {
+    /// `interaction` says whether the provider may show its own dialogs (a person at a terminal).
+    public static func make(settings: Settings, interaction: KeyringInteraction = .unattended) -> Keyring {
         switch settings.keyring {
         case .none: return DisabledKeyring()
-        case .auto: return SecretServiceKeyring(timeoutMilliseconds: UInt32(settings.keyringTimeoutMilliseconds))
+        case .auto: return SecretServiceKeyring(timeoutMilliseconds: UInt32(settings.keyringTimeoutMilliseconds),
+                                                interaction: interaction)
         }
     }
 }

@@ -8,9 +8,16 @@ internal import CSecretShim
 /// Items go into the default collection under the attributes of `KeyringItem.attributes`, so
 /// `secret-tool search --all application pwnvault` lists them; the secret is kept as base64 text.
 /// Every call gives up after `timeoutMilliseconds` (a stopped or wedged daemon otherwise blocks
-/// forever). A locked keyring with no way to prompt answers lookups with "no such item", which must
-/// never pass for a missing key: `store` and `clear` check first that the default collection is
-/// unlocked, and `lookup` asks whenever it finds nothing it can read.
+/// forever), except while a person is answering the provider's own dialog, which `interaction`
+/// allows or forbids: an unattended run never raises a dialog nobody will answer.
+///
+/// Providers lock differently, and a locked item must never pass for a missing key:
+/// - GNOME Keyring locks collections; its unlock dialog needs the desktop.
+/// - KeePassXC (per-access confirmation on, its default) lists pwnvault's items as *locked* for every
+///   new client connection until the person allows it; a locked database makes even a search show
+///   its "Unlock Database" dialog, so that state is asked about first.
+/// - KWallet reports every collection locked after login until a client calls Unlock, which then
+///   completes at once, without a dialog, while the wallet is open.
 ///
 /// It talks to the D-Bus session bus of the process environment (`DBUS_SESSION_BUS_ADDRESS`).
 /// GLib opens that connection once per process and keeps it, so one process can only ever use one
@@ -23,26 +30,91 @@ public struct SecretServiceKeyring: Keyring {
 
     /// How long each call may take before it is cancelled and throws `KeyringError.timedOut`.
     public let timeoutMilliseconds: UInt32
+    /// Whether the provider may show its dialogs, and how long a person has to answer them.
+    public let interaction: KeyringInteraction
+    private let identified = ProviderCache()
 
     /// A keyring whose calls give up after `timeoutMilliseconds` (at least 1).
-    public init(timeoutMilliseconds: UInt32 = SecretServiceKeyring.defaultTimeoutMilliseconds) {
+    public init(timeoutMilliseconds: UInt32 = SecretServiceKeyring.defaultTimeoutMilliseconds,
+                interaction: KeyringInteraction = .unattended) {
         precondition(timeoutMilliseconds > 0, "a keyring timeout must be positive")
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.interaction = interaction
     }
 
+    // MARK: who serves it
+
+    /// The provider that owns `org.freedesktop.secrets`, asked of the bus (one round trip to the bus,
+    /// none to the provider) and remembered. `.unknown` when nobody owns the name yet (a provider
+    /// may be started on demand: then asked again next time) or the bus cannot be reached.
+    public func provider() -> KeyringProvider {
+        if let known = identified.value { return known }
+        var pid: UInt32 = 0
+        var error = pwv_error()
+        guard pwv_secret_provider_pid(timeoutMilliseconds, &pid, &error) == Int32(PWV_SECRET_OK), pid > 0 else {
+            return .unknown
+        }
+        let provider = KeyringProvider.running(pid: pid)
+        identified.value = provider
+        return provider
+    }
+
+    // MARK: lookup
+
     /// The secret stored under `item`, in secure memory, or nil when there is none.
-    /// Throws `.locked` rather than returning nil when the default collection is locked.
+    /// Throws rather than returning nil when the item (or its collection) is locked.
     ///
-    /// It makes the D-Bus calls `secret-tool lookup` makes; the lock state (three more round trips)
-    /// is asked only when no readable item was found, which is when "locked" and "absent" look alike.
+    /// When an unlocked item matches it makes the D-Bus calls `secret-tool lookup` makes. A locked
+    /// match is unlocked without a dialog when the provider allows (KWallet); otherwise a person
+    /// at a terminal is told what to answer and the provider shows its dialog, and an unattended
+    /// run stops with the reason.
     public func lookup(_ item: KeyringItem) throws -> SecretBytes? {
+        let provider = provider()
+        try requireOpenDatabase(provider)
+        switch try read(item, mode: PWV_UNLOCK_SILENT, timeout: timeoutMilliseconds, provider: provider) {
+        case let .secret(secret):
+            return secret
+        case .absent:
+            // A locked collection may hide its items from the search.
+            guard try isLocked() else { return nil }
+            try unlockDefaultCollection(provider)
+            switch try read(item, mode: PWV_UNLOCK_SILENT, timeout: timeoutMilliseconds, provider: provider) {
+            case let .secret(secret): return secret
+            case .absent: return nil
+            case .needsDialog: return try readThroughDialog(item, provider: provider)
+            }
+        case .needsDialog:
+            return try readThroughDialog(item, provider: provider)
+        }
+    }
+
+    private enum ReadOutcome { case secret(SecretBytes), absent, needsDialog }
+
+    /// Reads the item through the provider's dialog, after saying so; unattended runs stop instead.
+    private func readThroughDialog(_ item: KeyringItem, provider: KeyringProvider) throws -> SecretBytes? {
+        // The collection locked (GNOME Keyring, a closed wallet) or only this client not yet allowed (KeePassXC)?
+        let collectionLocked = (try? isLocked()) ?? false
+        guard interaction.allowsDialogs else {
+            throw collectionLocked ? KeyringError.locked(provider) : KeyringError.needsApproval(provider)
+        }
+        announce(provider, unlocking: collectionLocked)
+        switch try read(item, mode: PWV_UNLOCK_PROMPT, timeout: promptTimeout, provider: provider, prompting: true) {
+        case let .secret(secret): return secret
+        case .absent: return nil
+        case .needsDialog: throw KeyringError.refused(provider)
+        }
+    }
+
+    /// One lookup through the shim, as `mode` allows.
+    private func read(_ item: KeyringItem, mode: pwv_unlock_mode, timeout: UInt32, provider: KeyringProvider,
+                      prompting: Bool = false) throws -> ReadOutcome {
         let buffer = SecretBytes(count: Self.maximumSecretBytes)   // wiped when it goes away
         var length = 0
         var error = pwv_error()
         let status = Self.withCAttributes(item.attributes) { keys, values, count in
             buffer.withUnsafeMutableBytes { out in
-                pwv_secret_lookup(keys, values, count, out.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                  out.count, &length, timeoutMilliseconds, &error)
+                pwv_secret_lookup(keys, values, count, Int32(mode.rawValue), out.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                  out.count, &length, timeout, &error)
             }
         }
         switch status {
@@ -53,65 +125,179 @@ public struct SecretServiceKeyring: Keyring {
                     target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(length)))
                 }
             }
-            return secret
-        case Int32(PWV_SECRET_ABSENT):
-            try requireUnlocked()
-            return nil
-        default:
-            throw Self.keyringError(status: status, error: error)
+            return .secret(secret)
+        case Int32(PWV_SECRET_ABSENT): return .absent
+        case Int32(PWV_SECRET_NEEDS_PROMPT), Int32(PWV_SECRET_LOCKED_MATCH): return .needsDialog
+        case Int32(PWV_SECRET_DISMISSED): throw KeyringError.refused(provider)
+        default: throw failure(status: status, error: error, provider: provider, prompting: prompting)
         }
     }
+
+    // MARK: store and clear
 
     /// Stores `secret` (1 to `maximumSecretBytes` bytes) under `item`, replacing what was there.
     public func store(_ item: KeyringItem, secret: SecretBytes) throws {
         guard (1...Self.maximumSecretBytes).contains(secret.count) else {
             throw KeyringError.failed(reason: "a secret must hold 1 to \(Self.maximumSecretBytes) bytes")
         }
-        // A locked default collection would otherwise be met with an unlock prompt that cannot be
-        // shown, or, when there is no default collection, with an attempt to create one.
-        try requireUnlocked()
+        let provider = provider()
+        try requireOpenDatabase(provider)
+        // A locked default collection would otherwise be met with an unlock prompt nobody may see,
+        // or, when there is no default collection, with an attempt to create one.
+        if try isLocked() { try unlockDefaultCollection(provider) }
+        // Replacing an item this client may not read (KeePassXC) makes the provider ask the person.
+        let replacesLocked = try search(item, fresh: false, mode: PWV_UNLOCK_NEVER, provider: provider) == .needsApproval
+        if replacesLocked {
+            guard interaction.allowsDialogs else { throw KeyringError.needsApproval(provider) }
+            announce(provider, unlocking: false)
+        }
         var error = pwv_error()
         let status = Self.withCAttributes(item.attributes) { keys, values, count in
             item.label.withCString { label in
                 secret.withUnsafeBytes { bytes in
                     pwv_secret_store(keys, values, count, label, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                     bytes.count, timeoutMilliseconds, &error)
+                                     bytes.count, replacesLocked ? promptTimeout : timeoutMilliseconds, &error)
                 }
             }
         }
-        guard status == Int32(PWV_SECRET_OK) else { throw Self.keyringError(status: status, error: error) }
+        switch status {
+        case Int32(PWV_SECRET_OK): return
+        case Int32(PWV_SECRET_DISMISSED): throw KeyringError.refused(provider)
+        default: throw failure(status: status, error: error, provider: provider, prompting: replacesLocked)
+        }
     }
 
-    /// Removes the item; true when something was removed. A locked keyring throws `.locked`
-    /// rather than answering "nothing removed".
+    /// Removes the item; true when something was removed. A locked keyring throws rather than
+    /// answering "nothing removed".
     @discardableResult
     public func clear(_ item: KeyringItem) throws -> Bool {
-        try requireUnlocked()
+        let provider = provider()
+        try requireOpenDatabase(provider)
+        if try isLocked() { try unlockDefaultCollection(provider) }
+        let locked = try search(item, fresh: false, mode: PWV_UNLOCK_NEVER, provider: provider) == .needsApproval
+        if locked {
+            guard interaction.allowsDialogs else { throw KeyringError.needsApproval(provider) }
+            announce(provider, unlocking: false)
+        }
         var error = pwv_error()
         let status = Self.withCAttributes(item.attributes) { keys, values, count in
-            pwv_secret_clear(keys, values, count, timeoutMilliseconds, &error)
+            pwv_secret_clear(keys, values, count, locked ? promptTimeout : timeoutMilliseconds, &error)
         }
         switch status {
         case Int32(PWV_SECRET_OK): return true
-        case Int32(PWV_SECRET_ABSENT): return false
-        default: throw Self.keyringError(status: status, error: error)
+        case Int32(PWV_SECRET_ABSENT):
+            if locked { throw KeyringError.refused(provider) }   // still there: the person did not allow it
+            return false
+        default: throw failure(status: status, error: error, provider: provider, prompting: locked)
         }
     }
 
+    // MARK: what a new process would get
+
+    /// What a new process would find under `item`: searched on a connection of its own (KeePassXC
+    /// approves each connection), a locked match unlocked only where no dialog is needed. Never
+    /// shows a dialog, never reads the secret.
+    public func probe(_ item: KeyringItem) throws -> KeyringItemState {
+        let provider = provider()
+        if provider == .keePassXC, try allCollectionsLocked() { throw KeyringError.locked(provider) }
+        let state = try search(item, fresh: true, mode: PWV_UNLOCK_SILENT, provider: provider)
+        if state == .absent, try isLocked() {
+            var error = pwv_error()
+            let status = pwv_secret_unlock_default(Int32(PWV_UNLOCK_SILENT.rawValue), timeoutMilliseconds, &error)
+            guard status == Int32(PWV_SECRET_OK) else {
+                if status < 0 { throw failure(status: status, error: error, provider: provider) }
+                throw KeyringError.locked(provider)
+            }
+            return try search(item, fresh: true, mode: PWV_UNLOCK_SILENT, provider: provider)
+        }
+        // A match behind a locked collection (GNOME Keyring, a closed wallet) is locked, not waiting
+        // for an approval of this client.
+        if state == .needsApproval, try isLocked() { throw KeyringError.locked(provider) }
+        return state
+    }
+
+    private func search(_ item: KeyringItem, fresh: Bool, mode: pwv_unlock_mode,
+                        provider: KeyringProvider) throws -> KeyringItemState {
+        var error = pwv_error()
+        let status = Self.withCAttributes(item.attributes) { keys, values, count in
+            pwv_secret_search(keys, values, count, fresh ? 1 : 0, Int32(mode.rawValue), timeoutMilliseconds, &error)
+        }
+        switch status {
+        case Int32(PWV_SECRET_OK): return .readable
+        case Int32(PWV_SECRET_ABSENT): return .absent
+        case Int32(PWV_SECRET_LOCKED_MATCH), Int32(PWV_SECRET_NEEDS_PROMPT): return .needsApproval
+        default: throw failure(status: status, error: error, provider: provider)
+        }
+    }
+
+    // MARK: locks
+
     /// Whether the default collection is locked. Throws `.unavailable` when there is no Secret
-    /// Service or no default collection, `.timedOut` when it does not answer.
+    /// Service, `.noCollection` when it has no default collection, `.timedOut` when it does not answer.
     public func isLocked() throws -> Bool {
         var error = pwv_error()
         let status = pwv_secret_is_locked(timeoutMilliseconds, &error)
         switch status {
         case 0: return false
         case Int32(PWV_SECRET_LOCKED): return true
-        default: throw Self.keyringError(status: status, error: error)
+        default: throw failure(status: status, error: error, provider: provider())
         }
     }
 
-    private func requireUnlocked() throws {
-        if try isLocked() { throw KeyringError.locked }
+    /// Whether every collection is locked (KeePassXC with its database locked). Reads properties only.
+    private func allCollectionsLocked() throws -> Bool {
+        var error = pwv_error()
+        let status = pwv_secret_all_locked(timeoutMilliseconds, &error)
+        switch status {
+        case 0: return false
+        case Int32(PWV_SECRET_LOCKED): return true
+        default: throw failure(status: status, error: error, provider: provider())
+        }
+    }
+
+    /// KeePassXC answers a search of a locked database with its "Unlock Database" dialog and no reply
+    /// until it is answered: ask first, and unlock through a proper prompt (one that is withdrawn
+    /// when pwnvault gives up) where a person is there to answer it.
+    private func requireOpenDatabase(_ provider: KeyringProvider) throws {
+        guard provider == .keePassXC, try allCollectionsLocked() else { return }
+        try unlockDefaultCollection(provider)
+    }
+
+    /// Unlocks the default collection: silently where the provider allows (KWallet), else through
+    /// the provider's dialog when a person is there; otherwise throws `.locked`.
+    private func unlockDefaultCollection(_ provider: KeyringProvider) throws {
+        var error = pwv_error()
+        var status = pwv_secret_unlock_default(Int32(PWV_UNLOCK_SILENT.rawValue), timeoutMilliseconds, &error)
+        if status == Int32(PWV_SECRET_NEEDS_PROMPT) {
+            guard interaction.allowsDialogs else { throw KeyringError.locked(provider) }
+            announce(provider, unlocking: true)
+            status = pwv_secret_unlock_default(Int32(PWV_UNLOCK_PROMPT.rawValue), promptTimeout, &error)
+            if status < 0 { throw failure(status: status, error: error, provider: provider, prompting: true) }
+        }
+        switch status {
+        case Int32(PWV_SECRET_OK): return
+        case Int32(PWV_SECRET_DISMISSED): throw KeyringError.refused(provider)
+        case Int32(PWV_SECRET_NEEDS_PROMPT): throw KeyringError.locked(provider)
+        default: throw failure(status: status, error: error, provider: provider)
+        }
+    }
+
+    // MARK: dialogs
+
+    private var promptTimeout: UInt32 { UInt32(max(1, interaction.promptTimeoutMilliseconds)) }
+
+    /// One line before the provider's dialog appears, so the person knows where to look.
+    private func announce(_ provider: KeyringProvider, unlocking collection: Bool) {
+        interaction.announce("waiting for \(provider.name): \(provider.dialogRequest(unlocking: collection)) in its window (up to \(KeyringError.seconds(interaction.promptTimeoutMilliseconds)))…")
+    }
+
+    /// The error for a failed call; a timeout while a person had the dialog means nobody answered it.
+    private func failure(status: Int32, error: pwv_error, provider: KeyringProvider, prompting: Bool = false) -> KeyringError {
+        let mapped = Self.keyringError(status: status, error: error, provider: provider)
+        if prompting, case .timedOut = mapped {
+            return .unanswered(provider, milliseconds: interaction.promptTimeoutMilliseconds)
+        }
+        return mapped
     }
 
     /// Calls `body` with the attributes as two parallel arrays of C strings that live for the call.
@@ -143,15 +329,16 @@ public struct SecretServiceKeyring: Keyring {
 
 extension SecretServiceKeyring {
     /// The `KeyringError` for a failed shim call.
-    static func keyringError(status: Int32, error: pwv_error) -> KeyringError {
+    static func keyringError(status: Int32, error: pwv_error, provider: KeyringProvider = .unknown) -> KeyringError {
         switch status {
         case Int32(PWV_SECRET_ERR_GLIB):
             var error = error
             let domain = withUnsafeBytes(of: &error.domain) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let message = withUnsafeBytes(of: &error.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            return keyringError(domain: domain, code: error.code, message: message)
-        case Int32(PWV_SECRET_ERR_TIMEOUT): return .timedOut
-        case Int32(PWV_SECRET_ERR_NO_DEFAULT): return .unavailable(reason: "no default keyring collection")
+            let name = withUnsafeBytes(of: &error.dbus_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return keyringError(domain: domain, code: error.code, message: message, dbusName: name, provider: provider)
+        case Int32(PWV_SECRET_ERR_TIMEOUT): return .timedOut(provider)
+        case Int32(PWV_SECRET_ERR_NO_DEFAULT): return .noCollection(provider)
         case Int32(PWV_SECRET_ERR_TOO_BIG): return .failed(reason: "the stored secret is too large")
         case Int32(PWV_SECRET_ERR_FORMAT): return .failed(reason: "the stored item is not a pwnvault secret")
         case Int32(PWV_SECRET_ERR_RESOURCE): return .failed(reason: "out of memory or threads")
@@ -159,26 +346,39 @@ extension SecretServiceKeyring {
         }
     }
 
-    /// The `KeyringError` for a GError. Only `secret-error` comes from a working Secret Service;
-    /// anything else (GIO, D-Bus) means there is no usable keyring here.
-    static func keyringError(domain: String, code: Int32, message: String) -> KeyringError {
+    /// The `KeyringError` for a GError. The D-Bus error name decides first (what the provider
+    /// meant, whatever GLib's domain); then only `secret-error` comes from a working Secret Service,
+    /// and anything else (GIO, D-Bus) means there is no usable keyring here.
+    static func keyringError(domain: String, code: Int32, message: String, dbusName: String = "",
+                             provider: KeyringProvider = .unknown) -> KeyringError {
+        switch dbusName {
+        case "org.freedesktop.Secret.Error.NoSuchObject": return .noCollection(provider)
+        case "org.freedesktop.Secret.Error.IsLocked": return .locked(provider)
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+            return .unavailable(reason: "no Secret Service provider on the session bus")
+        case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
+            return .timedOut(provider)
+        default: break
+        }
         switch (domain, code) {
         case ("secret-error", 2):                       // SECRET_ERROR_IS_LOCKED
-            return .locked
+            return .locked(provider)
+        case ("secret-error", 3):                       // SECRET_ERROR_NO_SUCH_OBJECT
+            return .noCollection(provider)
         case ("secret-error", _):
             return .failed(reason: cleanedReason(message, otherwise: "Secret Service error \(code)"))
         case ("g-io-error-quark", 19), ("g-io-error-quark", 24):   // G_IO_ERROR_CANCELLED, _TIMED_OUT
-            return .timedOut
+            return .timedOut(provider)
         case ("g-dbus-error-quark", 4), ("g-dbus-error-quark", 12), ("g-dbus-error-quark", 20):
-            return .timedOut                            // NO_REPLY, TIMEOUT, TIMED_OUT
+            return .timedOut(provider)                  // NO_REPLY, TIMEOUT, TIMED_OUT
         case ("g-dbus-error-quark", 2), ("g-dbus-error-quark", 3):
-            return .unavailable(reason: "no Secret Service daemon")   // SERVICE_UNKNOWN, NAME_HAS_NO_OWNER
+            return .unavailable(reason: "no Secret Service provider on the session bus")   // SERVICE_UNKNOWN, NAME_HAS_NO_OWNER
         case ("g-dbus-error-quark", 19), ("g-dbus-error-quark", 41):
-            return .unavailable(reason: "no default keyring collection")  // UNKNOWN_METHOD, _OBJECT
+            return .noCollection(provider)              // UNKNOWN_METHOD, UNKNOWN_OBJECT
         case ("g-dbus-error-quark", 15):
             return .unavailable(reason: "the D-Bus session bus went away")  // DISCONNECTED
         case ("g-dbus-error-quark", 9), ("g-dbus-error-quark", 10):
-            return .unavailable(reason: "the Secret Service refused access")  // ACCESS_DENIED, AUTH_FAILED
+            return .unavailable(reason: "\(provider.name) refused access")  // ACCESS_DENIED, AUTH_FAILED
         case ("g-io-error-quark", _):
             // "Cannot autolaunch D-Bus without X11 $DISPLAY" (nothing set), "Could not connect: …"
             // (an address that leads nowhere), "Cannot spawn a message bus …".
@@ -204,5 +404,15 @@ extension SecretServiceKeyring {
         guard let first = cleaned.first else { return fallback }
         cleaned = first.lowercased() + cleaned.dropFirst()
         return cleaned.count > 80 ? String(cleaned.prefix(79)) + "…" : cleaned
+    }
+}
+
+/// The provider found once per keyring, shared by its copies (the keyring is a value type).
+private final class ProviderCache: @unchecked Sendable {
+    private let lock = Lock()
+    private var stored: KeyringProvider?
+    var value: KeyringProvider? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

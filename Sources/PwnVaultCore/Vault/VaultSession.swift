@@ -50,14 +50,18 @@ public final class VaultSession {
         let made = try VaultFile.create(passphrase: passphrase, kdf: kdf, payload: VaultPayload())
         try store.create(made.bytes)
         var problem: KeyringError?
+        var notice: String?
         do {
-            try keyring.store(.vaultKey(vaultID: made.header.vaultIDHex, path: location.path), secret: made.key)
+            let kept = try keep(made.key, as: .vaultKey(vaultID: made.header.vaultIDHex), in: keyring, replacing: false)
+            // init says itself that the key is in the keyring; anything less is worth a line.
+            if kept.state != .readable { notice = kept.notice }
         } catch let e as KeyringError {
             problem = e
         }
         let method: UnlockMethod = problem == nil ? .keyring : .passphrase(reason: problem!.reason)
         let session = VaultSession(location: location, store: store, header: made.header, payload: VaultPayload(),
                                    key: made.key, method: method, keyring: keyring, fileBytes: made.bytes)
+        if let notice { session.notices.append(notice) }
         return (session, problem)
     }
 
@@ -72,7 +76,7 @@ public final class VaultSession {
         let store = VaultStore(location: location)
         let bytes = try store.read()
         let header = try readHeader(bytes, location: location, store: store)
-        let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex, path: location.path)
+        let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex)
 
         var reason: String
         var keyringHoldsWrongKey = false
@@ -118,15 +122,34 @@ public final class VaultSession {
                 // schema, so storing would not replace it and lookups could keep finding it): remove every
                 // matching item first.
                 if keyringHoldsWrongKey { try keyring.clear(item) }
-                try keyring.store(item, secret: key)
-                session.notices.append(keyringHoldsWrongKey
-                    ? "replaced the keyring's wrong key for this vault"
-                    : "stored the vault key in the keyring; next time no passphrase is needed")
+                session.notices.append(try keep(key, as: item, in: keyring, replacing: keyringHoldsWrongKey).notice)
             } catch let e as KeyringError {
                 session.notices.append("could not store the vault key in the keyring: \(e.reason)")
             }
         }
         return session
+    }
+
+    /// Stores `key` under `item`, then reads it back as a new process would (a fresh search: KeePassXC
+    /// approves each connection) and says only what is true of the next run (`state` nil: it could
+    /// not be read back).
+    static func keep(_ key: SecretBytes, as item: KeyringItem, in keyring: Keyring,
+                     replacing: Bool) throws -> (state: KeyringItemState?, notice: String) {
+        try keyring.store(item, secret: key)
+        let provider = keyring.provider()
+        let state: KeyringItemState
+        do { state = try keyring.probe(item) } catch let e as KeyringError {
+            return (nil, "stored the vault key in \(provider.name), but could not read it back (\(e.reason))")
+        }
+        switch state {
+        case .readable:
+            return (state, replacing ? "replaced the keyring's wrong key for this vault"
+                                     : "stored the vault key in \(provider.name); next time no passphrase is needed")
+        case .needsApproval:
+            return (state, "stored the vault key in \(provider.name), which will ask you to allow each run of pwnvault; for runs without a dialog, \(provider.unattendedAdvice)")
+        case .absent:
+            return (state, "stored the vault key in \(provider.name), but a new process does not find it there; the passphrase stays needed")
+        }
     }
 
     // MARK: change

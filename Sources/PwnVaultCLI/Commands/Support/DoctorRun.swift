@@ -15,11 +15,20 @@ struct DoctorRun {
 
     func checks() -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
-        // One keyring call tells whether the keyring is usable and gives the stored API key.
-        let probe = Result { try context.keyring.lookup(.apiKey) }
-        checks.append(keyring(probe))
+        // What a new process would get, asked without any dialog (a fresh connection: KeePassXC
+        // approves each one); the stored API key is read only where no dialog is needed to read it.
+        let provider = context.keyring.provider()
+        let state = Result { try context.keyring.probe(.apiKey) }
+        let probe: Result<SecretBytes?, Error>
+        switch state {
+        case .success(.readable): probe = Result { try context.keyring.lookup(.apiKey) }
+        case .success(.needsApproval): probe = .failure(KeyringError.needsApproval(provider))
+        case .success(.absent): probe = .success(nil)
+        case let .failure(error): probe = .failure(error)
+        }
+        checks.append(keyring(state.map { _ in () }, provider: provider))
         let keyringUsable: Bool
-        if case .success = probe { keyringUsable = true } else { keyringUsable = false }
+        if case .success = state { keyringUsable = true } else { keyringUsable = false }
         checks += vault(keyringUsable: keyringUsable)
         let api = reach(context.settings.apiBaseURL, path: "latestbreach", name: "api", variable: Settings.apiURLVariable)
         checks.append(apiKey(probe, apiReachable: api.outcome == .ok))
@@ -33,10 +42,10 @@ struct DoctorRun {
 
     // MARK: keyring
 
-    private func keyring(_ probe: Result<SecretBytes?, Error>) -> DoctorCheck {
+    private func keyring(_ probe: Result<Void, Error>, provider: KeyringProvider) -> DoctorCheck {
         switch probe {
         case .success:
-            return .ok("keyring", "the Secret Service answers and is unlocked")
+            return .ok("keyring", "\(provider.capitalizedName) answers (Secret Service) and is unlocked")
         case let .failure(error as KeyringError):
             switch error {
             case .disabled:
@@ -44,13 +53,12 @@ struct DoctorRun {
                                 fix: "unset \(Settings.keyringVariable) to keep the vault key in the desktop keyring")
             case .unavailable:
                 return .warning("keyring", error.reason + ": every command that opens the vault asks for the passphrase",
-                                fix: "start a Secret Service (GNOME Keyring, KeePassXC, KWallet) in this session")
-            case .locked:
-                return .problem("keyring", error, fix: "unlock the keyring (log in to the desktop session, or open Seahorse)")
+                                fix: "start a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) in this session")
+            case .locked, .noCollection, .needsApproval, .refused, .unanswered:
+                return .problem("keyring", error, fix: error.hint)
             case .timedOut:
-                return .problem("keyring", "the keyring did not answer within \(context.settings.keyringTimeoutMilliseconds) ms",
-                                fix: "restart the keyring daemon (or log out and in), or raise \(Settings.keyringTimeoutVariable)",
-                                status: .keyring)
+                return .problem("keyring", "\(provider.name) did not answer within \(context.settings.keyringTimeoutMilliseconds) ms",
+                                fix: error.hint ?? "restart the keyring", status: .keyring)
             case .failed:
                 return .problem("keyring", error)
             }
@@ -117,8 +125,19 @@ struct DoctorRun {
             return .warning("unlock", "needs the passphrase while the keyring cannot be used")
         }
         let relearn = "open it once with the passphrase (e.g. 'pwnvault status'); pwnvault then stores the right key"
+        let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex)
         let key: SecretBytes?
-        do { key = try context.keyring.lookup(.vaultKey(vaultID: header.vaultIDHex, path: location.path)) } catch {
+        do {
+            // Read only where a new process could read it without a dialog.
+            switch try context.keyring.probe(item) {
+            case .readable: key = try context.keyring.lookup(item)
+            case .absent: key = nil
+            case .needsApproval:
+                let provider = context.keyring.provider()
+                return .warning("unlock", "the key is in \(provider.name), which asks you to allow each run: commands on a terminal show its dialog, unattended runs (watch, the timer) stop",
+                                fix: provider.unattendedAdvice)
+            }
+        } catch {
             return .warning("unlock", "needs the passphrase (\((error as? KeyringError)?.reason ?? "the keyring failed"))")
         }
         guard let key else {
@@ -206,6 +225,9 @@ struct DoctorRun {
             case .success(nil):
                 return .warning("API key", "none stored and \(Settings.apiKeyVariable) is unset: checking accounts needs one (\(APIKey.testDomain) accounts work without)",
                                 fix: APIKeyError.none(keyringProblem: nil).hint)
+            case let .failure(KeyringError.needsApproval(provider)):
+                return .warning("API key", "stored in \(provider.name), which asks you to allow each run: not read here, and unattended runs (watch, the timer) cannot use it",
+                                fix: "\(provider.unattendedAdvice), or set \(Settings.apiKeyVariable) for scripts")
             case let .failure(error):
                 let reason = (error as? KeyringError)?.reason ?? "the keyring failed"
                 return .warning("API key", "\(Settings.apiKeyVariable) is unset and the keyring cannot be asked (\(reason))",

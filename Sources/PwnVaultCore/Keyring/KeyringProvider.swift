@@ -1,0 +1,116 @@
+/// Who serves the Secret Service on this session bus: every keyring message, hint and `doctor` line
+/// is worded for it, since each provider is set up, locked and unlocked differently (issue 19).
+///
+/// Found from the process that owns `org.freedesktop.secrets` (the bus names its pid; `/proc` names
+/// the program). Tested against the real daemons: GNOME Keyring, KeePassXC 2.7, KWallet 5.
+public enum KeyringProvider: Equatable, Sendable {
+    case gnomeKeyring
+    case keePassXC
+    case kWallet
+    /// Another program, by its process name (already cleaned for one line).
+    case other(String)
+    /// Not known: nobody owned the name when asked (a provider may be started on demand), or the
+    /// process could not be read (another pid namespace).
+    case unknown
+
+    /// The provider for a program name (`/proc/PID/comm` or the executable's file name).
+    public static func named(_ program: String) -> KeyringProvider {
+        let name = program.lowercased()
+        if name.hasPrefix("gnome-keyring") { return .gnomeKeyring }
+        if name.hasPrefix("keepassxc") { return .keePassXC }
+        if name.hasPrefix("kwalletd") || name.hasPrefix("ksecretd") { return .kWallet }
+        let cleaned = String(program.unicodeScalars.filter { $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }.prefix(32))
+        return cleaned.isEmpty ? .unknown : .other(cleaned)
+    }
+
+    /// The provider running as `pid`, read from `/proc` (the executable's name first: `comm` is cut to
+    /// 15 bytes and can be changed by the process).
+    static func running(pid: UInt32) -> KeyringProvider {
+        if let exe = TerminalIO.readLink("/proc/\(pid)/exe"), let name = exe.split(separator: "/").last {
+            // "keepassxc (deleted)" after an upgrade replaced the file: the name still says who it is.
+            let provider = named(String(name.split(separator: " ").first ?? name))
+            if provider != .unknown { return provider }
+        }
+        if let comm = TerminalIO.readSmallFile("/proc/\(pid)/comm", limit: 64) {
+            return named(comm.trimmingWhitespace())
+        }
+        return .unknown
+    }
+
+    /// The provider's name in a sentence: "KeePassXC", "GNOME Keyring", "the keyring".
+    public var name: String {
+        switch self {
+        case .gnomeKeyring: return "GNOME Keyring"
+        case .keePassXC: return "KeePassXC"
+        case .kWallet: return "KWallet"
+        case let .other(program): return "the keyring (\(program))"
+        case .unknown: return "the keyring"
+        }
+    }
+
+    /// The same at the start of a sentence.
+    public var capitalizedName: String {
+        switch self {
+        case .other, .unknown: return "T" + name.dropFirst()
+        default: return name
+        }
+    }
+
+    /// What a person does to unlock it.
+    public var unlockAdvice: String {
+        switch self {
+        case .gnomeKeyring: return "unlock the keyring (log in to the desktop session, or open Seahorse)"
+        case .keePassXC: return "unlock the database in KeePassXC"
+        case .kWallet: return "open the wallet (KWalletManager, or log in to Plasma)"
+        case .other, .unknown: return "unlock your keyring"
+        }
+    }
+
+    /// How to make it serve pwnvault without a person answering a dialog (for unattended runs).
+    public var unattendedAdvice: String {
+        switch self {
+        case .keePassXC:
+            return "in KeePassXC, Settings → Secret Service Integration: turn off \"Confirm when passwords are retrieved by clients\" and keep the database unlocked"
+        case .kWallet:
+            return "keep the wallet open (KWalletManager: do not close it when idle)"
+        case .gnomeKeyring:
+            return "keep the login keyring unlocked (it is unlocked when you log in)"
+        case .other, .unknown:
+            return "keep your keyring unlocked"
+        }
+    }
+
+    /// How to give it somewhere to keep pwnvault's items.
+    public var collectionAdvice: String {
+        switch self {
+        case .keePassXC:
+            return "open a database in KeePassXC and expose a group to the Secret Service (Database Settings → Secret Service Integration)"
+        case .kWallet:
+            return "open a wallet, and check that kwalletrc has [org.freedesktop.secrets] apiEnabled=true"
+        case .gnomeKeyring:
+            return "log in to the desktop session (it makes the login keyring), or create a keyring in Seahorse"
+        case .other, .unknown:
+            return "create a default keyring collection in your keyring program"
+        }
+    }
+
+    /// What is locked, in its own words.
+    var lockedPhrase: String {
+        switch self {
+        case .gnomeKeyring: return "the GNOME keyring is locked"
+        case .keePassXC: return "KeePassXC's database is locked"
+        case .kWallet: return "KWallet's wallet is closed"
+        case .other, .unknown: return "\(name) is locked"
+        }
+    }
+
+    /// What its dialog asks of the person, for "waiting for …: … in its window".
+    func dialogRequest(unlocking collection: Bool) -> String {
+        switch self {
+        case .keePassXC: return collection ? "unlock the database" : "allow pwnvault's access"
+        case .kWallet: return "open the wallet"
+        case .gnomeKeyring: return "unlock the keyring"
+        case .other, .unknown: return collection ? "unlock the keyring" : "allow pwnvault's access"
+        }
+    }
+}
