@@ -49,14 +49,18 @@
     X(g_variant_get_boolean) \
     X(g_variant_is_of_type) \
     X(g_variant_get_child_value) \
+    X(g_variant_n_children) \
     X(g_variant_get_objv) \
     X(g_variant_new) \
     X(g_variant_type_checked_) \
     X(g_variant_unref) \
     X(secret_collection_for_alias_sync) \
     X(secret_collection_get_locked) \
-    X(secret_password_clearv_sync) \
     X(secret_password_storev_sync) \
+    X(secret_item_new_for_dbus_path_sync) \
+    X(secret_item_set_secret_sync) \
+    X(secret_item_set_label_sync) \
+    X(secret_value_new) \
     X(secret_schema_newv) \
     X(secret_schema_unref) \
     X(secret_service_get_secret_for_dbus_path_sync) \
@@ -133,6 +137,8 @@ PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
 #define g_variant_is_of_type api.g_variant_is_of_type
 #undef g_variant_get_boolean
 #define g_variant_get_boolean api.g_variant_get_boolean
+#undef g_variant_n_children
+#define g_variant_n_children api.g_variant_n_children
 #undef g_variant_get_child_value
 #define g_variant_get_child_value api.g_variant_get_child_value
 #undef g_variant_get_objv
@@ -147,10 +153,16 @@ PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
 #define secret_collection_for_alias_sync api.secret_collection_for_alias_sync
 #undef secret_collection_get_locked
 #define secret_collection_get_locked api.secret_collection_get_locked
-#undef secret_password_clearv_sync
-#define secret_password_clearv_sync api.secret_password_clearv_sync
 #undef secret_password_storev_sync
 #define secret_password_storev_sync api.secret_password_storev_sync
+#undef secret_item_new_for_dbus_path_sync
+#define secret_item_new_for_dbus_path_sync api.secret_item_new_for_dbus_path_sync
+#undef secret_item_set_secret_sync
+#define secret_item_set_secret_sync api.secret_item_set_secret_sync
+#undef secret_item_set_label_sync
+#define secret_item_set_label_sync api.secret_item_set_label_sync
+#undef secret_value_new
+#define secret_value_new api.secret_value_new
 #undef secret_schema_newv
 #define secret_schema_newv api.secret_schema_newv
 #undef secret_schema_unref
@@ -365,10 +377,39 @@ static void dismiss_prompt(GDBusConnection *connection, const gchar *prompt, pwv
     if (reply != NULL) g_variant_unref(reply);
 }
 
-/* Unlocks `paths` (items or collections). PWV_SECRET_OK, PWV_SECRET_NEEDS_PROMPT (SILENT),
- * PWV_SECRET_DISMISSED (PROMPT), or PWV_SECRET_ERR_GLIB with *gerror set (or the deadline fired).
- * `service` is needed for PROMPT only: libsecret performs the prompt (Prompt.Prompt, then waits for
- * Completed; on cancellation it sends Dismiss, so no dialog outlives the deadline). */
+/* What a call that answered with `prompt` comes to: "/" (none needed) is PWV_SECRET_OK; otherwise as
+ * `mode` allows: withdrawn unseen (PWV_SECRET_NEEDS_PROMPT), or performed by libsecret (Prompt.Prompt,
+ * then it waits for Completed; on cancellation it sends Dismiss, so no dialog outlives the deadline):
+ * PWV_SECRET_OK, PWV_SECRET_DISMISSED, or PWV_SECRET_ERR_GLIB with *gerror set. `service` is needed
+ * for PROMPT only. */
+static int settle_prompt(GDBusConnection *connection, SecretService *service, const gchar *prompt, int mode,
+                         pwv_deadline *d, GError **gerror, GVariant **result) {
+    if (prompt == NULL || strcmp(prompt, "/") == 0) return PWV_SECRET_OK;
+    if (mode != PWV_UNLOCK_PROMPT || service == NULL) {
+        dismiss_prompt(connection, prompt, d);
+        return PWV_SECRET_NEEDS_PROMPT;
+    }
+    GVariant *answer = secret_service_prompt_at_dbus_path_sync(service, prompt, d->cancellable, NULL, gerror);
+    if (answer == NULL) return *gerror == NULL ? PWV_SECRET_DISMISSED : PWV_SECRET_ERR_GLIB;
+    if (result != NULL) *result = answer;
+    else g_variant_unref(answer);
+    return PWV_SECRET_OK;
+}
+
+/* How many object paths an unlock's answer (ao, possibly boxed in a v) names. */
+static gsize unlocked_count(GVariant *answer) {
+    if (answer == NULL) return 0;
+    if (g_variant_is_of_type(answer, G_VARIANT_TYPE_VARIANT)) {
+        GVariant *inner = g_variant_get_child_value(answer, 0);
+        gsize n = unlocked_count(inner);
+        g_variant_unref(inner);
+        return n;
+    }
+    return g_variant_is_of_type(answer, G_VARIANT_TYPE("ao")) ? g_variant_n_children(answer) : 0;
+}
+
+/* Unlocks `paths` (items or collections): PWV_SECRET_OK, PWV_SECRET_NEEDS_PROMPT (SILENT),
+ * PWV_SECRET_DISMISSED (PROMPT), or PWV_SECRET_ERR_GLIB with *gerror set (or the deadline fired). */
 static int unlock_paths(GDBusConnection *connection, SecretService *service, const gchar *const *paths, int mode,
                         pwv_deadline *d, GError **gerror) {
     GVariant *reply = g_dbus_connection_call_sync(connection, SECRETS_NAME, SECRETS_PATH, SECRETS_SERVICE, "Unlock",
@@ -377,22 +418,28 @@ static int unlock_paths(GDBusConnection *connection, SecretService *service, con
                                                   gerror);
     if (reply == NULL) return PWV_SECRET_ERR_GLIB;
     const gchar *prompt = NULL;
-    g_variant_get(reply, "(@ao&o)", NULL, &prompt);
-    int status = PWV_SECRET_OK;
-    if (prompt != NULL && strcmp(prompt, "/") != 0) {
-        if (mode != PWV_UNLOCK_PROMPT || service == NULL) {
-            dismiss_prompt(connection, prompt, d);
-            status = PWV_SECRET_NEEDS_PROMPT;
-        } else {
-            GVariant *result = secret_service_prompt_at_dbus_path_sync(service, prompt, d->cancellable,
-                                                                       G_VARIANT_TYPE("ao"), gerror);
-            if (result != NULL) {
-                g_variant_unref(result);
-            } else {
-                status = *gerror == NULL ? PWV_SECRET_DISMISSED : PWV_SECRET_ERR_GLIB;
-            }
-        }
-    }
+    GVariant *unlocked = NULL, *prompted = NULL;
+    g_variant_get(reply, "(@ao&o)", &unlocked, &prompt);
+    int status = settle_prompt(connection, service, prompt, mode, d, gerror, &prompted);
+    /* Completed, but nothing unlocked: KeePassXC's "Deny" answers so rather than with a dismissal. */
+    if (status == PWV_SECRET_OK && unlocked_count(prompted != NULL ? prompted : unlocked) == 0)
+        status = PWV_SECRET_DISMISSED;
+    if (prompted != NULL) g_variant_unref(prompted);
+    g_variant_unref(unlocked);
+    g_variant_unref(reply);
+    return status;
+}
+
+/* Deletes one item (Item.Delete answers with a prompt where the provider confirms deletions). */
+static int delete_item(GDBusConnection *connection, SecretService *service, const gchar *path, int mode,
+                       pwv_deadline *d, GError **gerror) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, SECRETS_NAME, path, "org.freedesktop.Secret.Item",
+                                                  "Delete", NULL, G_VARIANT_TYPE("(o)"), G_DBUS_CALL_FLAGS_NONE,
+                                                  pwv_deadline_left_ms(d), d->cancellable, gerror);
+    if (reply == NULL) return PWV_SECRET_ERR_GLIB;
+    const gchar *prompt = NULL;
+    g_variant_get(reply, "(&o)", &prompt);
+    int status = settle_prompt(connection, service, prompt, mode, d, gerror, NULL);
     g_variant_unref(reply);
     return status;
 }
@@ -409,13 +456,13 @@ static GVariant *attributes_variant(const char *const *keys, const char *const *
  * The calls
  * ------------------------------------------------------------------------------------------- */
 
-int pwv_secret_store(const char *const *keys, const char *const *values, size_t n,
+int pwv_secret_store(const char *const *keys, const char *const *values, size_t n, int mode,
                      const char *label, const unsigned char *secret, size_t secret_len,
                      unsigned int timeout_ms, pwv_error *error) {
     if (!api_ready()) return fail_unloaded(error);
     /* An empty secret would be stored as empty text, which no lookup could tell from damage. */
     if (!valid_attributes(keys, values, n) || label == NULL || secret == NULL || secret_len == 0 ||
-        timeout_ms == 0)
+        timeout_ms == 0 || !valid_mode(mode))
         return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
     if (secret_len > PWV_SECRET_MAX_BYTES) return fail(error, PWV_SECRET_ERR_TOO_BIG, "the secret is too large");
 
@@ -429,17 +476,55 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
     GHashTable *attributes = attribute_table(keys, values, n);
     GError *gerror = NULL;
     pwv_deadline d;
-    int status = PWV_SECRET_OK;
     if (!pwv_deadline_start(&d, timeout_ms)) {
-        status = fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
-    } else {
-        gboolean stored = secret_password_storev_sync(schema, attributes, SECRET_COLLECTION_DEFAULT, label,
-                                                      text, d.cancellable, &gerror);
-        gboolean fired = pwv_deadline_stop(&d);
-        /* No error and no timeout: the provider's dialog (KeePassXC's approval to replace an item)
-         * was dismissed. */
-        if (!stored) status = gerror == NULL && !fired ? PWV_SECRET_DISMISSED : fail_after(error, &gerror, fired);
+        explicit_bzero(text, text_len + 1);
+        g_free(text);
+        g_hash_table_unref(attributes);
+        secret_schema_unref(schema);
+        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
     }
+    /* An existing item is updated in place (SetSecret, then its label), not replaced by CreateItem:
+     * KeePassXC answers a replacing CreateItem with its access dialog for every new client, even
+     * with per-access confirmation off. Only a new item is created. */
+    int status = PWV_SECRET_ERR_GLIB;
+    gchar **unlocked = NULL, **locked = NULL;
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, d.cancellable, &gerror);
+    if (service != NULL &&
+        secret_service_search_for_dbus_paths_sync(service, schema, attributes, d.cancellable, &unlocked, &locked,
+                                                  &gerror)) {
+        const gchar *path = NULL;
+        status = PWV_SECRET_OK;
+        if (unlocked != NULL && unlocked[0] != NULL) {
+            path = unlocked[0];
+        } else if (locked != NULL && locked[0] != NULL) {
+            status = mode == PWV_UNLOCK_NEVER
+                         ? PWV_SECRET_LOCKED_MATCH
+                         : unlock_paths(service_connection(service), service, (const gchar *const *)locked, mode,
+                                        &d, &gerror);
+            if (status == PWV_SECRET_OK) path = locked[0];
+        }
+        if (status == PWV_SECRET_OK && path != NULL) {
+            SecretItem *item = secret_item_new_for_dbus_path_sync(service, path, SECRET_ITEM_NONE, d.cancellable, &gerror);
+            SecretValue *value = item != NULL ? secret_value_new(text, (gssize)text_len, "text/plain") : NULL;
+            if (item == NULL || !secret_item_set_secret_sync(item, value, d.cancellable, &gerror) ||
+                !secret_item_set_label_sync(item, label, d.cancellable, &gerror))
+                status = PWV_SECRET_ERR_GLIB;
+            if (value != NULL) secret_value_unref(value);
+            if (item != NULL) g_object_unref(item);
+        } else if (status == PWV_SECRET_OK) {
+            gboolean stored = secret_password_storev_sync(schema, attributes, SECRET_COLLECTION_DEFAULT, label, text,
+                                                          d.cancellable, &gerror);
+            /* No error: the provider's dialog was dismissed. */
+            if (!stored) status = gerror == NULL ? PWV_SECRET_DISMISSED : PWV_SECRET_ERR_GLIB;
+        }
+    }
+    gboolean fired = pwv_deadline_stop(&d);
+    if (service == NULL || (status == PWV_SECRET_ERR_GLIB) || (fired && status != PWV_SECRET_OK))
+        status = fail_after(error, &gerror, fired);
+    g_clear_error(&gerror);
+    g_strfreev(unlocked);
+    g_strfreev(locked);
+    if (service != NULL) g_object_unref(service);
     explicit_bzero(text, text_len + 1);
     g_free(text);
     g_hash_table_unref(attributes);
@@ -535,28 +620,52 @@ int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t
     return status;
 }
 
-int pwv_secret_clear(const char *const *keys, const char *const *values, size_t n,
+int pwv_secret_clear(const char *const *keys, const char *const *values, size_t n, int mode,
                      unsigned int timeout_ms, pwv_error *error) {
     if (!api_ready()) return fail_unloaded(error);
-    if (!valid_attributes(keys, values, n) || timeout_ms == 0)
+    if (!valid_attributes(keys, values, n) || timeout_ms == 0 || !valid_mode(mode))
         return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
 
-    SecretSchema *schema = schema_for(keys, n);
-    GHashTable *attributes = attribute_table(keys, values, n);
     GError *gerror = NULL;
     pwv_deadline d;
-    int status;
-    if (!pwv_deadline_start(&d, timeout_ms)) {
-        status = fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
-    } else {
-        gboolean removed = secret_password_clearv_sync(schema, attributes, d.cancellable, &gerror);
-        gboolean fired = pwv_deadline_stop(&d);
-        if (removed) status = PWV_SECRET_OK;
-        else if (gerror == NULL && !fired) status = PWV_SECRET_ABSENT;
-        else status = fail_after(error, &gerror, fired);
+    if (!pwv_deadline_start(&d, timeout_ms))
+        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    /* Raw Item.Delete calls: a provider that confirms deletions (KeePassXC) answers with a prompt,
+     * which `mode` settles like an unlock's. */
+    int status = PWV_SECRET_ERR_GLIB;
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, d.cancellable, &gerror);
+    GVariant *reply = NULL;
+    if (service != NULL) {
+        reply = g_dbus_connection_call_sync(service_connection(service), SECRETS_NAME, SECRETS_PATH, SECRETS_SERVICE,
+                                            "SearchItems", g_variant_new("(@a{ss})", attributes_variant(keys, values, n)),
+                                            G_VARIANT_TYPE("(aoao)"), G_DBUS_CALL_FLAGS_NONE,
+                                            pwv_deadline_left_ms(&d), d.cancellable, &gerror);
     }
-    g_hash_table_unref(attributes);
-    secret_schema_unref(schema);
+    if (reply != NULL) {
+        gchar **unlocked = NULL, **locked = NULL;
+        g_variant_get(reply, "(^ao^ao)", &unlocked, &locked);
+        gboolean any = (unlocked != NULL && unlocked[0] != NULL) || (locked != NULL && locked[0] != NULL);
+        status = any ? PWV_SECRET_OK : PWV_SECRET_ABSENT;
+        if (locked != NULL && locked[0] != NULL) {
+            status = mode == PWV_UNLOCK_NEVER
+                         ? PWV_SECRET_LOCKED_MATCH
+                         : unlock_paths(service_connection(service), service, (const gchar *const *)locked, mode,
+                                        &d, &gerror);
+        }
+        for (int list = 0; list < 2 && status == PWV_SECRET_OK; list++) {
+            gchar **paths = list == 0 ? unlocked : locked;
+            for (size_t i = 0; paths != NULL && paths[i] != NULL && status == PWV_SECRET_OK; i++)
+                status = delete_item(service_connection(service), service, paths[i], mode, &d, &gerror);
+        }
+        g_strfreev(unlocked);
+        g_strfreev(locked);
+        g_variant_unref(reply);
+    }
+    gboolean fired = pwv_deadline_stop(&d);
+    if (service != NULL) g_object_unref(service);
+    if (status == PWV_SECRET_ERR_GLIB || (fired && status != PWV_SECRET_OK && status != PWV_SECRET_ABSENT))
+        return fail_after(error, &gerror, fired);
+    g_clear_error(&gerror);
     return status;
 }
 
@@ -766,5 +875,48 @@ int pwv_secret_provider_pid(unsigned int timeout_ms, unsigned int *pid, pwv_erro
     }
     gboolean fired = pwv_deadline_stop(&d);
     if (status == PWV_SECRET_ERR_GLIB || (fired && status != PWV_SECRET_OK)) return fail_after(error, &gerror, fired);
+    return status;
+}
+
+int pwv_secret_kwallet_open(unsigned int timeout_ms, pwv_error *error) {
+    if (!api_ready()) return fail_unloaded(error);
+    if (timeout_ms == 0) return fail(error, PWV_SECRET_ERR_ARGUMENT, "invalid arguments");
+
+    GError *gerror = NULL;
+    pwv_deadline d;
+    if (!pwv_deadline_start(&d, timeout_ms))
+        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    int status = PWV_SECRET_ERR_GLIB;
+    GDBusConnection *connection = g_bus_get_sync(G_BUS_TYPE_SESSION, d.cancellable, &gerror);
+    static const char *const daemons[][2] = {
+        { "org.kde.kwalletd5", "/modules/kwalletd5" },
+        { "org.kde.kwalletd6", "/modules/kwalletd6" },
+    };
+    for (size_t i = 0; connection != NULL && i < sizeof daemons / sizeof *daemons; i++) {
+        g_clear_error(&gerror);
+        GVariant *wallet = g_dbus_connection_call_sync(connection, daemons[i][0], daemons[i][1], "org.kde.KWallet",
+                                                       "networkWallet", NULL, G_VARIANT_TYPE("(s)"),
+                                                       G_DBUS_CALL_FLAGS_NO_AUTO_START, pwv_deadline_left_ms(&d),
+                                                       d.cancellable, &gerror);
+        if (wallet == NULL) continue;
+        const gchar *name = NULL;
+        g_variant_get(wallet, "(&s)", &name);
+        GVariant *open = g_dbus_connection_call_sync(connection, daemons[i][0], daemons[i][1], "org.kde.KWallet",
+                                                     "isOpen", g_variant_new("(s)", name), G_VARIANT_TYPE("(b)"),
+                                                     G_DBUS_CALL_FLAGS_NO_AUTO_START, pwv_deadline_left_ms(&d),
+                                                     d.cancellable, &gerror);
+        if (open != NULL) {
+            gboolean value = FALSE;
+            g_variant_get(open, "(b)", &value);
+            status = value ? 1 : 0;
+            g_variant_unref(open);
+        }
+        g_variant_unref(wallet);
+        break;
+    }
+    if (connection != NULL) g_object_unref(connection);
+    gboolean fired = pwv_deadline_stop(&d);
+    if (status < 0) return fail_after(error, &gerror, fired);
+    g_clear_error(&gerror);
     return status;
 }

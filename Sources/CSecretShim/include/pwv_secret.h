@@ -68,9 +68,11 @@ enum pwv_unlock_mode {
 };
 
 /* Stores (or replaces) the secret (1 to PWV_SECRET_MAX_BYTES bytes) under the attributes, with a
- * label for keyring browsers. Returns PWV_SECRET_OK, PWV_SECRET_DISMISSED (the provider asked the
- * person, who refused) or a failure. Does not check the lock state. */
-int pwv_secret_store(const char *const *keys, const char *const *values, size_t n,
+ * label for keyring browsers. An item already there is updated in place and relabelled; a locked one
+ * is unlocked first as `mode` allows. Returns PWV_SECRET_OK, PWV_SECRET_LOCKED_MATCH (mode NEVER),
+ * PWV_SECRET_NEEDS_PROMPT (mode SILENT), PWV_SECRET_DISMISSED (the person refused the provider's
+ * dialog) or a failure. Does not check the default collection's lock state. */
+int pwv_secret_store(const char *const *keys, const char *const *values, size_t n, int mode,
                      const char *label, const unsigned char *secret, size_t secret_len,
                      unsigned int timeout_ms, pwv_error *error);
 
@@ -105,15 +107,23 @@ int pwv_secret_unlock_default(int mode, unsigned int timeout_ms, pwv_error *erro
  * PWV_SECRET_ERR_NO_DEFAULT (no collection at all) or a failure. */
 int pwv_secret_all_locked(unsigned int timeout_ms, pwv_error *error);
 
+/* Whether KWallet's default ("network") wallet is open, asked of kwalletd itself (org.kde.kwalletd5,
+ * then org.kde.kwalletd6). KWallet answers Unlock with a prompt even when its wallet is open; that
+ * prompt then completes without a dialog, while with the wallet closed it shows a password window.
+ * Returns 0 (closed), 1 (open) or a failure. */
+int pwv_secret_kwallet_open(unsigned int timeout_ms, pwv_error *error);
+
 /* The process id of whoever owns org.freedesktop.secrets on the session bus, from the bus itself
  * (GetConnectionUnixProcessID: the provider is never asked, so a hung one cannot hang this).
  * Returns PWV_SECRET_OK with *pid set, PWV_SECRET_ABSENT when the name has no owner (a provider
  * may still be started by activation), or a failure. */
 int pwv_secret_provider_pid(unsigned int timeout_ms, unsigned int *pid, pwv_error *error);
 
-/* Removes every item stored under the attributes (all of them must match). Returns PWV_SECRET_OK (something was removed),
- * PWV_SECRET_ABSENT (nothing matched) or a failure. */
-int pwv_secret_clear(const char *const *keys, const char *const *values, size_t n,
+/* Removes every item stored under the attributes (all of them must match), unlocking locked ones
+ * and settling a provider's deletion prompt as `mode` allows. Returns PWV_SECRET_OK (something was
+ * removed), PWV_SECRET_ABSENT (nothing matched), PWV_SECRET_LOCKED_MATCH, PWV_SECRET_NEEDS_PROMPT,
+ * PWV_SECRET_DISMISSED or a failure. */
+int pwv_secret_clear(const char *const *keys, const char *const *values, size_t n, int mode,
                      unsigned int timeout_ms, pwv_error *error);
 
 /* Asks whether the default collection is locked. Returns 0 (unlocked), PWV_SECRET_LOCKED or a

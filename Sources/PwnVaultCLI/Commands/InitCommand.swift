@@ -34,12 +34,15 @@ enum InitCommand: Command {
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
             context.console.note("\(problem.reason); the vault opens with the passphrase only")
+            if let hint = problem.hint { context.console.note("hint: \(hint)") }
         }
+        // What the next run will meet (KeePassXC asking to allow each run, a key that cannot be read back).
+        for notice in session.notices { context.console.note(notice) }
         if context.json {
             try context.console.json(StatusReport(session: session, keyringNote: problem?.reason))
         } else {
             context.console.out("created an empty vault at \(location.displayPath)")
-            context.console.out(problem == nil ? "the vault key is in the desktop keyring; keep the passphrase safe, it is the way back in elsewhere"
+            context.console.out(problem == nil ? "the vault key is in \(context.keyring.provider().name); keep the passphrase safe, it is the way back in elsewhere"
                                                 : "keep the passphrase safe: without a keyring it is the only way in")
         }
         return .success

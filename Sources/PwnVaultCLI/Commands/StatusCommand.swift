@@ -13,6 +13,7 @@ enum StatusCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
         var report = StatusReport(session: session, keyringNote: nil, absolutePaths: context.json)
+        report.keyring = context.settings.keyring == .none ? nil : context.keyring.provider().identifier
         report.shareMode = context.shareReason
         if context.json {
             try context.console.json(report)
@@ -22,7 +23,7 @@ enum StatusCommand: Command {
         let counts = report.counts
         let rows: [(String, String)] = [
             ("vault", report.path),
-            ("unlocked with", report.unlockedWith == "keyring" ? "the desktop keyring"
+            ("unlocked with", report.unlockedWith == "keyring" ? "the desktop keyring (\(context.keyring.provider().name))"
                                  : "the passphrase (\(report.keyringProblem ?? "keyring not used"))"),
             ("accounts", "\(report.accounts)" + (report.accounts == 0 ? "" :
                 " (\(counts.breached) breached, \(counts.clean) clean, \(counts.error) failed, \(counts.neverChecked) never checked)")),
@@ -54,6 +55,9 @@ struct StatusReport: Encodable {
     let backup: String?
     /// Why share mode is on, or nil when it is off.
     var shareMode: String?
+    /// Who serves the keyring (`KeyringProvider.identifier`: gnome-keyring, keepassxc, kwallet, other,
+    /// unknown); nil when the keyring is turned off.
+    var keyring: String?
 
     /// `absolutePaths` (for `--json`): whole paths, as scripts need them; otherwise `~/…` for people.
     init(session: VaultSession, keyringNote: String?, absolutePaths: Bool = true) {

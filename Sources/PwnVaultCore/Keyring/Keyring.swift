@@ -38,6 +38,8 @@ public enum KeyringError: Error, Equatable, Sendable {
     /// The item is there but the provider asks a person to approve each access (KeePassXC's
     /// per-access confirmation), and this run is unattended.
     case needsApproval(KeyringProvider)
+    /// The provider asks a person to confirm each deletion (KeePassXC), and this run is unattended.
+    case needsDeletionConfirmed(KeyringProvider)
     /// The person refused or closed the provider's dialog.
     case refused(KeyringProvider)
     /// Nobody answered the provider's dialog within the prompt timeout (milliseconds).
@@ -61,6 +63,7 @@ public enum KeyringError: Error, Equatable, Sendable {
             }
         case let .locked(p): return p.lockedPhrase
         case let .needsApproval(p): return "\(p.name) asks a person to approve each access to pwnvault's key, and nobody is here to answer"
+        case let .needsDeletionConfirmed(p): return "\(p.name) asks a person to confirm deleting pwnvault's item, and nobody is here to answer"
         case let .refused(p): return "\(p.name)'s dialog was closed without allowing access"
         case let .unanswered(p, ms): return "nobody answered \(p.name)'s dialog within \(Self.seconds(ms))"
         case let .timedOut(p): return "\(p.name) did not answer in time"
@@ -137,6 +140,7 @@ extension KeyringError: UserFacingError {
         case let .noCollection(p): return p.collectionAdvice
         case let .locked(p): return "\(p.unlockAdvice) and try again; unattended runs never show an unlock dialog"
         case let .needsApproval(p): return "\(p.unattendedAdvice), or run pwnvault from a terminal and approve it in \(p.name)'s window"
+        case let .needsDeletionConfirmed(p): return "run it from a terminal and confirm the deletion in \(p.name)'s window"
         case let .refused(p): return "run it again and allow access in \(p.name)'s window, or give the passphrase"
         case .unanswered: return "run it again and answer the dialog, or raise \(Settings.keyringPromptTimeoutVariable)"
         case let .timedOut(p):

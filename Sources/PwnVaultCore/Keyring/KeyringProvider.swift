@@ -37,6 +37,17 @@ public enum KeyringProvider: Equatable, Sendable {
         return .unknown
     }
 
+    /// A stable name for scripts (`status --json`): gnome-keyring, keepassxc, kwallet, other, unknown.
+    public var identifier: String {
+        switch self {
+        case .gnomeKeyring: return "gnome-keyring"
+        case .keePassXC: return "keepassxc"
+        case .kWallet: return "kwallet"
+        case .other: return "other"
+        case .unknown: return "unknown"
+        }
+    }
+
     /// The provider's name in a sentence: "KeePassXC", "GNOME Keyring", "the keyring".
     public var name: String {
         switch self {

@@ -16,8 +16,8 @@ internal import CSecretShim
 /// - KeePassXC (per-access confirmation on, its default) lists pwnvault's items as *locked* for every
 ///   new client connection until the person allows it; a locked database makes even a search show
 ///   its "Unlock Database" dialog, so that state is asked about first.
-/// - KWallet reports every collection locked after login until a client calls Unlock, which then
-///   completes at once, without a dialog, while the wallet is open.
+/// - KWallet reports every collection locked after login until a client calls Unlock; its prompt then
+///   completes at once, without a dialog, while the wallet is open (asked of kwalletd first).
 ///
 /// It talks to the D-Bus session bus of the process environment (`DBUS_SESSION_BUS_ADDRESS`).
 /// GLib opens that connection once per process and keeps it, so one process can only ever use one
@@ -71,14 +71,15 @@ public struct SecretServiceKeyring: Keyring {
     public func lookup(_ item: KeyringItem) throws -> SecretBytes? {
         let provider = provider()
         try requireOpenDatabase(provider)
-        switch try read(item, mode: PWV_UNLOCK_SILENT, timeout: timeoutMilliseconds, provider: provider) {
+        let quiet = quietMode(provider)
+        switch try read(item, mode: quiet, timeout: timeoutMilliseconds, provider: provider) {
         case let .secret(secret):
             return secret
         case .absent:
             // A locked collection may hide its items from the search.
             guard try isLocked() else { return nil }
             try unlockDefaultCollection(provider)
-            switch try read(item, mode: PWV_UNLOCK_SILENT, timeout: timeoutMilliseconds, provider: provider) {
+            switch try read(item, mode: quiet, timeout: timeoutMilliseconds, provider: provider) {
             case let .secret(secret): return secret
             case .absent: return nil
             case .needsDialog: return try readThroughDialog(item, provider: provider)
@@ -135,7 +136,8 @@ public struct SecretServiceKeyring: Keyring {
 
     // MARK: store and clear
 
-    /// Stores `secret` (1 to `maximumSecretBytes` bytes) under `item`, replacing what was there.
+    /// Stores `secret` (1 to `maximumSecretBytes` bytes) under `item`, replacing what was there (an
+    /// existing item is updated in place and relabelled).
     public func store(_ item: KeyringItem, secret: SecretBytes) throws {
         guard (1...Self.maximumSecretBytes).contains(secret.count) else {
             throw KeyringError.failed(reason: "a secret must hold 1 to \(Self.maximumSecretBytes) bytes")
@@ -145,25 +147,17 @@ public struct SecretServiceKeyring: Keyring {
         // A locked default collection would otherwise be met with an unlock prompt nobody may see,
         // or, when there is no default collection, with an attempt to create one.
         if try isLocked() { try unlockDefaultCollection(provider) }
-        // Replacing an item this client may not read (KeePassXC) makes the provider ask the person.
-        let replacesLocked = try search(item, fresh: false, mode: PWV_UNLOCK_NEVER, provider: provider) == .needsApproval
-        if replacesLocked {
-            guard interaction.allowsDialogs else { throw KeyringError.needsApproval(provider) }
-            announce(provider, unlocking: false)
-        }
-        var error = pwv_error()
-        let status = Self.withCAttributes(item.attributes) { keys, values, count in
-            item.label.withCString { label in
-                secret.withUnsafeBytes { bytes in
-                    pwv_secret_store(keys, values, count, label, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                     bytes.count, replacesLocked ? promptTimeout : timeoutMilliseconds, &error)
+        try withDialogIfNeeded(provider) { mode, timeout in
+            var error = pwv_error()
+            let status = Self.withCAttributes(item.attributes) { keys, values, count in
+                item.label.withCString { label in
+                    secret.withUnsafeBytes { bytes in
+                        pwv_secret_store(keys, values, count, Int32(mode.rawValue), label,
+                                         bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count, timeout, &error)
+                    }
                 }
             }
-        }
-        switch status {
-        case Int32(PWV_SECRET_OK): return
-        case Int32(PWV_SECRET_DISMISSED): throw KeyringError.refused(provider)
-        default: throw failure(status: status, error: error, provider: provider, prompting: replacesLocked)
+            return (status, error)
         }
     }
 
@@ -174,21 +168,44 @@ public struct SecretServiceKeyring: Keyring {
         let provider = provider()
         try requireOpenDatabase(provider)
         if try isLocked() { try unlockDefaultCollection(provider) }
-        let locked = try search(item, fresh: false, mode: PWV_UNLOCK_NEVER, provider: provider) == .needsApproval
-        if locked {
-            guard interaction.allowsDialogs else { throw KeyringError.needsApproval(provider) }
-            announce(provider, unlocking: false)
+        let status = try withDialogIfNeeded(provider, deleting: true) { mode, timeout in
+            var error = pwv_error()
+            let status = Self.withCAttributes(item.attributes) { keys, values, count in
+                pwv_secret_clear(keys, values, count, Int32(mode.rawValue), timeout, &error)
+            }
+            return (status, error)
         }
-        var error = pwv_error()
-        let status = Self.withCAttributes(item.attributes) { keys, values, count in
-            pwv_secret_clear(keys, values, count, locked ? promptTimeout : timeoutMilliseconds, &error)
+        return status == Int32(PWV_SECRET_OK)
+    }
+
+    /// Runs `call` without a dialog first; when the provider wants one (KeePassXC's approval of an
+    /// item this client may not touch, its confirmation of a deletion), a person at a terminal is
+    /// told and the call runs again letting the provider ask; an unattended run stops. Returns the
+    /// final status when it is an answer (OK, ABSENT), throws otherwise.
+    @discardableResult
+    private func withDialogIfNeeded(_ provider: KeyringProvider, deleting: Bool = false,
+                                    _ call: (pwv_unlock_mode, UInt32) -> (Int32, pwv_error)) throws -> Int32 {
+        var (status, error) = call(quietMode(provider), timeoutMilliseconds)
+        var prompting = false
+        if status == Int32(PWV_SECRET_NEEDS_PROMPT) || status == Int32(PWV_SECRET_LOCKED_MATCH) {
+            let collectionLocked = (try? isLocked()) ?? false
+            guard interaction.allowsDialogs else {
+                if collectionLocked { throw KeyringError.locked(provider) }
+                throw deleting ? KeyringError.needsDeletionConfirmed(provider) : KeyringError.needsApproval(provider)
+            }
+            if deleting && !collectionLocked {
+                interaction.announce("waiting for \(provider.name): confirm the deletion in its window (up to \(KeyringError.seconds(interaction.promptTimeoutMilliseconds)))…")
+            } else {
+                announce(provider, unlocking: collectionLocked)
+            }
+            prompting = true
+            (status, error) = call(PWV_UNLOCK_PROMPT, promptTimeout)
         }
         switch status {
-        case Int32(PWV_SECRET_OK): return true
-        case Int32(PWV_SECRET_ABSENT):
-            if locked { throw KeyringError.refused(provider) }   // still there: the person did not allow it
-            return false
-        default: throw failure(status: status, error: error, provider: provider, prompting: locked)
+        case Int32(PWV_SECRET_OK), Int32(PWV_SECRET_ABSENT): return status
+        case Int32(PWV_SECRET_DISMISSED), Int32(PWV_SECRET_NEEDS_PROMPT), Int32(PWV_SECRET_LOCKED_MATCH):
+            throw KeyringError.refused(provider)
+        default: throw failure(status: status, error: error, provider: provider, prompting: prompting)
         }
     }
 
@@ -200,10 +217,15 @@ public struct SecretServiceKeyring: Keyring {
     public func probe(_ item: KeyringItem) throws -> KeyringItemState {
         let provider = provider()
         if provider == .keePassXC, try allCollectionsLocked() { throw KeyringError.locked(provider) }
+        let quiet = quietMode(provider)
+        if quiet == PWV_UNLOCK_PROMPT, try isLocked() {
+            // KWallet with its wallet open: its unlock is for every connection and needs no dialog.
+            try unlockDefaultCollection(provider)
+        }
         let state = try search(item, fresh: true, mode: PWV_UNLOCK_SILENT, provider: provider)
         if state == .absent, try isLocked() {
             var error = pwv_error()
-            let status = pwv_secret_unlock_default(Int32(PWV_UNLOCK_SILENT.rawValue), timeoutMilliseconds, &error)
+            let status = pwv_secret_unlock_default(Int32(quiet.rawValue), timeoutMilliseconds, &error)
             guard status == Int32(PWV_SECRET_OK) else {
                 if status < 0 { throw failure(status: status, error: error, provider: provider) }
                 throw KeyringError.locked(provider)
@@ -267,7 +289,7 @@ public struct SecretServiceKeyring: Keyring {
     /// the provider's dialog when a person is there; otherwise throws `.locked`.
     private func unlockDefaultCollection(_ provider: KeyringProvider) throws {
         var error = pwv_error()
-        var status = pwv_secret_unlock_default(Int32(PWV_UNLOCK_SILENT.rawValue), timeoutMilliseconds, &error)
+        var status = pwv_secret_unlock_default(Int32(quietMode(provider).rawValue), timeoutMilliseconds, &error)
         if status == Int32(PWV_SECRET_NEEDS_PROMPT) {
             guard interaction.allowsDialogs else { throw KeyringError.locked(provider) }
             announce(provider, unlocking: true)
@@ -280,6 +302,16 @@ public struct SecretServiceKeyring: Keyring {
         case Int32(PWV_SECRET_NEEDS_PROMPT): throw KeyringError.locked(provider)
         default: throw failure(status: status, error: error, provider: provider)
         }
+    }
+
+    /// The unlock that never shows a dialog. KWallet answers Unlock with a prompt even while its
+    /// wallet is open, and that prompt then completes at once without one (what `secret-tool lookup`
+    /// meets after every login): there the prompt is performed. Anywhere else, or with KWallet's
+    /// wallet closed (its prompt would ask for the wallet password), the prompt is withdrawn unseen.
+    private func quietMode(_ provider: KeyringProvider) -> pwv_unlock_mode {
+        guard provider == .kWallet else { return PWV_UNLOCK_SILENT }
+        var error = pwv_error()
+        return pwv_secret_kwallet_open(timeoutMilliseconds, &error) == 1 ? PWV_UNLOCK_PROMPT : PWV_UNLOCK_SILENT
     }
 
     // MARK: dialogs

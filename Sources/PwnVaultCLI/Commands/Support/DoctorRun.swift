@@ -54,7 +54,7 @@ struct DoctorRun {
             case .unavailable:
                 return .warning("keyring", error.reason + ": every command that opens the vault asks for the passphrase",
                                 fix: "start a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) in this session")
-            case .locked, .noCollection, .needsApproval, .refused, .unanswered:
+            case .locked, .noCollection, .needsApproval, .needsDeletionConfirmed, .refused, .unanswered:
                 return .problem("keyring", error, fix: error.hint)
             case .timedOut:
                 return .problem("keyring", "\(provider.name) did not answer within \(context.settings.keyringTimeoutMilliseconds) ms",
