@@ -6,6 +6,7 @@
 #   bench/run.sh passwords offline Pwned Passwords lookups per second on a generated 1 GiB file, next to look
 #   bench/run.sh ui        ui key-to-redraw latency on 10,000 accounts and an 834-breach catalog
 #   bench/run.sh monitor   a month of daily watch on 1,000 accounts: API requests against a naive daily check
+#   bench/run.sh keyring   list through GNOME Keyring, KeePassXC, KWallet and a hung provider, next to secret-tool lookup
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,10 +19,11 @@ case "$what" in
   check) exec Tests/Support/keyring-session.sh -- python3 bench/check_bench.py ;;
   passwords) PWNVAULT_KEYRING=none exec python3 bench/passwords_bench.py ;;
   ui) exec python3 bench/ui_bench.py ;;
+  keyring) exec python3 bench/keyring_bench.py ;;
   monitor)
     # The same release build with a calendar clock the benchmark can move by whole days (main.swift).
     swift build -c release --build-path .build/bench -Xswiftc -DPWNVAULT_BENCH_CLOCK 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
     PWNVAULT_BIN="$(swift build -c release --build-path .build/bench --show-bin-path)/pwnvault" \
       exec Tests/Support/keyring-session.sh -- python3 bench/monitor_bench.py ;;
-  *) echo "bench/run.sh: unknown benchmark '$what' (vault, startup, check, passwords, ui, monitor)" >&2; exit 2 ;;
+  *) echo "bench/run.sh: unknown benchmark '$what' (vault, startup, check, passwords, ui, monitor, keyring)" >&2; exit 2 ;;
 esac

@@ -4,7 +4,12 @@ set -euo pipefail
 
 packages=(libsodium-dev libsecret-1-dev libicu-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
           dbus libglib2.0-bin tmux python3 python3-gi systemd bsdextrautils
-          groff-base man-db zsh fish make)   # the man page and completion tests, make install
+          groff-base man-db zsh fish make   # the man page and completion tests, make install
+          keepassxc libkf5wallet-bin libqca-qt5-2-plugins xvfb xdotool x11-utils)
+# keepassxc, libkf5wallet-bin (kwalletd5), libqca-qt5-2-plugins (without it every KWallet call fails with
+# "createDLGroup failed"): the other Secret Service providers the keyring tests run for real, each on a
+# private bus (Tests/Support/provider-session.py); xvfb gives them a display, xdotool answers KeePassXC's
+# dialogs as a person would, x11-utils' xprop counts the dialogs left on screen.
 # libglib2.0-dev: GIO's GDBus, for desktop notifications (libsecret pulls it in too; named because it is used directly).
 # libglib2.0-bin: gdbus, which the keyring session and the notification tests call.
 # python3-gi: the recording notification server of the tests (Tests/Support/notification-server.py, run by /usr/bin/python3).

@@ -187,6 +187,41 @@ final class KeyringProviderEndToEndTests: XCTestCase {
         XCTAssertTrue(doctor.all.contains("open a database in KeePassXC and expose a group"), doctor.all)
     }
 
+    // MARK: GNOME Keyring
+
+    func testGNOMEKeyringServesEveryRunAndALockIsSaidInItsWords() throws {
+        let provider = try ProviderSession(.gnomeKeyring)
+        let s = try sandbox(provider)
+        s.environment.removeValue(forKey: "HIBP_API_KEY")
+        let made = initVault(s)
+        XCTAssertTrue(made.stdout.contains("the vault key is in GNOME Keyring"), made.all)
+        XCTAssertEqual(s.run(["add", "ned@example.com"], passphraseFromFile: false).status, 0)
+        let listed = s.run(["list"], passphraseFromFile: false)
+        XCTAssertEqual(listed.status, 0, listed.all)
+        XCTAssertTrue(s.run(["status"], passphraseFromFile: false).stdout.contains("the desktop keyring (GNOME Keyring)"))
+        for _ in 0..<2 {
+            let key = s.run(["config", "api-key"], input: FakeHIBP.key + "\n")
+            XCTAssertEqual(key.status, 0, key.all)
+        }
+        let watch = s.run(["watch"], passphraseFromFile: false)
+        XCTAssertTrue([0, 1].contains(watch.status), watch.all)
+        let doctor = s.run(["doctor"], passphraseFromFile: false)
+        XCTAssertTrue(doctor.all.contains("GNOME Keyring answers"), doctor.all)
+        XCTAssertTrue(doctor.all.contains("opens with the keyring's key"), doctor.all)
+        assertListingIsClean(provider, s, accounts: ["ned@example.com", "example.com"])
+
+        XCTAssertEqual(provider.call("lock").status, 0)
+        let locked = s.run(["watch"], passphraseFromFile: false)
+        XCTAssertEqual(locked.status, 5, locked.all)
+        XCTAssertTrue(locked.stderr.contains("the GNOME keyring is locked"), locked.stderr)
+        let piped = s.run(["list"])
+        XCTAssertEqual(piped.status, 0, piped.all)
+        XCTAssertTrue(piped.stderr.contains("the GNOME keyring is locked; using the passphrase"), piped.stderr)
+        let doctorLocked = s.run(["doctor"], passphraseFromFile: false)
+        XCTAssertTrue(doctorLocked.all.contains("Seahorse"), doctorLocked.all)
+        XCTAssertFalse(doctorLocked.all.contains("holds no key"), doctorLocked.all)
+    }
+
     // MARK: KWallet
 
     func testKWalletRightAfterLoginServesUnattendedRunsWithoutADialog() throws {

@@ -151,7 +151,7 @@ final class SettingsTests: XCTestCase {
         let names = Settings.documentation.map(\.name)
         XCTAssertEqual(names.sorted(), [
             "HIBP_API_KEY", "HOME", "NO_COLOR", "PAGER", "PWNVAULT_API_URL", "PWNVAULT_HTTP_TIMEOUT", "PWNVAULT_KEYRING",
-            "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_MAX_WAIT", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
+            "PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS", "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_MAX_WAIT", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
             "PWNVAULT_VAULT", "TERM", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
         ])
         for entry in Settings.documentation {

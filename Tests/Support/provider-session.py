@@ -714,7 +714,10 @@ def cmd_hung(args):
     """Own org.freedesktop.secrets and never answer anything (drops every incoming call)."""
     Gio, GLib = gio()
     conn = bus_connect(args.bus)
-    conn.add_filter(lambda c, message, incoming: None if incoming else message)
+    # Drop every incoming method call (what a wedged provider does); let the replies to our own
+    # calls through, or RequestName would time out and end this process after 5 s.
+    conn.add_filter(lambda c, message, incoming:
+                    None if incoming and message.get_message_type() == Gio.DBusMessageType.METHOD_CALL else message)
     dbus_call(conn, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
               "RequestName", (SECRETS, 4), "(su)", "(u)")
     signal.signal(signal.SIGTERM, lambda *a: os._exit(0))

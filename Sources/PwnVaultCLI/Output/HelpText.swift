@@ -74,6 +74,12 @@ enum HelpText {
             let fits = width.map { TerminalCells.width(under + value) <= $0 } ?? true
             lines += hanging(fits ? under : "      default: ", value, width: width)
         }
+        lines += [""] + hanging("KEYRINGS: ", "the Secret Service providers pwnvault is tested with, and how each must be set up", width: width, indent: 0) + [""]
+        let names = KeyringProvider.tested.map(\.name)
+        let nw = names.map(\.count).max() ?? 0
+        for (provider, name) in zip(KeyringProvider.tested, names) {
+            lines += hanging("  " + name.padded(toLength: nw + 2), provider.setUp ?? "", width: width)
+        }
         return lines.joined(separator: "\n")
     }
 

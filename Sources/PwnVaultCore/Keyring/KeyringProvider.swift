@@ -13,6 +13,19 @@ public enum KeyringProvider: Equatable, Sendable {
     /// process could not be read (another pid namespace).
     case unknown
 
+    /// The providers pwnvault is tested with, each against the real daemon.
+    public static let tested: [KeyringProvider] = [.gnomeKeyring, .keePassXC, .kWallet]
+
+    /// How a tested provider must be set up for pwnvault (nil for others).
+    public var setUp: String? {
+        switch self {
+        case .gnomeKeyring: return "nothing to set up: the login keyring is unlocked when you log in"
+        case .keePassXC: return "Settings → Secret Service Integration on, a group exposed in the database's settings, the database unlocked; with \"Confirm when passwords are retrieved by clients\" on (the default) each run on a terminal asks you to allow it, and unattended runs (watch, the timer) need it off"
+        case .kWallet: return "kwalletrc: [org.freedesktop.secrets] apiEnabled=true, and the wallet open (pam_kwallet opens it at login)"
+        case .other, .unknown: return nil
+        }
+    }
+
     /// The provider for a program name (`/proc/PID/comm` or the executable's file name).
     public static func named(_ program: String) -> KeyringProvider {
         let name = program.lowercased()

@@ -45,6 +45,10 @@ struct DoctorRun {
     private func keyring(_ probe: Result<Void, Error>, provider: KeyringProvider) -> DoctorCheck {
         switch probe {
         case .success:
+            guard KeyringProvider.tested.contains(provider) else {
+                return .warning("keyring", "\(provider.capitalizedName) answers (Secret Service) and is unlocked, but it is not one pwnvault is tested with",
+                                fix: "GNOME Keyring, KeePassXC and KWallet are ('pwnvault help environment' says how each is set up)")
+            }
             return .ok("keyring", "\(provider.capitalizedName) answers (Secret Service) and is unlocked")
         case let .failure(error as KeyringError):
             switch error {
