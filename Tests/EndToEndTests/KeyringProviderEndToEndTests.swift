@@ -95,6 +95,13 @@ final class KeyringProviderEndToEndTests: XCTestCase {
         XCTAssertTrue(doctor.all.contains("the key is in KeePassXC, which asks you to allow each run"), doctor.all)
         XCTAssertFalse(doctor.all.contains("holds no key"), doctor.all)
         XCTAssertEqual(provider.dialogsOnScreen(), 0)
+
+        // Nobody answers within the prompt timeout: said so, the passphrase instead. KeePassXC 2.7 keeps
+        // its dialog up after the prompt is withdrawn, so the hint says to close it.
+        let unanswered = s.runOnTerminal(["list"], env: ["PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS": "1500"], timeout: 40)
+        XCTAssertEqual(unanswered.status, 0, unanswered.all)
+        XCTAssertTrue(unanswered.stdout.contains("waiting for KeePassXC: allow pwnvault's access in its window (up to 1.5 s)"), unanswered.stdout)
+        XCTAssertTrue(unanswered.stdout.contains("nobody answered KeePassXC's dialog within 1.5 s; using the passphrase"), unanswered.stdout)
     }
 
     func testTheAPIKeyThroughKeePassXCWithConfirmation() throws {

@@ -99,6 +99,25 @@ final class SecretServiceKeyringTests: XCTestCase {
         XCTAssertTrue(shown.contains("schema = org.pwnvault.Secret\n"), shown)
     }
 
+    func testAnItemLabelledWithItsPathIsFoundUpdatedInPlaceAndRelabelled() throws {
+        // What earlier versions wrote: the vault's path in the label (the user name, and KWallet's folders).
+        try requirePrivateSession()
+        let item = newVaultItem()
+        let old = SecretBytes(copying: Array(repeating: 7, count: 32))
+        let stored = try secretTool(["store", "--label=pwnvault vault key (/home/someone/.local/share/pwnvault/vault)"]
+                                    + flatten(item.attributes), input: Data(Array(repeating: UInt8(7), count: 32)).base64EncodedString())
+        XCTAssertEqual(stored.status, 0, stored.stderr)
+        XCTAssertTrue(try XCTUnwrap(try keyring.lookup(item)).isEqual(to: old), "an item of the old label is still found")
+        let new = SecretBytes.random(count: 32)
+        try keyring.store(item, secret: new)
+        XCTAssertTrue(try XCTUnwrap(try keyring.lookup(item)).isEqual(to: new))
+        let listing = try secretTool(["search", "--all"] + flatten(item.attributes))
+        let shown = listing.stdout + listing.stderr
+        XCTAssertEqual(shown.components(separatedBy: "label = ").count - 1, 1, "updated in place, not a second item: \(shown)")
+        XCTAssertTrue(shown.contains("label = \(item.label)\n"), shown)
+        XCTAssertFalse(shown.contains("/home/someone"), shown)
+    }
+
     func testTheSecretIsStoredAsBase64Text() throws {
         try requirePrivateSession()
         let item = newVaultItem()

@@ -142,7 +142,10 @@ extension KeyringError: UserFacingError {
         case let .needsApproval(p): return "\(p.unattendedAdvice), or run pwnvault from a terminal and approve it in \(p.name)'s window"
         case let .needsDeletionConfirmed(p): return "run it from a terminal and confirm the deletion in \(p.name)'s window"
         case let .refused(p): return "run it again and allow access in \(p.name)'s window, or give the passphrase"
-        case .unanswered: return "run it again and answer the dialog, or raise \(Settings.keyringPromptTimeoutVariable)"
+        case let .unanswered(p, _):
+            // KeePassXC 2.7 leaves its access dialog up when the prompt is withdrawn (seen with the real daemon).
+            let leftOpen = p == .keePassXC ? "KeePassXC keeps its dialog open after pwnvault gives up: close it; then " : ""
+            return "\(leftOpen)run it again and answer the dialog, or raise \(Settings.keyringPromptTimeoutVariable)"
         case let .timedOut(p):
             switch p {
             case .keePassXC: return "is KeePassXC showing a dialog? answer it, or restart KeePassXC; or raise \(Settings.keyringTimeoutVariable)"
