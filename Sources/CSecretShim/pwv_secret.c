@@ -233,6 +233,13 @@ static int fail_with_gerror(pwv_error *error, GError **gerror) {
 
 /* The deadline: a thread cancels the GCancellable when it passes (pwv_deadline.h says why). */
 
+/* One deadline covers all the round trips of a call (pwv_deadline.h says why a thread). */
+static gboolean start_deadline(pwv_deadline *d, unsigned int timeout_ms, pwv_error *error) {
+    if (pwv_deadline_start(d, timeout_ms)) return TRUE;
+    fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    return FALSE;
+}
+
 /* A failure after the deadline fired: a cancellation (or nothing at all) means our timer did it. */
 static int fail_after(pwv_error *error, GError **gerror, gboolean fired) {
     if (fired && (*gerror == NULL || g_error_matches(*gerror, G_IO_ERROR, G_IO_ERROR_CANCELLED))) {
@@ -628,8 +635,7 @@ int pwv_secret_clear(const char *const *keys, const char *const *values, size_t 
 
     GError *gerror = NULL;
     pwv_deadline d;
-    if (!pwv_deadline_start(&d, timeout_ms))
-        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    if (!start_deadline(&d, timeout_ms, error)) return PWV_SECRET_ERR_RESOURCE;
     /* Raw Item.Delete calls: a provider that confirms deletions (KeePassXC) answers with a prompt,
      * which `mode` settles like an unlock's. */
     int status = PWV_SECRET_ERR_GLIB;
@@ -675,8 +681,7 @@ int pwv_secret_is_locked(unsigned int timeout_ms, pwv_error *error) {
 
     GError *gerror = NULL;
     pwv_deadline d;
-    if (!pwv_deadline_start(&d, timeout_ms))
-        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    if (!start_deadline(&d, timeout_ms, error)) return PWV_SECRET_ERR_RESOURCE;
 
     /* One deadline covers both round trips. SECRET_COLLECTION_NONE: the lock state is a property
      * of the collection; its items need not be loaded (and could not be, were it locked). */
@@ -709,8 +714,7 @@ int pwv_secret_search(const char *const *keys, const char *const *values, size_t
 
     GError *gerror = NULL;
     pwv_deadline d;
-    if (!pwv_deadline_start(&d, timeout_ms))
-        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    if (!start_deadline(&d, timeout_ms, error)) return PWV_SECRET_ERR_RESOURCE;
 
     GDBusConnection *connection = NULL;
     if (fresh) {
@@ -766,8 +770,7 @@ int pwv_secret_unlock_default(int mode, unsigned int timeout_ms, pwv_error *erro
 
     GError *gerror = NULL;
     pwv_deadline d;
-    if (!pwv_deadline_start(&d, timeout_ms))
-        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    if (!start_deadline(&d, timeout_ms, error)) return PWV_SECRET_ERR_RESOURCE;
 
     int status = PWV_SECRET_ERR_GLIB;
     SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, d.cancellable, &gerror);
@@ -803,8 +806,7 @@ int pwv_secret_all_locked(unsigned int timeout_ms, pwv_error *error) {
 
     GError *gerror = NULL;
     pwv_deadline d;
-    if (!pwv_deadline_start(&d, timeout_ms))
-        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    if (!start_deadline(&d, timeout_ms, error)) return PWV_SECRET_ERR_RESOURCE;
 
     /* The service proxy read its properties (Collections) when it was made; each collection's
      * Locked is one Properties.Get, which no provider answers with a dialog. */
@@ -848,8 +850,7 @@ int pwv_secret_provider_pid(unsigned int timeout_ms, unsigned int *pid, pwv_erro
 
     GError *gerror = NULL;
     pwv_deadline d;
-    if (!pwv_deadline_start(&d, timeout_ms))
-        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    if (!start_deadline(&d, timeout_ms, error)) return PWV_SECRET_ERR_RESOURCE;
     int status = PWV_SECRET_ERR_GLIB;
     GDBusConnection *connection = g_bus_get_sync(G_BUS_TYPE_SESSION, d.cancellable, &gerror);
     if (connection != NULL) {
@@ -884,8 +885,7 @@ int pwv_secret_kwallet_open(unsigned int timeout_ms, pwv_error *error) {
 
     GError *gerror = NULL;
     pwv_deadline d;
-    if (!pwv_deadline_start(&d, timeout_ms))
-        return fail(error, PWV_SECRET_ERR_RESOURCE, "could not start the timeout timer");
+    if (!start_deadline(&d, timeout_ms, error)) return PWV_SECRET_ERR_RESOURCE;
     int status = PWV_SECRET_ERR_GLIB;
     GDBusConnection *connection = g_bus_get_sync(G_BUS_TYPE_SESSION, d.cancellable, &gerror);
     static const char *const daemons[][2] = {
