@@ -36,6 +36,11 @@ enum ManPage {
             page += [".TP", bold(name), text(meaning) + ".", ".br", text("Default: " + defaultValue)]
         }
 
+        page += [".SH KEYRINGS", text("The Secret Service providers pwnvault is tested with, and how each must be set up. A provider's own dialog (an unlock, KeePassXC's access request) is raised only for a command run on a terminal, after one line that says which window to answer; unattended runs (watch, the timer, completion) never raise one and stop with status 5.")]
+        for provider in KeyringProvider.tested {
+            page += [".TP", bold(provider.name), text(provider.setUp ?? "")]
+        }
+
         page.append(".SH EXIT STATUS")
         for status in ExitStatus.allCases {
             page += [".TP", bold(String(status.rawValue)), text(status.meaning)]

@@ -71,15 +71,14 @@ public struct SecretServiceKeyring: Keyring {
     public func lookup(_ item: KeyringItem) throws -> SecretBytes? {
         let provider = provider()
         try requireOpenDatabase(provider)
-        let quiet = quietMode(provider)
-        switch try read(item, mode: quiet, timeout: timeoutMilliseconds, provider: provider) {
+        switch try readQuietly(item, provider: provider) {
         case let .secret(secret):
             return secret
         case .absent:
             // A locked collection may hide its items from the search.
             guard try isLocked() else { return nil }
             try unlockDefaultCollection(provider)
-            switch try read(item, mode: quiet, timeout: timeoutMilliseconds, provider: provider) {
+            switch try readQuietly(item, provider: provider) {
             case let .secret(secret): return secret
             case .absent: return nil
             case .needsDialog: return try readThroughDialog(item, provider: provider)
@@ -87,6 +86,14 @@ public struct SecretServiceKeyring: Keyring {
         case .needsDialog:
             return try readThroughDialog(item, provider: provider)
         }
+    }
+
+    /// A read that never shows a dialog: a prompt is withdrawn unseen, except KWallet's while its
+    /// wallet is open (asked only when a prompt was met, so an unlocked item costs nothing more).
+    private func readQuietly(_ item: KeyringItem, provider: KeyringProvider) throws -> ReadOutcome {
+        let outcome = try read(item, mode: PWV_UNLOCK_SILENT, timeout: timeoutMilliseconds, provider: provider)
+        guard case .needsDialog = outcome, quietMode(provider) == PWV_UNLOCK_PROMPT else { return outcome }
+        return try read(item, mode: PWV_UNLOCK_PROMPT, timeout: timeoutMilliseconds, provider: provider)
     }
 
     private enum ReadOutcome { case secret(SecretBytes), absent, needsDialog }
