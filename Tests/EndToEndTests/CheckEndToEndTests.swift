@@ -25,6 +25,31 @@ final class CheckEndToEndTests: XCTestCase {
         server.log().compactMap { $0["path"] as? String }.filter { $0.contains("/breachedaccount/") }
     }
 
+    private func catalogRequests() -> Int {
+        server.log().filter { ($0["path"] as? String ?? "").hasSuffix("/breaches") }.count
+    }
+
+    func testABreachNewerThanTheCachedCatalogIsNamedAfterOneMoreCatalogRequest() throws {
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "clean.fay@example.com", "clean.gus@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 0)   // caches the catalog (a day's worth)
+        XCTAssertEqual(catalogRequests(), 1)
+        // HIBP adds a breach after that; both accounts turn out to be in it.
+        server.control("/__control/breaches", #"{"Name": "FreshlyLoaded2026", "Title": "Freshly Loaded 2026", "IsSensitive": false, "DataClasses": ["Email addresses"]}"#)
+        for account in ["clean.fay@example.com", "clean.gus@example.com"] {
+            server.control("/__control/accounts", #"{"account": "\#(account)", "breaches": ["FreshlyLoaded2026"]}"#)
+        }
+        let r = s.run(["check", "--all", "--force"], env: ["COLUMNS": "200"])
+        XCTAssertEqual(r.status, 1, r.all)
+        XCTAssertEqual(r.stdout.components(separatedBy: "Freshly Loaded 2026").count - 1, 2, r.all)
+        XCTAssertFalse(r.all.contains("not named"), r.all)
+        XCTAssertEqual(catalogRequests(), 2, "one more catalog request for the run, not one per result")
+        // The refreshed copy was cached: show names it with no request of its own.
+        let shown = s.run(["show", "#1"])
+        XCTAssertTrue(shown.stdout.contains("Freshly Loaded 2026"), shown.all)
+        XCTAssertEqual(catalogRequests(), 2)
+    }
+
     func testCleanAndBreachedAccountsAreSavedAndTheExitStatusSaysSo() throws {
         s.initVault()
         XCTAssertEqual(s.run(["add", "clean.ann@example.com", "clean.ben@example.com"]).status, 0)

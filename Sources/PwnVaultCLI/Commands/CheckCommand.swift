@@ -131,10 +131,12 @@ enum CheckCommand: Command {
         let askForRate = rpm == nil && entries.count > 1
         let clock = SystemSchedulerClock()
         let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
+        // A result naming a breach the cached copy lacks (the newest news) fetches it again, once.
+        let refresher = try? services.catalogLoader(refresh: true)
         if askForRate {
             // Only result lines need the catalog: the checks start once the rate is known (one interval
             // after subscription/status), and the catalog keeps loading meanwhile.
-            let catalog = PendingCatalog { try await loader.get()() }
+            let catalog = PendingCatalog({ try await loader.get()() }, refresh: refresher)
             let askedAt = clock.now()
             let rateOutcome = Result { try blocking { try await CheckScheduler.countedOnTheWire { try await client.subscriptionStatus() }.rpm } }
             do {
@@ -148,6 +150,7 @@ enum CheckCommand: Command {
         }
         let catalogOutcome = Result { try blocking { try await loader.get()() } }
         let catalog: BreachCatalog?
+        let fetched = (try? catalogOutcome.get())?.fetched ?? false
         do {
             catalog = services.reported(try catalogOutcome.get())
         } catch let error as HIBPError where error.isUnreachable {
@@ -160,7 +163,8 @@ enum CheckCommand: Command {
             catalog = nil
         }
         return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock,
-                             session: session, catalog: PendingCatalog(ready: catalog), context: context, all: all, notify: notify)
+                             session: session, catalog: PendingCatalog(ready: catalog, fetched: fetched, refresh: refresher),
+                             context: context, all: all, notify: notify)
     }
 
     /// The run stopped before any account was checked: the summary on stdout (like a run that
@@ -298,8 +302,9 @@ enum CheckCommand: Command {
                                  rpmFromUser: context.arguments.value("rpm") != nil)
         let json = context.json
         let report = runner.run(entries, progress: progress) { outcome, progress in
-            if !json { progress.print(line(for: outcome, catalog: pending.get(console: c) { progress.clear() }, console: c)) }
+            if !json { progress.print(line(for: outcome, catalog: pending.get(for: outcome.result, console: c) { progress.clear() }, console: c)) }
         }
+        for outcome in report.outcomes { _ = pending.get(for: outcome.result, console: c) }   // --json: refreshed as well
         let catalog = pending.get(console: c)
 
         var summary = Summary()

@@ -72,7 +72,8 @@ enum RevealCommand: Command {
         }
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
         let chosen = try accounts(context, session: session)
-        let catalog = chosen.contains { $0.result.breachCount > 0 } ? HIBPServices(context).catalogIfAvailable() : nil
+        let catalog = chosen.contains { $0.result.breachCount > 0 }
+            ? HIBPServices(context).catalogIfAvailable(covering: chosen.map(\.result)) : nil
 
         let reporting = screen.settle()
         let hides = obstacle == nil && reporting == .reported
@@ -116,7 +117,8 @@ enum RevealCommand: Command {
         let session = try context.openVault(requirePassphrase: true)
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
         let chosen = try accounts(context, session: session)
-        let catalog = chosen.contains { $0.result.breachCount > 0 } ? HIBPServices(context).catalogIfAvailable() : nil
+        let catalog = chosen.contains { $0.result.breachCount > 0 }
+            ? HIBPServices(context).catalogIfAvailable(covering: chosen.map(\.result)) : nil
         try StandardOutputFile.restrictIfRegularFile()
         if context.json {
             try c.json(chosen.map { Row(id: $0.id, account: Disclosure.revealed($0, grant: grant), kind: $0.kind,

@@ -48,7 +48,8 @@ enum ShowCommand: Command {
             throw UsageError.missingArgument(command: "show")
         }
         let result = account.result
-        let catalog = result.breachCount == 0 ? nil : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has("refresh"))
+        let catalog = result.breachCount == 0 ? nil
+            : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has("refresh"), covering: [result])
         let c = context.console
         let disclosed = c.disclosure.breaches(of: account, catalog: catalog)
         let visible = disclosed.shown

@@ -21,6 +21,13 @@ public struct BreachCatalog: Sendable, Equatable {
         byName[name.lowercased()].map { breaches[$0] }
     }
 
+    /// Whether every breach of `result` has an entry here. An answer can name a breach added to HIBP
+    /// after this copy was fetched (the newest news is exactly that): then the catalog is fetched
+    /// again once. Says nothing about which breaches those are.
+    public func knowsEveryBreach(of result: CheckResult) -> Bool {
+        result.breaches.allSatisfy { byName[$0.lowercased()] != nil }
+    }
+
     /// The breach with this `Name`, else the one with this `Title` (what `show` and `check` print),
     /// ignoring case and surrounding spaces.
     public func breach(namedOrTitled text: String) -> Breach? {

@@ -91,8 +91,18 @@ struct HIBPServices {
     }
 
     /// The catalog if it can be had, else nil with a note (show and check still work without titles).
-    func catalogIfAvailable(refresh: Bool = false) -> BreachCatalog? {
-        do { return try catalog(refresh: refresh) } catch let e as UserFacingError {
+    /// When a cached copy lacks a breach of `results` (one added to HIBP since), it is fetched again
+    /// once; a failure then keeps the cached copy, with a note.
+    func catalogIfAvailable(refresh: Bool = false, covering results: [CheckResult] = []) -> BreachCatalog? {
+        do {
+            let load = try blocking(catalogLoader(refresh: refresh))
+            let catalog = reported(load)
+            guard !load.fetched, !results.allSatisfy(catalog.knowsEveryBreach) else { return catalog }
+            do { return reported(try blocking(catalogLoader(refresh: true))) } catch let e as UserFacingError {
+                context.console.note("a breach newer than the breach catalog could not be named: \(e.message)")
+                return catalog
+            }
+        } catch let e as UserFacingError {
             Self.noteUnavailable(e, console: context.console)
             return nil
         } catch { return nil }
