@@ -15,7 +15,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The HIBP API could not be reached, answered nonsense, or asked for a longer wait than allowed;
     /// the run did not complete.
     case network = 6
-    /// The HIBP API rejected the key or the client (401, 403).
+    /// The HIBP API rejected the key or what it may do (401, HIBP's own 403; Cloudflare's 403 is `.network`).
     case apiAuthorization = 7
     /// The run completed but some accounts could not be checked.
     case partial = 8
@@ -33,8 +33,8 @@ extension ExitStatus {
         case .authentication: return "wrong passphrase, passphrases that differ, or no way to ask for one"
         case .vault: return "no vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error"
         case .keyring: return "the keyring was needed and is unusable, or holds a key for another vault"
-        case .network: return "HIBP could not be reached, answered nonsense or asked to wait too long; the run did not complete"
-        case .apiAuthorization: return "HIBP refused the API key or the client (401, 403), or no key is available"
+        case .network: return "HIBP could not be reached, answered nonsense, was blocked by its network (Cloudflare's 403) or asked to wait too long; the run did not complete"
+        case .apiAuthorization: return "HIBP refused the API key or what it may do (401, 403), or no key is available"
         case .partial: return "the run completed but some accounts could not be checked"
         case .interrupted: return "interrupted (Ctrl-C, SIGTERM, SIGHUP); finished work is kept"
         }

@@ -326,7 +326,7 @@ final class CheckSchedulerTests: XCTestCase {
         XCTAssertEqual(try outcome.get(), CheckRunSummary(succeeded: 4, failed: 1, requests: 5), "400 is not retried")
         assertEachDeliveredOnce(results, accounts(5))
         XCTAssertThrowsError(try results.all.first { $0.account == "a1" }!.result.get()) {
-            XCTAssertEqual($0 as? HIBPError, .badRequest)
+            XCTAssertEqual($0 as? HIBPError, .badRequest(.account))
         }
     }
 
@@ -350,7 +350,7 @@ final class CheckSchedulerTests: XCTestCase {
             HTTPResponse(status: 403, headers: ["cf-ray": "abc123-AMS"], body: Data("<html>blocked</html>".utf8))
         })
         guard case let .failure(error) = outcome else { return XCTFail("the run must stop") }
-        XCTAssertEqual(error as? HIBPError, .forbidden(cfRay: "abc123-AMS"))
+        XCTAssertEqual(error as? HIBPError, .forbidden(cfRay: "abc123-AMS", detail: ""))
         XCTAssertEqual(hibp.log.count, 1)
     }
 

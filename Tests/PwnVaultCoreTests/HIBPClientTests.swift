@@ -101,7 +101,7 @@ final class HIBPClientTests: XCTestCase {
     func testEmptyOrDotAccountsAreRefused() async {
         let stub = StubTransport(status: 404)
         for bad in ["", "  ", ".", ".."] {
-            await assertThrows(.badRequest) { try await self.client(stub).breachedAccount(bad) }
+            await assertThrows(.badRequest(.account)) { try await self.client(stub).breachedAccount(bad) }
         }
         XCTAssertTrue(stub.sent.isEmpty)
     }
@@ -134,10 +134,15 @@ final class HIBPClientTests: XCTestCase {
 
     func testStatusesMapToTypedErrors() async {
         let cases: [(Int, [String: String], String, HIBPError)] = [
-            (400, [:], "Bad request", .badRequest),
+            (400, [:], "Bad request", .badRequest(.account)),
             (401, [:], "Access denied due to invalid hibp-api-key.", .unauthorized(detail: "Access denied due to invalid hibp-api-key.")),
-            (403, ["CF-RAY": "8a1b2c3d4e5f6789-AMS"], "<html><title>Request Blocked</title></html>", .forbidden(cfRay: "8a1b2c3d4e5f6789-AMS")),
-            (403, [:], "", .forbidden(cfRay: nil)),
+            (403, ["CF-RAY": "8a1b2c3d4e5f6789-AMS"], "<html><title>Request Blocked</title></html>", .forbidden(cfRay: "8a1b2c3d4e5f6789-AMS", detail: "")),
+            (403, [:], "", .forbidden(cfRay: nil, detail: "")),
+            (403, [:], "Forbidden: the subscription of this hibp-api-key does not include stealer logs.",
+             .forbidden(cfRay: nil, detail: "Forbidden: the subscription of this hibp-api-key does not include stealer logs.")),
+            // HIBP's older JSON 401: the message, not the JSON.
+            (401, [:], #"{ "statusCode": 401, "message": "Access denied due to invalid hibp-api-key." }"#,
+             .unauthorized(detail: "Access denied due to invalid hibp-api-key.")),
             (429, ["Retry-After": "2"], #"{"statusCode":429,"message":"Rate limit is exceeded. Try again in 2 seconds."}"#, .rateLimited(retryAfter: 2)),
             (429, [:], "", .rateLimited(retryAfter: nil)),
             (429, ["retry-after": "99999"], "", .rateLimited(retryAfter: 99999)),
@@ -163,16 +168,46 @@ final class HIBPClientTests: XCTestCase {
             XCTAssertFalse(detail.contains(Self.key))
             XCTAssertFalse(detail.unicodeScalars.contains { $0.value < 0x20 })
             XCTAssertTrue(detail.hasPrefix("Access denied:[31m key ******"), detail)
-            XCTAssertLessThanOrEqual(detail.count, 160)
+            XCTAssertLessThanOrEqual(detail.count, 200)
             XCTAssertEqual(error.exitStatus, .apiAuthorization)
             XCTAssertEqual(error.hint?.contains("pwnvault config api-key"), true)
             XCTAssertEqual(error.message, "Have I Been Pwned rejected the API key (401): " + detail)
         } catch { XCTFail("\(error)") }
     }
 
+    func testLongAnswersAreCutAtASentenceNeverInsideOne() {
+        let first = "Access denied due to invalid hibp-api-key."
+        let long = first + " " + String(repeating: "Your key may have expired or been revoked and must be renewed at the site ", count: 4) + "now."
+        XCTAssertEqual(HIBPClient.shortDetail(Data(long.utf8), hiding: nil), first)
+        let json = #"{"statusCode":401,"message":"\#(long)"}"#
+        XCTAssertEqual(HIBPClient.shortDetail(Data(json.utf8), hiding: nil), first)
+        // One sentence longer than the limit: whole words and an ellipsis.
+        let words = String(repeating: "word ", count: 80)
+        let cut = HIBPClient.shortDetail(Data(words.utf8), hiding: nil)
+        XCTAssertTrue(cut.hasSuffix("word…"), cut)
+        XCTAssertLessThanOrEqual(cut.count, 200)
+        XCTAssertEqual(HIBPClient.wholeSentences("Short.", limit: 200), "Short.")
+        XCTAssertEqual(HIBPClient.wholeSentences("One cause. Then more.", limit: 200), "One cause.", "the cause, said once")
+        XCTAssertEqual(HIBPClient.wholeSentences("Version 1.5 is out", limit: 200), "Version 1.5 is out", "a dot inside a word ends nothing")
+    }
+
+    func testA400IsWordedForWhatWasAsked() {
+        let response = HTTPResponse(status: 400, headers: [:], body: Data())
+        XCTAssertEqual(HIBPClient.error(for: response, apiKey: nil, subject: .of(endpoint: "breacheddomain")), .badRequest(.domain))
+        XCTAssertEqual(HIBPClient.error(for: response, apiKey: nil, subject: .of(endpoint: "subscription")), .badRequest(.apiKey))
+        XCTAssertEqual(HIBPClient.error(for: response, apiKey: nil, subject: .of(endpoint: "breachedaccount")), .badRequest(.account))
+        XCTAssertTrue(HIBPError.badRequest(.domain).message.contains("domain"))
+        XCTAssertFalse(HIBPError.badRequest(.domain).hint!.contains("account"))
+        XCTAssertFalse(HIBPError.badRequest(.apiKey).message.contains("account"))
+        XCTAssertTrue(HIBPError.badRequest(.account).hint!.contains("typos"))
+    }
+
     func testExitStatusesAndRetryClasses() {
-        XCTAssertEqual(HIBPError.forbidden(cfRay: "x").exitStatus, .apiAuthorization)
-        for e: HIBPError in [.badRequest, .rateLimited(retryAfter: 1), .unavailable, .timeout, .transport(reason: "x"),
+        // A Cloudflare block is the network's (6); HIBP refusing the key's request is the key's (7).
+        XCTAssertEqual(HIBPError.forbidden(cfRay: "x", detail: "").exitStatus, .network)
+        XCTAssertEqual(HIBPError.forbidden(cfRay: nil, detail: "Forbidden").exitStatus, .apiAuthorization)
+        XCTAssertTrue(HIBPError.forbidden(cfRay: "x", detail: "").stopsRun)
+        for e: HIBPError in [.badRequest(.account), .rateLimited(retryAfter: 1), .unavailable, .timeout, .transport(reason: "x"),
                              .malformedBody, .bodyTooLarge, .unexpectedStatus(500)] {
             XCTAssertEqual(e.exitStatus, .network, "\(e)")
             XCTAssertFalse(e.stopsRun)
@@ -183,8 +218,9 @@ final class HIBPClientTests: XCTestCase {
         XCTAssertTrue(HIBPError.unauthorized(detail: "").stopsRun)
         XCTAssertTrue(HIBPError.unexpectedStatus(504).isRetryable)
         XCTAssertFalse(HIBPError.unexpectedStatus(418).isRetryable)
-        XCTAssertFalse(HIBPError.badRequest.isRetryable)
-        XCTAssertEqual(HIBPError.forbidden(cfRay: "abc-AMS").message, "Have I Been Pwned refused the request (403 forbidden, cf-ray abc-AMS)")
+        XCTAssertFalse(HIBPError.badRequest(.account).isRetryable)
+        XCTAssertEqual(HIBPError.forbidden(cfRay: "abc-AMS", detail: "").message,
+                       "Have I Been Pwned's network (Cloudflare) blocked the request (403, cf-ray abc-AMS)")
     }
 
     func testTransportFailuresMap() async {
@@ -441,7 +477,7 @@ final class HIBPClientTests: XCTestCase {
         guard port > 0 else { return }
         let c = fakeClient(port)
         await assertThrows(.unavailable) { try await c.breachedAccount("fault-503@example.com") }
-        await assertThrows(.badRequest) { try await c.breachedAccount("fault-400@example.com") }
+        await assertThrows(.badRequest(.account)) { try await c.breachedAccount("fault-400@example.com") }
         await assertThrows(.malformedBody) { try await c.breachedAccount("fault-malformed@example.com") }
         await assertThrows(.bodyTooLarge) { try await c.breachedAccount("fault-oversized@example.com", truncate: false) }
         let impatient = HIBPClient(baseURL: c.baseURL, apiKey: SecretBytes(copying: Array(Self.key.utf8)), version: "0.1.0",
@@ -452,7 +488,7 @@ final class HIBPClientTests: XCTestCase {
         let response = try await CurlTransport().send(bare)
         let ray = response.header("cf-ray")
         XCTAssertNotNil(ray)
-        XCTAssertEqual(HIBPClient.error(for: response, apiKey: nil), .forbidden(cfRay: ray))
+        XCTAssertEqual(HIBPClient.error(for: response, apiKey: nil), .forbidden(cfRay: ray, detail: ""))
     }
 
     func testFakeHIBPSchedulerKeepsBelowTheRateAndRetries429() async throws {

@@ -78,7 +78,7 @@ final class PasswordRangeTests: XCTestCase {
     }
 
     func testStatusesOtherThan200AreErrors() async {
-        for (status, expected) in [(404, HIBPError.unexpectedStatus(404)), (503, .unavailable), (403, .forbidden(cfRay: nil))] {
+        for (status, expected) in [(404, HIBPError.unexpectedStatus(404)), (503, .unavailable), (403, .forbidden(cfRay: nil, detail: ""))] {
             let client = PwnedPasswordsClient(version: "1", transport: RangeServer(status: status, body: ""))
             do {
                 _ = try await client.timesSeen(hash("x"))

@@ -558,17 +558,29 @@ def load_fixtures(path):
 _KEY_FORMAT = re.compile(r"[0-9a-fA-F]{32}")
 
 
+# Keys that answer every keyed request with something other than a result: "blocked" (Cloudflare's
+# 403 page with a cf-ray), "revoked" (a 401 whose text runs to several sentences, as HIBP's does
+# for a cancelled subscription) and "revoked-json" (the same 401 in the older JSON form,
+# {"statusCode": 401, "message": ...}).
+KEY_STATES = ("blocked", "revoked", "revoked-json")
+REVOKED_TEXT = ("Access denied due to revoked hibp-api-key. The subscription this key belongs to has been "
+                "cancelled or has lapsed, so requests made with it are no longer authorised. Renew the "
+                "subscription or create a new key at https://haveibeenpwned.com/API/Key and use that one "
+                "instead; keys of cancelled subscriptions are never reactivated.")
+
+
 def parse_key_spec(spec):
-    """`KEY`, `KEY:RPM` or `KEY:blocked` → (lower-case key, None | rpm | "blocked")."""
+    """`KEY`, `KEY:RPM` or `KEY:STATE` (one of KEY_STATES) → (lower-case key, None | rpm | state)."""
     key, _, limit = spec.partition(":")
     if not _KEY_FORMAT.fullmatch(key):
         raise ValueError("a key is 32 hexadecimal characters: %r" % key)
     if limit == "":
         return key.lower(), None
-    if limit == "blocked":
-        return key.lower(), "blocked"
+    if limit in KEY_STATES:
+        return key.lower(), limit
     if not limit.isdigit():
-        raise ValueError("a key's limit is a number of requests per minute or \"blocked\": %r" % limit)
+        raise ValueError("a key's limit is a number of requests per minute or one of %s: %r"
+                         % (", ".join(KEY_STATES), limit))
     return key.lower(), int(limit)
 
 
@@ -616,7 +628,7 @@ class Config:
     def as_dict(self):
         return {"rpm": self.rpm, "latency_ms": self.latency_ms, "burst": self.burst,
                 "timeout_s": self.timeout_s,
-                "keys": {k: ("blocked" if v == "blocked" else (self.rpm if v is None else v))
+                "keys": {k: (v if isinstance(v, str) else (self.rpm if v is None else v))
                          for k, v in sorted(self.keys.items())},
                 "stealer_logs": self.stealer_logs, "domains": list(self.domains),
                 "entitlements": {k: dict(v) for k, v in sorted(self.entitlements.items())}}
@@ -881,6 +893,10 @@ class FakeHIBP:
             limit = self.config.keys.get(key)
             if limit == "blocked":
                 return blocked_reply()
+            if limit == "revoked":
+                return text_reply(401, REVOKED_TEXT)
+            if limit == "revoked-json":
+                return json_reply(401, {"statusCode": 401, "message": REVOKED_TEXT})
             if key == TEST_KEY and domain != TEST_DOMAIN:
                 return text_reply(401, "Access denied: the test hibp-api-key only works for accounts on "
                                        + TEST_DOMAIN + ".")
@@ -1488,7 +1504,7 @@ def parse_arguments(argv):
     parser.add_argument("--latency-ms", type=int, default=0, help="delay before every API response (default 0)")
     parser.add_argument("--timeout-s", type=float, default=30.0,
                         help="how long the timeout faults hang before answering (default 30)")
-    parser.add_argument("--key", action="append", metavar="KEY[:RPM|:blocked]",
+    parser.add_argument("--key", action="append", metavar="KEY[:RPM|:blocked|:revoked|:revoked-json]",
                         help="an accepted hibp-api-key (repeatable); default %s" % DEFAULT_KEY)
     parser.add_argument("--fixtures", help="JSON file of accounts (and passwords) to serve")
     parser.add_argument("--catalog", default=DEFAULT_CATALOG, help=argparse.SUPPRESS)

@@ -233,6 +233,19 @@ class ClientCheckTests(ServerTestCase):
         self.assertIn(b"Request Blocked", r.body)
         self.assertIn("cf-ray", r.headers)
 
+    def test_revoked_keys_get_hibps_long_401_as_text_or_in_the_older_json_form(self):
+        revoked, revoked_json = "ab" * 16, "cd" * 16
+        self.configure(keys={revoked: "revoked", revoked_json: "revoked-json"})
+        r = self.account("breachedaccount", "pwned@example.com", key=revoked)
+        self.assertEqual(r.status, 401)
+        self.assertTrue(r.headers["content-type"].startswith("text/plain"))
+        self.assertGreater(len(r.body), 200, "long enough that cutting it at a fixed length breaks a sentence")
+        r = self.get("/api/v3/subscription/status", key=revoked_json)
+        self.assertEqual(r.status, 401)
+        body = json.loads(r.body)
+        self.assertEqual(body["statusCode"], 401)
+        self.assertTrue(body["message"].startswith("Access denied due to revoked hibp-api-key."))
+
     def test_public_endpoints_need_no_key(self):
         for path in ("/api/v3/breaches", "/api/v3/breach/Adobe", "/api/v3/latestbreach", "/api/v3/dataclasses",
                      "/range/21BD1"):

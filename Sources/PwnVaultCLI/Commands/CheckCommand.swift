@@ -31,7 +31,8 @@ enum CheckCommand: Command {
         with. An interrupted 'check --all --force' run again continues where it stopped.
         Exit status: 0 no checked account has a finding that is not acknowledged (with --all: no
         account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached
-        or asked for too long a wait, 7 the key was refused or is missing, 8 some could not be checked
+        (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is
+        missing, 8 some could not be checked
         (this wins over 1).
         """,
         options: [OptionSpec("all", help: "check every account in the vault that is due"),

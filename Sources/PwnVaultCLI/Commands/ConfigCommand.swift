@@ -44,16 +44,16 @@ enum ConfigCommand: Command {
         let typed = TerminalCapabilities.stdinIsATTY
         let verify = !context.arguments.has("no-verify")
         let retry = PromptRetry.forPerson(interactive: typed, say: { context.console.note($0) })
-        let (key, status) = try retry.run(retryIf: { $0 as? APIKeyRefusal == .malformed || $0 as? APIKeyRefusal == .refused }) { _ -> (SecretBytes, SubscriptionStatus?) in
+        let (key, status) = try retry.run(retryIf: { ($0 as? APIKeyRefusal)?.asksAgain == true }) { _ -> (SecretBytes, SubscriptionStatus?) in
             let key = typed ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ") : try PassphrasePrompt.readLine(fd: 0)
             guard APIKey.isWellFormed(key) else { throw APIKeyRefusal.malformed }
             guard verify else { return (key, nil) }
             let services = HIBPServices(context)
             let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
             do {
-                return (key, try blocking { try await client.subscriptionStatus() })
+                return (key, try services.once(key: key) { try await client.subscriptionStatus() })
             } catch let error as HIBPError {
-                if case .unauthorized = error { throw APIKeyRefusal.refused }
+                if case let .unauthorized(detail) = error { throw APIKeyRefusal.refused(detail: detail) }
                 throw APIKeyRefusal.untried(error)
             }
         }
@@ -78,14 +78,23 @@ enum APIKeyRefusal: UserFacingError, Equatable {
     static func == (a: APIKeyRefusal, b: APIKeyRefusal) -> Bool { a.message == b.message }
 
     case malformed
-    case refused
+    /// 401, with HIBP's sentence.
+    case refused(detail: String)
     /// HIBP could not be asked (offline, unavailable): the key is not stored unchecked by surprise.
     case untried(HIBPError)
+
+    /// A person typing may try another key: one of the wrong form, or one HIBP refused.
+    var asksAgain: Bool {
+        switch self {
+        case .malformed, .refused: return true
+        case .untried: return false
+        }
+    }
 
     var message: String {
         switch self {
         case .malformed: return "that is not an HIBP API key (32 hexadecimal characters); nothing was stored"
-        case .refused: return "Have I Been Pwned refused that key (401); nothing was stored"
+        case let .refused(detail): return "Have I Been Pwned refused that key (401\(detail.isEmpty ? "" : ": " + detail)); nothing was stored"
         case let .untried(error): return "could not try the key: \(error.message); nothing was stored"
         }
     }
@@ -101,7 +110,8 @@ enum APIKeyRefusal: UserFacingError, Equatable {
         switch self {
         case .malformed: return .usage
         case .refused: return .apiAuthorization
-        case .untried: return .network
+        // The same status check and domain give for the same answer (a Cloudflare block: 6).
+        case let .untried(error): return error.exitStatus
         }
     }
 }

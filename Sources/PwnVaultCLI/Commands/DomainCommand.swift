@@ -38,11 +38,11 @@ enum DomainCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let services = HIBPServices(context)
-        let (client, _) = try services.keyedClient(allOnTestDomain: false)
+        let (client, key) = try services.keyedClient(allOnTestDomain: false)
         let c = context.console
         guard let domain = context.arguments.positionals.first else {
             if context.arguments.has("save") { throw UsageError.conflicting(command: "domain", reason: "--save needs a DOMAIN") }
-            let domains = try blocking { try await client.subscribedDomains() }
+            let domains = try services.once(key: key) { try await client.subscribedDomains() }
             if context.json {
                 try c.json(domains.map { DomainRow(domain: Sanitizer.singleLine($0.domainName), pwnCount: $0.pwnCount,
                                                    pwnCountExcludingSpamLists: $0.pwnCountExcludingSpamLists) })
@@ -58,7 +58,18 @@ enum DomainCommand: Command {
         guard isDomainName(domain) else {
             throw InputError("the argument is not a domain name", hint: "give a domain such as example.com; 'pwnvault domain' lists the key's")
         }
-        let search = DomainSearch(domain: domain, aliases: try blocking { try await client.breachedDomain(domain.lowercased()) })
+        let aliases: [String: [String]]
+        do {
+            aliases = try services.once(key: key) { try await client.breachedDomain(domain.lowercased()) }
+        } catch let refusal as HIBPError {
+            // HIBP's 403 for a domain the key has not verified: say which it may search instead.
+            guard case .forbidden(nil, _) = refusal,
+                  let verified = try? services.once(key: key, { try await client.subscribedDomains() }),
+                  !verified.contains(where: { $0.domainName.lowercased() == domain.lowercased() }) else { throw refusal }
+            throw DomainNotVerified(domain: Sanitizer.singleLine(domain.lowercased()),
+                                    verified: verified.map { Sanitizer.singleLine($0.domainName) }, listed: c.showsAccounts)
+        }
+        let search = DomainSearch(domain: domain, aliases: aliases)
         let now = context.now()
         let catalog = search.count == 0 ? nil : services.catalogIfAvailable(refresh: false)
         let location = try context.vaultLocation()
@@ -117,4 +128,21 @@ enum DomainCommand: Command {
         text.count <= 253 && text.contains(".") && !text.hasPrefix(".") && !text.hasSuffix(".") && !text.contains("..")
             && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == ".") }
     }
+}
+
+/// `domain D` for a domain the API key has not verified (HIBP's 403).
+struct DomainNotVerified: UserFacingError {
+    let domain: String
+    /// The domains the key may search.
+    let verified: [String]
+    /// Whether they may be named here (a terminal outside share mode); else counted.
+    let listed: Bool
+
+    var message: String {
+        if verified.isEmpty { return "\(domain) is not verified for this key, and it has no verified domain" }
+        if listed { return "\(domain) is not verified for this key; it may search: \(verified.joined(separator: ", "))" }
+        return "\(domain) is not verified for this key; it may search \(verified.count) other domain\(verified.count == 1 ? "" : "s") ('pwnvault domain' lists them)"
+    }
+    var hint: String? { "verify \(domain) on haveibeenpwned.com (Domain search) with this key's account, then run it again" }
+    var exitStatus: ExitStatus { .apiAuthorization }
 }

@@ -18,7 +18,9 @@
 ///   that error once every result already final has been delivered. The item that met it is not
 ///   reported: the error is about the run, not about that account.
 /// - A retry that must wait longer than `RetryPolicy.announceAfter` is passed to `onLongWait`
-///   before the wait begins (once per wait), so the caller can say so; the scheduler never prints.
+///   before the wait begins (once per wait), so the caller can say so; so is the first wait that
+///   takes a run of 429s past `announceAfter` in all, however short each wait (once per run of
+///   429s). The scheduler never prints.
 /// - Cancelling the calling task stops new starts at once; `run` then throws `CancellationError`.
 ///
 /// Each result is handed to `onResult` as soon as it is final, one at a time and in completion order,
@@ -71,6 +73,16 @@ public struct CheckScheduler: Sendable {
         self.maxInFlight = max(1, maxInFlight)
         self.clock = clock
         self.random = random
+    }
+
+    /// One request under the same policy as a run (429s waited for and announced, 5xx and timeouts
+    /// retried with backoff): for the commands that make one keyed request (domain, config api-key).
+    /// Throws the request's final `HIBPError`, or the run-stopping one.
+    public func one<Value: Sendable>(_ perform: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let outcome = OneResult<Value>()
+        try await run([()], perform: { _ in try await perform() }, onResult: { outcome.set($0.result) })
+        guard let result = outcome.get() else { throw CancellationError() }
+        return try result.get()
     }
 
     /// Looks up every item with `perform`, which must make exactly one rate-limited request
@@ -167,6 +179,10 @@ public struct CheckScheduler: Sendable {
         var requests = 0
         /// Rounds of 429s (rate cuts) since the last success.
         var rateLimitRounds = 0
+        /// When the current run of 429s began (the first one since the last success), and whether it
+        /// has been announced: short waits in a row add up to a silence the user must hear about.
+        var rateLimitedSince: Duration?
+        var rateLimitAnnounced = false
 
         init(limiter: RateLimiter, total: Int) { self.limiter = limiter; self.total = total }
 
@@ -237,6 +253,8 @@ public struct CheckScheduler: Sendable {
         guard case let .failure(error) = result else {
             state.succeeded += 1
             state.rateLimitRounds = 0
+            state.rateLimitedSince = nil
+            state.rateLimitAnnounced = false
             state.limiter.speedUp(requestStartedAt: job.startedAt)
             return result
         }
@@ -245,7 +263,16 @@ public struct CheckScheduler: Sendable {
             let wait = retryPolicy.rateLimitWait(retryAfter: retryAfter)
             let now = clock.now()
             if state.limiter.slowDown(requestStartedAt: job.startedAt, now: now) { state.rateLimitRounds += 1 }
-            if wait > retryPolicy.announceAfter && now + wait > state.limiter.heldUntil { onLongWait(wait) }
+            let since = state.rateLimitedSince ?? now
+            state.rateLimitedSince = since
+            // A long wait is said before it begins; short ones are said once they add up (2 s at a
+            // time for two minutes was silence before).
+            let longWait = wait > retryPolicy.announceAfter
+            let longSilence = !state.rateLimitAnnounced && now + wait - since > retryPolicy.announceAfter
+            if (longWait || longSilence) && now + wait > state.limiter.heldUntil {
+                state.rateLimitAnnounced = true
+                onLongWait(wait)
+            }
             let until = now + wait
             state.limiter.hold(until: until)
             next.rateLimitRetries += 1
@@ -276,4 +303,13 @@ public struct CheckScheduler: Sendable {
         if case .rateLimited = error { return true }
         return false
     }
+}
+
+/// The result `CheckScheduler.one` waits for. Unchecked: written by `onResult` before `run` returns,
+/// read after, and guarded by the lock besides.
+private final class OneResult<Value: Sendable>: @unchecked Sendable {
+    private let lock = Lock()
+    private var result: Result<Value, HIBPError>?
+    func set(_ value: Result<Value, HIBPError>) { lock.withLock { result = value } }
+    func get() -> Result<Value, HIBPError>? { lock.withLock { result } }
 }

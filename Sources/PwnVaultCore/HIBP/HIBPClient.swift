@@ -66,7 +66,7 @@ public struct HIBPClient: Sendable {
     /// Every breached alias of a domain the key has verified (`breacheddomain/{domain}`): the local
     /// part of each address and the breach `Name`s it is in. Empty on 404. Includes sensitive breaches.
     public func breachedDomain(_ domain: String) async throws -> [String: [String]] {
-        let response = try await send(["breacheddomain", try Self.accountSegment(domain)], query: [], needsKey: true)
+        let response = try await send(["breacheddomain", try Self.accountSegment(domain, subject: .domain)], query: [], needsKey: true)
         if response.status == 404 { return [:] }
         return try Self.decode(response)
     }
@@ -87,7 +87,7 @@ public struct HIBPClient: Sendable {
 
     /// One breach by its `Name` (`breach/{name}`, no key); nil when HIBP does not know it.
     public func breach(named name: String) async throws -> Breach? {
-        let response = try await send(["breach", try Self.accountSegment(name)], query: [], needsKey: false)
+        let response = try await send(["breach", try Self.accountSegment(name, subject: .breachName)], query: [], needsKey: false)
         if response.status == 404 { return nil }
         return try Self.decode(response)
     }
@@ -135,17 +135,20 @@ public struct HIBPClient: Sendable {
             if Task.isCancelled { throw CancellationError() }
             throw HIBPError.transport(reason: "network error")
         }
-        if let error = Self.error(for: response, apiKey: apiKey) { throw error }
+        if let error = Self.error(for: response, apiKey: apiKey, subject: .of(endpoint: path.first ?? "")) { throw error }
         return response
     }
 
-    /// The error a response stands for, or nil for 200 and 404.
-    static func error(for response: HTTPResponse, apiKey: SecretBytes?) -> HIBPError? {
+    /// The error a response stands for, or nil for 200 and 404. `subject` words a 400.
+    static func error(for response: HTTPResponse, apiKey: SecretBytes?, subject: HIBPRequestSubject = .other) -> HIBPError? {
         switch response.status {
         case 200, 404: return nil
-        case 400: return .badRequest
+        case 400: return .badRequest(subject)
         case 401: return .unauthorized(detail: shortDetail(response.body, hiding: apiKey))
-        case 403: return .forbidden(cfRay: response.header("cf-ray").flatMap(cleanRay))
+        case 403:
+            // Cloudflare's block page is HTML with a ray id; HIBP's own refusals are one sentence.
+            let ray = response.header("cf-ray").flatMap(cleanRay)
+            return .forbidden(cfRay: ray, detail: ray == nil ? shortDetail(response.body, hiding: apiKey) : "")
         case 429: return .rateLimited(retryAfter: response.header("retry-after").flatMap(parseRetryAfter))
         case 503: return .unavailable
         default: return .unexpectedStatus(response.status)
@@ -165,9 +168,9 @@ public struct HIBPClient: Sendable {
     /// `account` as one path segment: trimmed, every byte outside RFC 3986's unreserved set
     /// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, `@ + /` included. An empty account, or one made of
     /// dots only (which a server would read as `.` or `..` path steps), is refused before sending.
-    public static func accountSegment(_ account: String) throws -> String {
+    public static func accountSegment(_ account: String, subject: HIBPRequestSubject = .account) throws -> String {
         let trimmed = account.trimmingWhitespaceAndNewlines()
-        guard !trimmed.isEmpty, !trimmed.allSatisfy({ $0 == "." }) else { throw HIBPError.badRequest }
+        guard !trimmed.isEmpty, !trimmed.allSatisfy({ $0 == "." }) else { throw HIBPError.badRequest(subject) }
         return percentEncode(trimmed)
     }
 
@@ -203,8 +206,10 @@ public struct HIBPClient: Sendable {
         return kept.isEmpty ? nil : String(kept)
     }
 
-    /// HIBP's 401 text on one short line: HTML tags and control characters gone, whitespace
-    /// collapsed, at most 160 characters, and the key itself blanked out should a server echo it.
+    /// HIBP's 401/403 sentence on one line: from the JSON body's `message` where the answer is JSON
+    /// (`{"statusCode": 401, "message": "…"}`, HIBP's older form), else the text; HTML tags and
+    /// control characters gone, whitespace collapsed, whole sentences up to 200 characters (never
+    /// cut mid-sentence), and the key itself blanked out should a server echo it.
     static func shortDetail(_ body: Data, hiding apiKey: SecretBytes?) -> String {
         var bytes = [UInt8](body.prefix(4096))
         if let apiKey, apiKey.count >= 8 {
@@ -221,12 +226,37 @@ public struct HIBPClient: Sendable {
                 }
             }
         }
-        let text = String(decoding: bytes, as: UTF8.self)
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.trimmingWhitespaceAndNewlines().hasPrefix("{"),
+           let message = try? JSONDecoder().decode(ErrorBody.self, from: Data(bytes)).message {
+            text = message
+        }
         let plain = text.contains("<") ? HTMLText.render(text, width: 0).text : text
         let line = plain.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
         let cleaned = String(String.UnicodeScalarView(line.unicodeScalars.filter {
             !($0.properties.generalCategory == .control || $0.properties.generalCategory == .format)
         }))
-        return cleaned.count > 160 ? String(cleaned.prefix(159)) + "…" : cleaned
+        return wholeSentences(cleaned, limit: 200)
+    }
+
+    /// HIBP's JSON error body.
+    private struct ErrorBody: Decodable { let message: String }
+
+    /// The first sentence of `text` (ending with `.`, `!` or `?` before a space or the end) when it
+    /// ends within `limit` characters: HIBP's cause, said once; else `text` when it fits; else its
+    /// words that fit, and an ellipsis. Never a sentence cut in its middle without one.
+    static func wholeSentences(_ text: String, limit: Int) -> String {
+        var count = 0
+        var i = text.startIndex
+        while i < text.endIndex, count < limit {
+            let next = text.index(after: i)
+            if ".!?".contains(text[i]), next == text.endIndex || text[next] == " " { return String(text[..<next]) }
+            i = next
+            count += 1
+        }
+        if text.count <= limit { return text }
+        let prefix = text.prefix(limit - 1)
+        if let space = prefix.lastIndex(of: " ") { return String(prefix[..<space]) + "…" }
+        return String(prefix) + "…"
     }
 }

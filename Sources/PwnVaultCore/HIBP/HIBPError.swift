@@ -6,14 +6,17 @@
 /// rest concern one request only. A timeout is per request (HIBP may be slow for one account), so it
 /// is retried and then recorded for that account while the run goes on.
 public enum HIBPError: Error, Hashable, Sendable {
-    /// 400: HIBP does not accept this account's format.
-    case badRequest
+    /// 400: HIBP does not accept what was asked about (`subject`: the account, the domain, the key …).
+    case badRequest(HIBPRequestSubject)
     /// No API key is stored, and the endpoint needs one.
     case missingAPIKey
-    /// 401: the key is missing, malformed or invalid. `detail` is a short cleaned version of HIBP's text.
+    /// 401: the key is missing, malformed or invalid. `detail` is HIBP's own sentence (from its JSON
+    /// `message` or its text), cleaned, on one line.
     case unauthorized(detail: String)
-    /// 403: no user agent, or blocked by Cloudflare. `cfRay` identifies the block when present.
-    case forbidden(cfRay: String?)
+    /// 403: blocked by Cloudflare (`cfRay` identifies the block), or refused by HIBP itself (no user
+    /// agent, a subscription without the feature, a domain not verified for the key): `detail` is
+    /// HIBP's sentence then.
+    case forbidden(cfRay: String?, detail: String)
     /// 429: too many requests for this key; `retryAfter` seconds when HIBP said.
     case rateLimited(retryAfter: Double?)
     /// 503: HIBP (or its origin behind Cloudflare) is down.
@@ -72,12 +75,14 @@ public enum HIBPError: Error, Hashable, Sendable {
 extension HIBPError: UserFacingError {
     public var message: String {
         switch self {
-        case .badRequest: return "Have I Been Pwned does not accept this account's format (400)"
+        case let .badRequest(subject): return subject.badRequestMessage
         case .missingAPIKey: return "an API key for Have I Been Pwned is needed and none is stored"
         case let .unauthorized(detail):
             return "Have I Been Pwned rejected the API key (401)" + (detail.isEmpty ? "" : ": \(detail)")
-        case let .forbidden(cfRay):
-            return "Have I Been Pwned refused the request (403 forbidden" + (cfRay.map { ", cf-ray \($0)" } ?? "") + ")"
+        case let .forbidden(cfRay?, _):
+            return "Have I Been Pwned's network (Cloudflare) blocked the request (403, cf-ray \(cfRay))"
+        case let .forbidden(nil, detail):
+            return "Have I Been Pwned refused the request (403)" + (detail.isEmpty ? "" : ": \(detail)")
         case let .rateLimited(retryAfter):
             return "Have I Been Pwned's rate limit for this key was exceeded (429)"
                 + (retryAfter.map { "; retry after \(Int($0.rounded(.up))) s" } ?? "")
@@ -97,23 +102,67 @@ extension HIBPError: UserFacingError {
         switch self {
         case .missingAPIKey, .unauthorized:
             return "store a valid key with 'pwnvault config api-key' (keys are sold at haveibeenpwned.com/API/Key)"
-        case .forbidden:
-            return "the request was blocked; try again later, and quote the cf-ray to HIBP if it persists"
+        case .forbidden(_?, _):
+            return "the key is not the problem: try again later, and quote the cf-ray to HIBP's support if it persists"
+        case .forbidden(nil, _):
+            return "the key's subscription may not include this (haveibeenpwned.com/API/Key shows what each plan covers)"
         case .rateLimited: return "wait a minute and run it again"
         case .unavailable, .timeout, .transport, .unexpectedStatus: return "try again later"
         case .unreachable:
             return "check the network (and \(Settings.apiURLVariable) if it was changed); saved results were not changed"
         case .waitTooLong:
             return "results already checked are saved; run it again later, or allow longer waits with --max-wait SECONDS or \(Settings.maxWaitVariable)"
-        case .badRequest: return "check the account for typos"
+        case let .badRequest(subject): return subject.badRequestHint
         case .malformedBody, .bodyTooLarge: return "if the api address was changed from the default, check it"
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
+        // A Cloudflare block is the network's doing, not the key's: the same status as an outage.
+        case .forbidden(_?, _): return .network
         case .unauthorized, .forbidden, .missingAPIKey: return .apiAuthorization
         default: return .network
+        }
+    }
+}
+
+/// What a request asked about, for wording HIBP's 400 ("not in an acceptable format") per endpoint.
+public enum HIBPRequestSubject: Hashable, Sendable {
+    case account
+    case domain
+    case apiKey
+    case breachName
+    case other
+
+    /// The subject of a request to `endpoint` (its first path segment).
+    static func of(endpoint: String) -> HIBPRequestSubject {
+        switch endpoint {
+        case "breachedaccount", "pasteaccount", "stealerlogsbyemail": return .account
+        case "breacheddomain", "stealerlogsbyemaildomain", "stealerlogsbywebsitedomain": return .domain
+        case "subscription", "subscribeddomains": return .apiKey
+        case "breach": return .breachName
+        default: return .other
+        }
+    }
+
+    var badRequestMessage: String {
+        switch self {
+        case .account: return "Have I Been Pwned does not accept this account's format (400)"
+        case .domain: return "Have I Been Pwned does not accept this domain name (400)"
+        case .apiKey: return "Have I Been Pwned did not accept the API key's form (400)"
+        case .breachName: return "Have I Been Pwned does not accept this breach name (400)"
+        case .other: return "Have I Been Pwned refused the request as malformed (400)"
+        }
+    }
+
+    var badRequestHint: String {
+        switch self {
+        case .account: return "check the account for typos"
+        case .domain: return "check the domain's spelling; 'pwnvault domain' lists the key's verified domains"
+        case .apiKey: return "copy the key again from https://haveibeenpwned.com/API/Key and store it with 'pwnvault config api-key'"
+        case .breachName: return "'pwnvault breaches --search WORD' finds a breach's name"
+        case .other: return "try again; if it persists, the api address may be wrong (\(Settings.apiURLVariable))"
         }
     }
 }

@@ -67,8 +67,7 @@ struct CheckRunner {
         let targets = entries.enumerated().map { $1.target($0) }
         let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), clock: clock,
                                        lastRequestAt: lastRequestAt, rateFromUser: rpmFromUser, onLongWait: { wait in
-            progress.note("waiting \(Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)) s "
-                          + "before asking Have I Been Pwned again (Ctrl-C stops here and keeps the results so far)")
+            progress.note(HIBPServices.waitNote(wait, stopping: "Ctrl-C stops here and keeps the results so far"))
         })
         let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: pastes, stealerLogs: stealerLogs,
                                        now: context.now, onStealerLogsRefused: { error in

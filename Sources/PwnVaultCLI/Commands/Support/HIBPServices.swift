@@ -35,6 +35,29 @@ struct HIBPServices {
         return (HIBPClient(baseURL: baseURL, apiKey: key, version: CLI.version, transport: transport), key)
     }
 
+    /// One keyed request under `check`'s retry policy (429s waited for, 5xx and timeouts retried,
+    /// long waits and long runs of 429s said on stderr). Paced at the key's remembered rate when one
+    /// is; otherwise there is no run to pace, only HIBP's own `retry-after` to follow (the 10-a-minute
+    /// guess that paces an unknown key's run would make a 1-second 429 cost 12 s).
+    func once<T: Sendable>(key: SecretBytes?, _ request: @escaping @Sendable () async throws -> T) throws -> T {
+        let console = context.console
+        let rpm = key.flatMap { key in (try? cacheDirectory()).flatMap { RateLimitCache(directory: $0).rpm(for: key, now: context.now()) } }
+        let scheduler = CheckScheduler(requestsPerMinute: rpm ?? Self.unpacedRate,
+                                       retryPolicy: RetryPolicy(maxWait: .seconds(context.settings.maxWaitSeconds)),
+                                       onLongWait: { console.note(Self.waitNote($0)) })
+        return try blocking { try await scheduler.one(request) }
+    }
+
+    /// The rate given to a single request's scheduler when the key's is not known: fast enough that
+    /// only `retry-after` decides when a retry goes.
+    static let unpacedRate = 60_000
+
+    /// What is said before a long wait for HIBP (and once 429s in a row add up to one).
+    static func waitNote(_ wait: Duration, stopping: String = "Ctrl-C stops here") -> String {
+        let seconds = Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)
+        return "HIBP asks to slow down (429): waiting \(seconds) s before asking again (\(stopping))"
+    }
+
     /// `$XDG_CACHE_HOME/pwnvault`.
     func cacheDirectory() throws -> URL {
         guard let cacheHome = context.settings.cacheHome else { throw BreachCatalogError.noCacheDirectory }
