@@ -37,6 +37,9 @@ let package = Package(
         // commands that never go online never map libcurl and its TLS/Kerberos/LDAP libraries.
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CSpawnShim", path: "Sources/CSpawnShim"),
+        // glibc's iconv (libc6's gconv modules) for the character sets vCards name: errno mapped to return
+        // codes, and open/convert/flush/close in one call so no iconv_t reaches Swift.
+        .target(name: "CIconvShim", path: "Sources/CIconvShim"),
         // GIO's GDBus (Debian's libglib2.0-dev) for desktop notifications, called through a fixed-arity
         // shim (GVariant constructors are variadic; one deadline per call).
         .target(name: "CNotifyShim", dependencies: ["CGLibDeadline"], path: "Sources/CNotifyShim", cSettings: glibHeaders),
@@ -46,7 +49,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim", "CSpawnShim"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim", "CSpawnShim", "CIconvShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.

@@ -45,14 +45,14 @@ libs=$(pkg-config --libs libsecret-1 gio-2.0 libpsl | sed 's/-pthread//g')
 sysmods=(-I Sources/CSodium)
 # The C shims: each compiled with ASan, each given a module map in the build folder. (GLib is loaded
 # by pwv_dl at run time in the product; linked here as well, which changes nothing for the fuzzers.)
-shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline CGLibDeadline/pwv_dl CHTTPShim/pwv_http CSpawnShim/pwv_spawn)
+shims=(CSecretShim/pwv_secret CNotifyShim/pwv_notify CGLibDeadline/pwv_deadline CGLibDeadline/pwv_dl CHTTPShim/pwv_http CSpawnShim/pwv_spawn CIconvShim/pwv_iconv)
 
 # newer OUT SOURCES...: true when OUT is missing or older than any source.
 newer() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -newer "$out" -print -quit)" ]; }
 
 build_libraries() {
   local need_cli=$1
-  if newer "$build/pwv_spawn.o" Sources/CSecretShim Sources/CNotifyShim Sources/CGLibDeadline Sources/CHTTPShim Sources/CSpawnShim; then
+  if newer "$build/pwv_iconv.o" Sources/CSecretShim Sources/CNotifyShim Sources/CGLibDeadline Sources/CHTTPShim Sources/CSpawnShim Sources/CIconvShim; then
     echo "== fuzz: C shims" >&2
     : > "$build/module.modulemap"
     for shim in "${shims[@]}"; do

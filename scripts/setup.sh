@@ -15,6 +15,9 @@ packages=(libsodium-dev libsecret-1-dev libicu-dev libcurl4 libpsl-dev publicsuf
 # python3-gi: the recording notification server of the tests (Tests/Support/notification-server.py, run by /usr/bin/python3).
 # systemd: systemd-analyze, which checks the units `schedule enable` writes (no running systemd is needed).
 # libcurl4: HTTP, loaded (dlopen libcurl.so.4) at the first request; no -dev package is needed.
+# No package for character sets: import decodes vCard CHARSETs (Windows-125x, ISO-8859-x, KOI8, Shift_JIS,
+# EUC-JP, ISO-2022-JP, GB*, Big5, EUC-KR, UTF-16/32) through glibc's iconv, whose gconv modules
+# (/usr/lib/<arch>/gconv) Debian ships in libc6 itself (checked with `iconv -l` and `dpkg -S`).
 # libicu-dev: its libicui18n.so link names the libicuNN that `add` loads (dlopen) for look-alike checks.
 missing=()
 for p in "${packages[@]}"; do

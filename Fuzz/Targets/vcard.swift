@@ -4,8 +4,9 @@ import Foundation
 // The vCard reader (`VCardParser`) and the import plan built from what it reads.
 //
 // Invariants:
-// - the parser either returns contacts or throws a `VCardError` (which holds line numbers only, never
-//   text from the file), and any line it names exists in the file;
+// - the parser either returns what it read or throws a `VCardError` (which holds line numbers only, never
+//   text from the file), and any line it names (an error, a skip, a code-page note) exists in the file;
+// - a file it accepts holds a contact, read or skipped;
 // - every contact's line and every address's line is a line of the file, in file order;
 // - every label of the plan is one clean line of at most the label length, carrying no account;
 // - every address the plan adds parses to itself and is counted once; invalid and repeated entries
@@ -19,9 +20,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     // Line ends of any kind start lines; `+ 2` allows a line past a final line end and UTF-16 input.
     let lineLimit = bytes.count + 2
 
-    let contacts: [VCardContact]
+    let reading: VCardReading
     do {
-        contacts = try VCardParser.parse(bytes)
+        reading = try VCardParser.read(bytes, locale: options & 2 == 2 ? "ru_RU.KOI8-R" : nil)
     } catch let error as VCardError {
         let message = error.message
         invariant(!message.isEmpty, "an error without a message")
@@ -33,7 +34,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         invariant(false, "the parser threw something other than a VCardError: \(type(of: error))")
         return 0
     }
-    invariant(!contacts.isEmpty, "a file without contacts was accepted")
+    let contacts = reading.contacts
+    invariant(!contacts.isEmpty || !reading.skippedContacts.isEmpty, "a file without contacts was accepted")
+    for skip in reading.skippedLines + reading.skippedContacts {
+        invariant(skip.line >= 1 && skip.line <= skip.lastLine && skip.lastLine <= lineLimit, "a skip names lines outside the file")
+        for number in lineNumbers(in: skip.problem) {
+            invariant(number >= 1 && number <= lineLimit, "a skip's reason names line \(number), outside the file")
+        }
+    }
+    for line in reading.codePage?.lines ?? [] { invariant(line >= 1 && line <= lineLimit, "a code-page line outside the file") }
     var previous = 0
     for card in contacts {
         invariant(card.line > previous && card.line <= lineLimit, "contact lines out of order")

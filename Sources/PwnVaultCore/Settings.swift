@@ -71,6 +71,8 @@ public struct Settings: Sendable, Equatable {
         ("NO_COLOR", "(unset)", "any non-empty value turns colors off"),
         ("TERM", "(unset)", "the terminal type; dumb counts as no terminal (no colors, accounts redacted)"),
         ("PAGER", "less -FRX", "the program long output is shown through on a terminal"),
+        ("LANG", "(unset)",
+         "the locale (LC_ALL or LC_CTYPE first, when set) whose code page import reads vCard 2.1 text in that has no CHARSET and is not UTF-8 (else Windows-1252)"),
         ("XDG_DATA_HOME", "$HOME/.local/share", "where the vault lives unless set otherwise; ignored unless absolute"),
         ("XDG_CACHE_HOME", "$HOME/.cache", "where the breach catalog is cached; ignored unless absolute"),
         ("XDG_CONFIG_HOME", "$HOME/.config", "where configuration would live; ignored unless absolute"),
@@ -108,6 +110,9 @@ public struct Settings: Sendable, Equatable {
     public var term: String?
     /// `PAGER`; nil when unset or empty.
     public var pager: String?
+    /// The locale of character types: `LC_ALL`, else `LC_CTYPE`, else `LANG` (the first set and non-empty,
+    /// as POSIX orders them); nil when none is.
+    public var ctypeLocale: String?
     /// `HOME` when it is absolute; nil otherwise.
     public var home: String?
     /// `$XDG_DATA_HOME` when absolute, else `$HOME/.local/share`; nil without either.
@@ -183,6 +188,7 @@ public struct Settings: Sendable, Equatable {
         noColor = value("NO_COLOR") != nil
         term = value("TERM")
         pager = value("PAGER")
+        ctypeLocale = value("LC_ALL") ?? value("LC_CTYPE") ?? value("LANG")
 
         func absolute(_ name: String) -> String? {
             guard let v = value(name), v.hasPrefix("/") else { return nil }

@@ -96,23 +96,94 @@ final class ImportEndToEndTests: XCTestCase {
         XCTAssertEqual(try listed(s).count, 6)
     }
 
-    func testAMalformedFileNamesTheLineAndAddsNothing() throws {
+    func testAFileWithoutAVCardIsRefusedAndNothingIsAdded() throws {
         let s = try Sandbox(keyring: false)
         s.initVault()
         let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
-        let broken = Self.contacts.replacingOccurrences(of: "EMAIL;INTERNET:ivan.ivanov@example.ru", with: "EMAIL;INTERNET ivan.ivanov@example.ru")
-        let r = s.run(["import", s.writeFile("broken.vcf", broken)])
+        let r = s.run(["import", s.writeFile("notes.vcf", "Marie: marie.lefevre@example.fr\nDad: robert.smith.1956@example.com\n")])
         XCTAssertEqual(r.status, 2, r.all)
-        XCTAssertTrue(r.stderr.contains("broken.vcf: line 21: a property line without ':'"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("nothing was added"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("notes.vcf: the file holds no vCard (no line is BEGIN:VCARD); nothing was added"), r.stderr)
         XCTAssertTrue(r.stderr.contains("pwnvault: hint:"), r.stderr)
         assertNoFragments(r.all)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), before, "the vault was not even rewritten")
+    }
 
-        let unfinished = s.run(["import", s.writeFile("cut.vcf", Self.contacts.components(separatedBy: "item1.EMAIL")[0])])
-        XCTAssertEqual(unfinished.status, 2, unfinished.all)
-        XCTAssertTrue(unfinished.stderr.contains("line 10: BEGIN:VCARD without END:VCARD"), unfinished.stderr)
-        XCTAssertEqual(try listed(s).count, 0)
+    /// The shapes that used to lose a whole address book, in one file: KAddressBook's `X-messaging/…`
+    /// name, an FN without a colon, a PHOTO cut off in the middle (its base64 lines unfolded, as 2.1
+    /// writers do), an AGENT's vCard, and a contact cut off at the end of the file.
+    static let damaged = """
+    BEGIN:VCARD\r
+    VERSION:3.0\r
+    FN:Marie Lefèvre\r
+    X-messaging/twitter-All:marie_lefevre\r
+    EMAIL;TYPE=HOME:marie.lefevre@example.fr\r
+    END:VCARD\r
+    BEGIN:VCARD\r
+    VERSION:2.1\r
+    FN Dad\r
+    N:Smith;Bob\r
+    EMAIL;INTERNET:robert.smith.1956@example.com\r
+    PHOTO;ENCODING=BASE64;TYPE=JPEG:/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAYEBQYFBAYGBQYHBwYICxIMCwoK\r
+    CxcQEQ0SGxccHBoXGhkdISokHR8oIBkaJTIlKCwtLy8vHSM0ODQuNyouLy7/2wBDAQcH\r
+    AGENT:\r
+    BEGIN:VCARD\r
+    VERSION:2.1\r
+    EMAIL;INTERNET:ivan.ivanov@example.ru\r
+    END:VCARD\r
+    END:VCARD\r
+    BEGIN:VCARD\r
+    VERSION:3.0\r
+    FN:Atelier\r
+    EMAIL:m.lefevre@atelier-lefevre.exampl\r
+
+    """
+
+    func testADamagedFileAddsEveryReadableContactAndSaysWhichLinesWereSkipped() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault()
+        let path = s.writeFile("damaged.vcf", Self.damaged)
+        let r = s.run(["import", path])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(r.stdout, "added #1  email  Marie Lefèvre\nadded #2  email  Bob Smith\n")
+        XCTAssertTrue(r.stderr.contains("pwnvault: warning: line 4: a property name with characters names cannot have; skipped\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pwnvault: warning: line 9: a property line without ':' (vCard lines are NAME:VALUE); skipped\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pwnvault: warning: lines 15-18: a vCard inside this contact (AGENT); only the outer contact is read; skipped\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pwnvault: warning: line 20: BEGIN:VCARD without END:VCARD (the contact is cut off); the contact is skipped\n"), r.stderr)
+        let summary = try XCTUnwrap(r.stderr.split(separator: "\n").last)
+        XCTAssertEqual(summary, "pwnvault: 2 addresses added from 2 contacts of 3 in \(path); 7 unreadable lines skipped (lines 4, 9, 13, 15-18); 1 cut-off contact skipped (line 20)")
+        assertNoFragments(r.all)
+
+        let again = s.run(["import", path, "--json"])
+        XCTAssertEqual(again.status, 0, again.all)
+        assertNoFragments(again.all)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((json["duplicates"] as? [[String: Any]])?.compactMap { $0["line"] as? Int }, [5, 11])
+        let lines = try XCTUnwrap(json["skippedLines"] as? [[String: Any]])
+        XCTAssertEqual(lines.compactMap { $0["line"] as? Int }, [4, 9, 13, 15])
+        XCTAssertEqual(lines.compactMap { $0["lastLine"] as? Int }, [4, 9, 13, 18])
+        XCTAssertEqual((json["skippedContacts"] as? [[String: Any]])?.compactMap { $0["line"] as? Int }, [20])
+        XCTAssertEqual(json["contacts"] as? Int, 3)
+        XCTAssertEqual(try listed(s).compactMap { $0["label"] as? String }, ["Marie Lefèvre", "Bob Smith"])
+    }
+
+    func testATelURIGivesItsNumberAndASIPAddressIsNotAPhoneNumber() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault()
+        let r = s.run(["import", s.writeFile("uri.vcf", """
+        BEGIN:VCARD\r
+        VERSION:4.0\r
+        FN:Dad\r
+        TEL;VALUE=uri;TYPE="voice,home":tel:+44-7700-900123;ext=5555\r
+        TEL;VALUE=uri:sip:robert@example.com\r
+        END:VCARD\r
+
+        """), "--phones"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(r.stdout, "added #1  phone  Dad\n")
+        XCTAssertTrue(r.stderr.contains("pwnvault: warning: line 5: not a phone number (a sip: address); skipped\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pwnvault: line 4: the phone number's extension is not kept; the number is added\n"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("e-mail"), r.stderr)
+        assertNoFragments(r.all)
     }
 
     func testAnInvalidAddressIsSkippedAndReportedByLineWhileTheOthersAreAdded() throws {

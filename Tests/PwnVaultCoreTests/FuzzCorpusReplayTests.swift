@@ -36,8 +36,12 @@ final class FuzzCorpusReplayTests: XCTestCase {
     func testVCardCorpus() throws {
         for (name, input) in try corpus("vcard") where !input.isEmpty {
             do {
-                let contacts = try VCardParser.parse(Array(input.dropFirst()))
-                let plan = ContactImportPlan(contacts: contacts, includePhones: input[0] & 1 == 1, maxLabelLength: 64)
+                let reading = try VCardParser.read(Array(input.dropFirst()), locale: input[0] & 2 == 2 ? "ru_RU.KOI8-R" : nil)
+                XCTAssertFalse(reading.contacts.isEmpty && reading.skippedContacts.isEmpty, name)
+                for skip in reading.skippedLines + reading.skippedContacts {
+                    XCTAssertTrue(skip.line >= 1 && skip.line <= skip.lastLine && skip.lastLine <= input.count + 2, "\(name): \(skip)")
+                }
+                let plan = ContactImportPlan(contacts: reading.contacts, includePhones: input[0] & 1 == 1, maxLabelLength: 64)
                 for contact in plan.contacts { XCTAssertEqual(contact.label.map { Sanitizer.singleLine($0.text) }, contact.label?.text, name) }
             } catch {
                 XCTAssertTrue(error is VCardError, "\(name): \(error)")

@@ -145,12 +145,20 @@ final class SettingsTests: XCTestCase {
         }
     }
 
+    func testTheLocaleOfCharacterTypesFollowsPOSIXOrder() throws {
+        XCTAssertNil(try Settings(environment: [:]).ctypeLocale)
+        XCTAssertEqual(try Settings(environment: ["LANG": "ru_RU.KOI8-R"]).ctypeLocale, "ru_RU.KOI8-R")
+        XCTAssertEqual(try Settings(environment: ["LANG": "ru_RU.KOI8-R", "LC_CTYPE": "pl_PL.ISO-8859-2"]).ctypeLocale, "pl_PL.ISO-8859-2")
+        XCTAssertEqual(try Settings(environment: ["LANG": "a", "LC_CTYPE": "b", "LC_ALL": "ja_JP.SJIS"]).ctypeLocale, "ja_JP.SJIS")
+        XCTAssertEqual(try Settings(environment: ["LANG": "ru_RU.KOI8-R", "LC_ALL": ""]).ctypeLocale, "ru_RU.KOI8-R", "empty counts as unset")
+    }
+
     // MARK: Documentation
 
     func testTheDocumentationListsEveryVariableOnceWithADefaultAndOneLine() {
         let names = Settings.documentation.map(\.name)
         XCTAssertEqual(names.sorted(), [
-            "HIBP_API_KEY", "HOME", "NO_COLOR", "PAGER", "PWNVAULT_API_URL", "PWNVAULT_HTTP_TIMEOUT", "PWNVAULT_KEYRING",
+            "HIBP_API_KEY", "HOME", "LANG", "NO_COLOR", "PAGER", "PWNVAULT_API_URL", "PWNVAULT_HTTP_TIMEOUT", "PWNVAULT_KEYRING",
             "PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS", "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_MAX_WAIT", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
             "PWNVAULT_VAULT", "TERM", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
         ])

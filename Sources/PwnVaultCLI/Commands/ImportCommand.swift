@@ -16,8 +16,13 @@ enum ImportCommand: Command {
         name (FN, else N, else ORG) as the label, which is what share mode shows. An address already in
         the vault, or repeated in the file, is reported and not added twice; a contact without an address
         is skipped and counted. An address that is not valid is skipped and reported by its line number
-        while the others are added. A file that is not a well-formed vCard (or is larger than 16 MiB) is
-        refused with the line of the problem, and nothing is added. Messages name lines, never addresses.
+        while the others are added, and so is a line that cannot be read (a property without ':', a value
+        that does not decode, an unknown CHARSET, a vCard nested in AGENT); a contact cut off before its
+        END:VCARD is skipped whole. Any CHARSET glibc's iconv reads is understood (Windows and ISO code
+        pages, KOI8, Shift_JIS, GB18030, Big5, ...); vCard 2.1 text with none that is not UTF-8 is read in
+        the locale's code page, else Windows-1252, and a note says so. A tel: URI gives its number (an
+        extension is dropped, with a note). A file in which no vCard begins (or larger than 16 MiB) is
+        refused and nothing is added. The summary names lines, never addresses.
         With --pick the contacts and their masked addresses are listed on the terminal and you answer
         with numbers and ranges (1 3-5), one address of a contact (2b), 'all', or Enter for none.
         """,
@@ -43,6 +48,13 @@ enum ImportCommand: Command {
         var duplicates: [Duplicate] = []
         let repeated: [ContactImportPlan.Repeated]
         let invalid: [ContactImportPlan.Invalid]
+        /// Lines and properties that could not be read (line numbers and reasons only).
+        let skippedLines: [VCardSkip]
+        /// Contacts cut off before their END:VCARD, by the line of their BEGIN:VCARD.
+        let skippedContacts: [VCardSkip]
+        let codePage: VCardReading.CodePage?
+        let extensionsDropped: [Int]
+        /// Every contact in the file, read or skipped.
         let contacts: Int
         let contactsWithoutAddress: Int
         let phonesIgnored: Int
@@ -59,17 +71,24 @@ enum ImportCommand: Command {
         // Refused before anything is read or asked: without a person at a terminal there is nobody to pick.
         let picker = context.arguments.has("pick") ? try terminalPicker(c) : nil
 
-        let contacts: [VCardContact]
+        let reading: VCardReading
         do {
-            contacts = try VCardParser.parse(try read(source, name: name))
+            reading = try VCardParser.read(try read(source, name: name), locale: context.settings.ctypeLocale)
         } catch let e as VCardError {
             throw InputError("\(name): \(e.message); nothing was added", hint: e.hint)
         }
-        let plan = ContactImportPlan(contacts: contacts, includePhones: context.arguments.has("phones"),
+        let plan = ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"),
                                      maxLabelLength: AddCommand.maxLabelLength)
-        var report = Report(repeated: plan.repeated, invalid: plan.invalid, contacts: plan.contactCount,
+        var report = Report(repeated: plan.repeated, invalid: plan.invalid, skippedLines: reading.skippedLines,
+                            skippedContacts: reading.skippedContacts, codePage: reading.codePage,
+                            extensionsDropped: plan.extensionsDropped, contacts: plan.contactCount + reading.skippedContacts.count,
                             contactsWithoutAddress: plan.contactsWithoutAddress, phonesIgnored: plan.phonesIgnored)
+        let contactSkips = reading.skippedContacts.map { ($0.line, "line \($0.line): \($0.problem.reason); the contact is skipped") }
+        let lineSkips = reading.skippedLines.map { ($0.line, "\($0.message); skipped") }
+        noteEach((contactSkips + lineSkips).sorted { $0.0 < $1.0 }.map(\.1), c, warning: true)
+        if let codePage = reading.codePage { c.note(codePage.text) }
         noteEach(plan.invalid.map { "line \($0.line): \($0.reason); skipped" }, c, warning: true)
+        noteEach(plan.extensionsDropped.map { "line \($0): the phone number's extension is not kept; the number is added" }, c)
         noteEach(plan.repeated.map { "line \($0.line) repeats the address on line \($0.firstLine); not added twice" }, c)
         report.labelsPassedOver = plan.contacts.compactMap { contact in
             contact.labelNote.map { LabelPassedOver(line: contact.line, skipped: $0.skipped, reason: $0.reason, used: $0.used) }
@@ -148,7 +167,16 @@ enum ImportCommand: Command {
                      + "\(count(contactLines.count, "contact", "contacts")) of \(report.contacts) in \(source)"]
         if report.duplicates.count > 0 { parts.append("\(report.duplicates.count) already in the vault") }
         if report.repeated.count > 0 { parts.append("\(report.repeated.count) repeated in the file") }
-        if report.invalid.count > 0 { parts.append("\(count(report.invalid.count, "invalid address", "invalid addresses")) skipped") }
+        if report.invalid.count > 0 {
+            parts.append("\(count(report.invalid.count, "invalid address", "invalid addresses")) skipped (\(lineList(report.invalid.map { "\($0.line)" })))")
+        }
+        if report.skippedLines.count > 0 {
+            let lines = report.skippedLines.reduce(0) { $0 + $1.lastLine - $1.line + 1 }
+            parts.append("\(count(lines, "unreadable line", "unreadable lines")) skipped (\(lineList(report.skippedLines.map(\.lines))))")
+        }
+        if report.skippedContacts.count > 0 {
+            parts.append("\(count(report.skippedContacts.count, "cut-off contact", "cut-off contacts")) skipped (\(lineList(report.skippedContacts.map(\.lines))))")
+        }
         if report.notPicked > 0 { parts.append("\(report.notPicked) not picked") }
         if report.contactsWithoutAddress > 0 {
             parts.append("\(count(report.contactsWithoutAddress, "contact", "contacts")) without an address skipped")
@@ -160,6 +188,13 @@ enum ImportCommand: Command {
     }
 
     private static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+
+    /// "line 5" or "lines 5, 9-12, 20", the first `maxNotesPerKind` of them, then "…".
+    private static func lineList(_ lines: [String]) -> String {
+        let single = lines.count == 1 && !lines[0].contains("-")
+        return (single ? "line " : "lines ") + lines.prefix(maxNotesPerKind).joined(separator: ", ")
+            + (lines.count > maxNotesPerKind ? ", …" : "")
+    }
 
     /// Notes (or warnings) on stderr, at most `maxNotesPerKind` of them, then how many more there are.
     private static func noteEach(_ lines: [String], _ c: Console, warning: Bool = false) {

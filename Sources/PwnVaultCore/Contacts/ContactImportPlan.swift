@@ -5,10 +5,11 @@ import FoundationEssentials
 ///
 /// The rules:
 /// - An address the parser refuses (or an `EMAIL` that is not an e-mail address, a `TEL` that is not a
-///   phone number) is skipped and reported with its line and the reason, never its text. The file is
+///   phone number, such as a `sip:` URI) is skipped and reported with its line and the reason, never its text. The file is
 ///   still read as a whole: one address typed wrongly into an address book years ago must not block
-///   the others, and with `--pick` it may belong to a contact nobody picks. (A file that is not a
-///   well-formed vCard is refused by `VCardParser` before any of this.)
+///   the others, and with `--pick` it may belong to a contact nobody picks. (What `VCardParser` could
+///   not read at all is reported from its `VCardReading`.)
+/// - A `tel:` URI's extension is dropped: the number is added, and `extensionsDropped` has its line.
 /// - The second and later copies of an address in the file are reported as repeats (case-insensitive,
 ///   as `add` compares), not added twice; the first copy's contact gives the label.
 /// - A contact with no address (none at all, or only phone numbers without `includePhones`) is counted.
@@ -75,6 +76,8 @@ public struct ContactImportPlan: Sendable {
     public private(set) var phonesIgnored = 0
     public private(set) var invalid: [Invalid] = []
     public private(set) var repeated: [Repeated] = []
+    /// The lines of phone numbers added without the extension their `tel:` URI gave (`;ext=`).
+    public private(set) var extensionsDropped: [Int] = []
 
     /// Every address to add, in file order.
     public var addresses: [Address] { contacts.flatMap(\.addresses) }
@@ -89,6 +92,10 @@ public struct ContactImportPlan: Sendable {
 
             var addresses: [Address] = []
             for (source, kind) in sources {
+                if case let .notAPhoneNumber(scheme) = source.note {
+                    invalid.append(Invalid(line: source.line, kind: kind, reason: "not a phone number (a \(scheme): address)"))
+                    continue
+                }
                 let parsed: ParsedAccount
                 do {
                     parsed = try AccountParser.parse(source.value)
@@ -106,6 +113,7 @@ public struct ContactImportPlan: Sendable {
                     continue
                 }
                 firstLine[parsed.dedupKey] = source.line
+                if source.note == .extensionDropped { extensionsDropped.append(source.line) }
                 addresses.append(Address(line: source.line, account: parsed))
             }
             if !addresses.isEmpty {

@@ -1,6 +1,10 @@
-/// Why a contacts file was refused. Every case names the line (counted from 1, as an editor shows it)
+/// What is wrong in a contacts file. Every case names the line (counted from 1, as an editor shows it)
 /// and never repeats what the line holds: contacts files are full of addresses, and error output can
-/// end up in logs. The caller adds which file and that nothing was added.
+/// end up in logs.
+///
+/// Only `tooLarge`, `empty`, `noVCard`, and `binary`, `notAVCard` and `invalidText` for a file in which
+/// no vCard begins are thrown (the file is refused; the caller adds which file and that nothing was
+/// added). The others describe a line, property or contact that `VCardParser` skipped (`VCardSkip`).
 public enum VCardError: UserFacingError, Equatable, Sendable {
     /// The file is larger than `VCardParser.maxBytes`.
     case tooLarge(limit: Int)
@@ -36,39 +40,50 @@ public enum VCardError: UserFacingError, Equatable, Sendable {
     case unsupportedVersion(line: Int)
     /// Nothing but blank lines.
     case empty
+    /// Text, but no `BEGIN:VCARD` anywhere.
+    case noVCard
+    /// A vCard inside a card (2.1's `AGENT`), from the line of its `BEGIN:VCARD`.
+    case embeddedCard(line: Int)
 
     /// The line the problem is on; nil for problems of the whole file.
     public var line: Int? {
         switch self {
-        case .tooLarge, .empty: return nil
+        case .tooLarge, .empty, .noVCard: return nil
         case let .binary(line), let .outsideCard(line), let .nestedBegin(line, _), let .notAVCard(line),
              let .endWithoutBegin(line), let .mismatchedEnd(line), let .missingEnd(line), let .missingColon(line),
              let .invalidName(line), let .continuationWithoutProperty(line), let .invalidQuotedPrintable(line),
-             let .invalidBase64(line), let .invalidText(line), let .unsupportedCharset(line), let .unsupportedVersion(line):
+             let .invalidBase64(line), let .invalidText(line), let .unsupportedCharset(line), let .unsupportedVersion(line),
+             let .embeddedCard(line):
             return line
         }
     }
 
-    public var message: String {
+    /// "line N: " and the reason, or the reason alone for problems of the whole file.
+    public var message: String { line.map { "line \($0): \(reason)" } ?? reason }
+
+    /// What is wrong, without the line.
+    public var reason: String {
         switch self {
         case let .tooLarge(limit): return "the file is larger than \(limit / (1024 * 1024)) MiB; no address book is that big"
         case .empty: return "the file holds no vCard (it is empty)"
-        case let .binary(line): return "line \(line): a NUL byte; this is not a vCard text file"
-        case let .outsideCard(line): return "line \(line): text outside a vCard (a contact starts with BEGIN:VCARD)"
-        case let .nestedBegin(line, outer): return "line \(line): BEGIN:VCARD inside the vCard that began on line \(outer) and has not ended"
-        case let .notAVCard(line): return "line \(line): BEGIN of something that is not a vCard"
-        case let .endWithoutBegin(line): return "line \(line): END:VCARD without a BEGIN:VCARD before it"
-        case let .mismatchedEnd(line): return "line \(line): END of something other than the open vCard"
-        case let .missingEnd(line): return "line \(line): BEGIN:VCARD without END:VCARD (the file ends inside this vCard)"
-        case let .missingColon(line): return "line \(line): a property line without ':' (vCard lines are NAME:VALUE)"
-        case let .invalidName(line): return "line \(line): a property name with characters names cannot have"
-        case let .continuationWithoutProperty(line): return "line \(line): starts with a space (a folded line) but continues no property"
-        case let .invalidQuotedPrintable(line):
-            return "line \(line): a broken quoted-printable value ('=' must be followed by two hexadecimal digits or end a line that another line continues)"
-        case let .invalidBase64(line): return "line \(line): a base64 value that does not decode"
-        case let .invalidText(line): return "line \(line): text that is not valid in its character set (UTF-8 unless CHARSET says otherwise)"
-        case let .unsupportedCharset(line): return "line \(line): a CHARSET this reader does not know"
-        case let .unsupportedVersion(line): return "line \(line): a vCard VERSION other than 2.1, 3.0 and 4.0"
+        case .noVCard: return "the file holds no vCard (no line is BEGIN:VCARD)"
+        case .binary: return "a NUL byte; this is not vCard text"
+        case .outsideCard: return "text outside a vCard (a contact starts with BEGIN:VCARD)"
+        case let .nestedBegin(_, outer): return "BEGIN:VCARD inside the vCard that began on line \(outer) and has not ended"
+        case .notAVCard: return "BEGIN of something that is not a vCard"
+        case .endWithoutBegin: return "END:VCARD without a BEGIN:VCARD before it"
+        case .mismatchedEnd: return "END of something other than the open vCard"
+        case .missingEnd: return "BEGIN:VCARD without END:VCARD (the contact is cut off)"
+        case .missingColon: return "a property line without ':' (vCard lines are NAME:VALUE)"
+        case .invalidName: return "a property name with characters names cannot have"
+        case .continuationWithoutProperty: return "starts with a space (a folded line) but continues no property"
+        case .invalidQuotedPrintable:
+            return "a broken quoted-printable value ('=' must be followed by two hexadecimal digits or end a line that another line continues)"
+        case .invalidBase64: return "a base64 value that does not decode"
+        case .invalidText: return "text that is not valid in its character set (UTF-8 unless CHARSET says otherwise)"
+        case .unsupportedCharset: return "a CHARSET this reader does not know"
+        case .unsupportedVersion: return "a vCard VERSION other than 2.1, 3.0 and 4.0"
+        case .embeddedCard: return "a vCard inside this contact (AGENT); only the outer contact is read"
         }
     }
 
@@ -77,6 +92,7 @@ public enum VCardError: UserFacingError, Equatable, Sendable {
         case .tooLarge: return "export only the contacts you want to import"
         case .unsupportedCharset: return "export the contacts again as UTF-8 (vCard 3.0 or 4.0)"
         case .binary, .invalidText: return "export the contacts again as vCard (.vcf) in UTF-8"
+        case .noVCard, .notAVCard, .empty: return "is it the right file? export the contacts as vCard (.vcf) from the address book"
         default: return "export the contacts again, or fix the line in a text editor"
         }
     }

@@ -53,6 +53,28 @@ struct VCardProperty {
         } ?? false
     }
 
+    /// Whether a line has a `:` outside quotes, so a value.
+    static func hasValue(_ bytes: [UInt8]) -> Bool { colonIndex(bytes) != nil }
+
+    /// The `[group.]NAME` of a line that is a well-formed property start (a valid name, then `;` or `:`,
+    /// and a `:` somewhere); nil otherwise.
+    static func headerName(_ bytes: [UInt8]) -> String? {
+        guard let colon = colonIndex(bytes) else { return nil }
+        let header = split(String(decoding: bytes[..<colon], as: UTF8.self), on: ";")
+        let parts = header[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.allSatisfy(isValidName) else { return nil }
+        return header[0]
+    }
+
+    /// The properties vCard 2.1, 3.0 and 4.0 (and their RFC extensions) define.
+    static let knownNames: Set<String> = [
+        "BEGIN", "END", "VERSION", "FN", "N", "NICKNAME", "PHOTO", "BDAY", "ANNIVERSARY", "GENDER", "ADR", "LABEL",
+        "TEL", "EMAIL", "IMPP", "LANG", "TZ", "GEO", "TITLE", "ROLE", "LOGO", "AGENT", "ORG", "MEMBER", "RELATED",
+        "CATEGORIES", "NOTE", "PRODID", "REV", "SOUND", "UID", "CLIENTPIDMAP", "URL", "KEY", "FBURL", "CALADRURI",
+        "CALURI", "XML", "SOURCE", "KIND", "NAME", "PROFILE", "MAILER", "CLASS", "SORT-STRING", "BIRTHPLACE",
+        "DEATHPLACE", "DEATHDATE", "EXPERTISE", "HOBBY", "INTEREST", "ORG-DIRECTORY",
+    ]
+
     // MARK: reading the header
 
     private static let bareEncodings: Set<String> = ["QUOTED-PRINTABLE", "BASE64", "8BIT", "7BIT"]

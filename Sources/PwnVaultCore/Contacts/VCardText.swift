@@ -3,19 +3,25 @@ import FoundationEssentials
 /// Turns a property's encoded value into text: transfer encoding (quoted-printable, base64), then
 /// character set, then backslash escapes.
 enum VCardText {
-    /// The value of `property` as text. `version` only matters for 2.1 files without `CHARSET`, whose
-    /// 8-bit text is read as Windows-1252 (what Outlook wrote) when it is not UTF-8.
-    static func decode(_ property: VCardProperty, version: VCardVersion?) throws -> String {
+    /// The value of `property` as text, in its `CHARSET` (any set glibc's iconv reads), else UTF-8, else
+    /// `codePage` when one is given (the parser gives one for 2.1 cards and cards without `VERSION`).
+    /// `usedCodePage` says whether the value was read in `codePage`.
+    static func decode(_ property: VCardProperty, codePage: String?) throws -> (text: String, usedCodePage: Bool) {
         let bytes = try transferDecoded(property)
         guard let charset = property.charset else {
-            if let text = String(validating: bytes, as: UTF8.self) { return text }
-            if version == .v2_1, let text = String(data: Data(bytes), encoding: .windowsCP1252) { return text }
+            if let text = String(validating: bytes, as: UTF8.self) { return (text, false) }
+            guard let codePage, let text = try? CharsetDecoder.decode(bytes, charset: codePage) else {
+                throw VCardError.invalidText(line: property.line)
+            }
+            return (text, true)
+        }
+        do {
+            return (try CharsetDecoder.decode(bytes, charset: charset), false)
+        } catch .unknown {
+            throw VCardError.unsupportedCharset(line: property.line)
+        } catch {
             throw VCardError.invalidText(line: property.line)
         }
-        guard let encoding = encodings[charset] else { throw VCardError.unsupportedCharset(line: property.line) }
-        let text = encoding == .utf8 ? String(validating: bytes, as: UTF8.self) : String(data: Data(bytes), encoding: encoding)
-        guard let text else { throw VCardError.invalidText(line: property.line) }
-        return text
     }
 
     /// The value's bytes without its transfer encoding. Throws for broken quoted-printable or base64,
@@ -97,16 +103,6 @@ enum VCardText {
         while let l = t.last, l == " " || l == "\t" { t = t.dropLast() }
         return String(t)
     }
-
-    /// The character sets old exporters declare, by their IANA names and common aliases.
-    private static let encodings: [String: String.Encoding] = [
-        "UTF-8": .utf8, "UTF8": .utf8, "US-ASCII": .utf8, "ASCII": .utf8,
-        "ISO-8859-1": .isoLatin1, "ISO_8859-1": .isoLatin1, "LATIN1": .isoLatin1,
-        "ISO-8859-2": .isoLatin2, "ISO_8859-2": .isoLatin2, "LATIN2": .isoLatin2,
-        "WINDOWS-1250": .windowsCP1250, "CP1250": .windowsCP1250,
-        "WINDOWS-1251": .windowsCP1251, "CP1251": .windowsCP1251,
-        "WINDOWS-1252": .windowsCP1252, "CP1252": .windowsCP1252,
-    ]
 
     private static func hexValue(_ b: UInt8) -> UInt8? {
         switch b {
