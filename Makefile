@@ -1,5 +1,6 @@
 # pwnvault: build, test, demo, install. `make install PREFIX=/usr/local DESTDIR=/tmp/stage` installs
 #   $PREFIX/bin/pwnvault
+#   $PREFIX/lib/pwnvault/libPwnVaultPhone.so  (the libphonenumber shim, dlopen'ed at the first phone number)
 #   $PREFIX/share/man/man1/pwnvault.1
 #   $PREFIX/share/bash-completion/completions/pwnvault
 #   $PREFIX/share/zsh/site-functions/_pwnvault
@@ -16,6 +17,7 @@ INSTALL ?= install
 
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+LIBDIR = $(DESTDIR)$(PREFIX)/lib/pwnvault
 SHAREDIR = $(DESTDIR)$(PREFIX)/share
 # PWNVAULT_BIN=path installs that binary without building (packaging, tests); otherwise it is built.
 PWNVAULT_BIN ?=
@@ -49,6 +51,8 @@ install: $(INSTALL_NEEDS)
 	$(INSTALL) -d "$(BINDIR)" "$(MANDIR)" "$(SHAREDIR)/bash-completion/completions" \
 		"$(SHAREDIR)/zsh/site-functions" "$(SHAREDIR)/fish/vendor_completions.d"
 	$(INSTALL) -m 0755 "$(BIN)" "$(BINDIR)/pwnvault"
+	$(INSTALL) -d "$(LIBDIR)"
+	$(INSTALL) -m 0644 "$(dir $(BIN))libPwnVaultPhone.so" "$(LIBDIR)/libPwnVaultPhone.so"
 	$(INSTALL) -m 0644 Docs/pwnvault.1 "$(MANDIR)/pwnvault.1"
 	"$(BIN)" completions bash > "$(SHAREDIR)/bash-completion/completions/pwnvault.tmp"
 	"$(BIN)" completions zsh > "$(SHAREDIR)/zsh/site-functions/_pwnvault.tmp"
@@ -58,6 +62,8 @@ install: $(INSTALL_NEEDS)
 	done
 
 uninstall:
+	rm -f "$(LIBDIR)/libPwnVaultPhone.so"
+	-rmdir "$(LIBDIR)" 2>/dev/null
 	rm -f "$(BINDIR)/pwnvault" "$(MANDIR)/pwnvault.1" \
 		"$(SHAREDIR)/bash-completion/completions/pwnvault" \
 		"$(SHAREDIR)/zsh/site-functions/_pwnvault" \

@@ -26,6 +26,9 @@ let package = Package(
     name: "pwnvault",
     products: [
         .executable(name: "pwnvault", targets: ["pwnvault"]),
+        // libPwnVaultPhone.so: the libphonenumber shim, dlopen'ed at the first phone number (see CPhoneShim).
+        // Beside the binary in .build, in PREFIX/lib/pwnvault after `make install`.
+        .library(name: "PwnVaultPhone", type: .dynamic, targets: ["CPhoneShim"]),
     ],
     targets: [
         // C libraries from Debian, each imported by exactly one Swift file (GLib's only by the C shims).
@@ -40,6 +43,16 @@ let package = Package(
         // glibc's iconv (libc6's gconv modules) for the character sets vCards name: errno mapped to return
         // codes, and open/convert/flush/close in one call so no iconv_t reaches Swift.
         .target(name: "CIconvShim", path: "Sources/CIconvShim"),
+        // Phone numbers to E.164 with Debian's libphonenumber (C++, libphonenumber-dev), behind a fixed-arity
+        // extern "C" API (include/pwv_phone.h). No target depends on it: it is built only as the
+        // PwnVaultPhone product, which links libphonenumber (and through it ICU, protobuf, abseil), so the
+        // executable never names them and `list` or `add -` never maps them.
+        // SwiftPM links every product with swiftc, which would add the Swift runtime to a C++ library: swiftrt.o
+        // (-nostartfiles leaves it out) and libswiftCore.so with the toolchain's rpath (-static-stdlib names the
+        // runtime's archives instead, from which nothing is taken). The process already runs the runtime that
+        // is linked into the binary; a second one, from the toolchain, must never be loaded beside it.
+        .target(name: "CPhoneShim", path: "Sources/CPhoneShim",
+                linkerSettings: [.linkedLibrary("phonenumber"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
         // GIO's GDBus (Debian's libglib2.0-dev) for desktop notifications, called through a fixed-arity
         // shim (GVariant constructors are variadic; one deadline per call).
         .target(name: "CNotifyShim", dependencies: ["CGLibDeadline"], path: "Sources/CNotifyShim", cSettings: glibHeaders),

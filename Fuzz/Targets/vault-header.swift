@@ -15,10 +15,10 @@ private let fixedKey = SecretBytes(copying: (0..<32).map { UInt8($0) &* 7 &+ 1 }
 public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
     // `PWNVAULT_FUZZ_MAKE_SEED=PATH`: write a valid vault under the fixed key and stop.
     if let path = ProcessInfo.processInfo.environment["PWNVAULT_FUZZ_MAKE_SEED"] {
-        let account = try! AccountParser.parse("alice@example.com")
+        let account = try! AccountParser.parse("alice@example.com", phones: .internationalOnly)
         var payload = VaultPayload(nextID: 3, accounts: [
             Account(id: 1, parsed: account, label: nil, addedAt: Date(timeIntervalSince1970: 1_700_000_000)),
-            Account(id: 2, parsed: try! AccountParser.parse("+44 20 7946 0018"), label: nil, addedAt: Date(timeIntervalSince1970: 1_700_000_500)),
+            Account(id: 2, parsed: try! AccountParser.parse("+44 20 7946 0018", phones: .internationalOnly), label: nil, addedAt: Date(timeIntervalSince1970: 1_700_000_500)),
         ])
         payload.accounts[1].label = "Mum's phone"
         let vault = try! VaultFile.create(passphrase: SecretBytes(copying: Array("fuzz".utf8)), kdf: .interactive,

@@ -15,6 +15,8 @@ struct Context {
     let shareReason: String?
 
     var json: Bool { arguments.has("json") }
+    /// Phone numbers read in the locale's region (`add` and `import` take `--region`: `RegionOption`).
+    var phoneNumbering: PhoneNumbering { PhoneNumbering(region: settings.telephoneRegion) }
 
     /// The vault this run works on (`--vault`, `PWNVAULT_VAULT`, XDG default).
     func vaultLocation() throws -> VaultLocation {

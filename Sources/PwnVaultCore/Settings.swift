@@ -68,6 +68,9 @@ public struct Settings: Sendable, Equatable {
          "the longest single wait HIBP may ask check for (429 retry-after), in seconds (1 to 86400); a longer one ends the run"),
         (shareVariable, "(unset: off)",
          "any value but 0, no, false or off: share mode, accounts shown only by label or #id"),
+        ("LC_ALL", "(unset)", "the locale; its territory (en_GB.UTF-8: GB) is the region national phone numbers are read in, before LC_TELEPHONE's and LANG's"),
+        ("LC_TELEPHONE", "(unset)", "the locale for phone numbers, when LC_ALL is unset; C and POSIX name no region; add and import take --region CC instead"),
+        ("LANG", "(unset)", "the locale when neither LC_ALL nor LC_TELEPHONE is set"),
         ("NO_COLOR", "(unset)", "any non-empty value turns colors off"),
         ("TERM", "(unset)", "the terminal type; dumb counts as no terminal (no colors, accounts redacted)"),
         ("PAGER", "less -FRX", "the program long output is shown through on a terminal"),
@@ -104,6 +107,11 @@ public struct Settings: Sendable, Equatable {
     public var hasAPIKeyInEnvironment: Bool
     /// `PWNVAULT_SHARE`: show accounts only by label or `#id`.
     public var shareMode: Bool
+    /// The region national phone numbers are read in, from the territory of the locale for telephone
+    /// numbers (`LC_ALL`, else `LC_TELEPHONE`, else `LANG`: `en_GB.UTF-8` → `GB`, the POSIX order);
+    /// nil for `C`, `POSIX` or a locale without a two-letter territory. Not checked against
+    /// libphonenumber's regions here (that would load it): `PhoneNumbering` does, at the first number.
+    public var telephoneRegion: PhoneRegion?
     /// `NO_COLOR` is set and non-empty.
     public var noColor: Bool
     /// `TERM`; nil when unset or empty.
@@ -185,6 +193,7 @@ public struct Settings: Sendable, Equatable {
         } else {
             shareMode = false
         }
+        telephoneRegion = (value("LC_ALL") ?? value("LC_TELEPHONE") ?? value("LANG")).flatMap(PhoneRegion.init(locale:))
         noColor = value("NO_COLOR") != nil
         term = value("TERM")
         pager = value("PAGER")

@@ -81,12 +81,10 @@ final class AccountParserTests: XCTestCase {
 
     func testPhoneNumbersInTheirUsualForms() {
         XCTAssertEqual(parsed("+44 20 7946 0958")?.normalized, "+442079460958")
-        XCTAssertEqual(parsed("+1 (555) 123-4567")?.normalized, "+15551234567")
-        XCTAssertEqual(parsed("555.123.4567")?.normalized, "5551234567")
-        XCTAssertEqual(parsed("(0)30 1234567")?.normalized, "0301234567")
-        XCTAssertEqual(parsed("1234567")?.kind, .phone)
-        XCTAssertEqual(parsed("123456789012345")?.kind, .phone)
+        XCTAssertEqual(parsed("+1 (201) 555-0123")?.normalized, "+12015550123")
+        XCTAssertEqual(parsed("+49 (0)30 1234567")?.normalized, "+49301234567")
         XCTAssertEqual(parsed("+33 6 12 34 56 78")?.dedupKey.value, "+33612345678")
+        XCTAssertEqual(parsed("+86 138 0013 8000")?.kind, .phone)
     }
 
     func testPhoneDigitCountsAndShapes() {
@@ -98,13 +96,27 @@ final class AccountParserTests: XCTestCase {
         XCTAssertEqual(refusal("+1 (555 123-4567"), .phoneParentheses)
         XCTAssertEqual(refusal("+1 ((555)) 123-4567"), .phoneParentheses)
         XCTAssertEqual(refusal("+1 )555( 123-4567"), .phoneParentheses)
+        XCTAssertEqual(refusal("+44 20 7946 095812"), .phoneTooLong)
+        XCTAssertEqual(refusal("+1 555 1234"), .phoneTooShort)
     }
 
-    func testDigitsOutsideThePhoneRangeAreUsernames() {
-        XCTAssertEqual(parsed("123456")?.kind, .username)
+    func testShortNumbersAreRefusedAndOtherDigitsStayUsernames() {
+        XCTAssertEqual(refusal("123"), .shortNumber)
+        XCTAssertEqual(refusal("123456"), .shortNumber)
+        XCTAssertEqual(refusal("1"), .shortNumber)
         XCTAssertEqual(parsed("1234567890123456")?.kind, .username)
         XCTAssertEqual(parsed("2024-01")?.kind, .username)
-        XCTAssertEqual(parsed("555-123-4567")?.kind, .phone)
+        XCTAssertEqual(parsed("a123")?.kind, .username)
+        // 7 to 15 digits are a phone number, which needs a region when written without +.
+        XCTAssertEqual(refusal("555-123-4567"), .phoneWithoutRegion)
+        XCTAssertEqual(refusal("(555) 123-4567"), .phoneWithoutRegion)
+    }
+
+    func testPhoneRefusalsNameNoDigitOfTheNumber() {
+        for e in [AccountParseError.phoneWithoutRegion, .phoneTooShort, .phoneTooLong, .phoneInvalidLength, .phoneUnreadable, .shortNumber] {
+            XCTAssertFalse(e.message.contains(where: \.isNumber), e.message)
+        }
+        XCTAssertTrue(AccountParseError.phoneWithoutRegion.hint!.contains("--region"))
     }
 
     // MARK: username

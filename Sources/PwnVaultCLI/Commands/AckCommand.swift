@@ -39,7 +39,7 @@ enum AckCommand: Command {
                     Row(id: payload.accounts[i].id, acknowledged: payload.accounts[i].acknowledge(at: now))
                 }
             }
-            guard let account = try AccountResolver.vaultAccounts([args.positionals[0]], in: payload, disclosure: context.console.disclosure).first,
+            guard let account = try AccountResolver.vaultAccounts([args.positionals[0]], in: payload, phones: context.phoneNumbering, disclosure: context.console.disclosure).first,
                   let i = payload.accounts.firstIndex(where: { $0.id == account.id }) else {
                 throw UsageError.missingArgument(command: "ack")
             }

@@ -9,10 +9,14 @@ enum AddCommand: Command {
     static let spec = CommandSpec(
         name: "add",
         summary: "add e-mail addresses, usernames or phone numbers to watch",
-        usage: ["ACCOUNT... [--label TEXT]", "- [--label TEXT]"],
+        usage: ["ACCOUNT... [--label TEXT] [--region CC]", "- [--label TEXT] [--region CC]"],
         discussion: """
         Each account is trimmed and recognised as an e-mail address (its domain lower-cased), a phone
-        number (7 to 15 digits, optional +) or a username. An account already in the vault is reported,
+        number or a username. A phone number is stored in E.164 (+447700900123): written without its
+        country code (07700 900123) it is read as a number of --region's country, else of the locale's
+        (LC_TELEPHONE, LANG: en_GB.UTF-8 is GB), and refused when there is none; a tel: URI's extension
+        is left out. A number of digits only, too short for a phone number (123), is refused rather than
+        taken for a username. An account already in the vault (in any form) is reported,
         not added twice. If any account is invalid, nothing is added (a username of dots only is invalid:
         HIBP cannot look it up). An account that mixes scripts in one part, or looks like one already in
         the vault (a Cyrillic letter a for a Latin one), is added with a warning that names both ids. With '-', accounts are read one
@@ -21,13 +25,15 @@ enum AddCommand: Command {
         show instead of the account, so a label holding an e-mail address, a phone number or an
         account of the vault is refused.
         """,
-        options: [OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number")],
+        options: [OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number"),
+                  RegionOption.spec],
         positionals: 1...Int.max,
         positionalHelp: [("ACCOUNT", "an e-mail address, username or phone number"),
                          ("-", "read accounts from stdin, one per line")],
         examples: [("pwnvault add alice@example.com --label \"Alice (work)\"", "watch one address, shown as its label"),
                    ("pwnvault add - < family.txt", "add every account listed in a file"),
-                   ("pwnvault add \"+44 7700 900123\" --label Dad", "a phone number with spaces, as one quoted argument")])
+                   ("pwnvault add \"+44 7700 900123\" --label Dad", "a phone number with spaces, as one quoted argument"),
+                   ("pwnvault add 07700900123 --region GB", "a number as dialled in the UK (stored as +447700900123)")])
 
     struct Added: Encodable { let id: Int; let kind: AccountKind; let label: String? }
     struct Duplicate: Encodable { let id: Int; let input: String }
@@ -36,10 +42,12 @@ enum AddCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let rawLabel = context.arguments.value("label")
         _ = try validatedLabel(rawLabel)
+        let phones = try RegionOption.numbering(context)
         let inputs = try readInputs(context)
         var parsed: [(ParsedAccount, InputPosition)] = []
         for (raw, position) in inputs {
-            do { parsed.append((try AccountParser.parse(raw), position)) } catch let e as UserFacingError {
+            // PhoneLibraryError goes up as it is: about this machine, not this account.
+            do { parsed.append((try AccountParser.parse(raw, phones: phones), position)) } catch let e as AccountParseError {
                 throw InputError("\(position.text): \(e.message); nothing was added", hint: e.hint)
             }
         }
@@ -48,7 +56,8 @@ enum AddCommand: Command {
         // The label is screened again against the accounts being added and those in the vault.
         let session = try context.openVault()
         let label = try validatedLabel(rawLabel, accounts: session.payload.accounts, adding: parsed.map(\.0))
-        let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now(), console: context.console)
+        let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now(), phones: phones,
+                                            console: context.console)
         var added: [Account] = []
         var duplicates: [Duplicate] = []
         for (outcome, (_, position)) in zip(outcomes, parsed) {
@@ -58,6 +67,7 @@ enum AddCommand: Command {
             }
         }
         let c = context.console
+        for (p, position) in parsed where p.droppedExtension { c.note("\(position.text): \(droppedExtensionNote)") }
         for d in duplicates { c.note("\(d.input) is already in the vault as #\(d.id); not added again") }
         if context.json {
             try c.json(Report(added: added.map { Added(id: $0.id, kind: $0.kind, label: c.label($0)) }, duplicates: duplicates))
@@ -67,6 +77,9 @@ enum AddCommand: Command {
         }
         return .success
     }
+
+    /// Said of a phone number given with an extension (tel:+1-555-555-5555;ext=5555).
+    static let droppedExtensionNote = "the phone number's extension was left out (HIBP knows numbers, not extensions)"
 
     /// The --label screened by `AccountLabel`: plain text, not too long, carrying no account.
     static func validatedLabel(_ raw: String?, accounts: [Account] = [], adding: [ParsedAccount] = []) throws -> AccountLabel? {

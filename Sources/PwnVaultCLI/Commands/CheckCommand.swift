@@ -194,7 +194,7 @@ enum CheckCommand: Command {
             return session.payload.accounts.filter { isDue($0, now: now) }.map { Entry(account: $0, parsed: nil, position: nil) }
         }
         let payload = session?.payload ?? VaultPayload()
-        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, allowOutside: true, disclosure: context.console.disclosure)
+        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, phones: context.phoneNumbering, allowOutside: true, disclosure: context.console.disclosure)
         return targets.map { target in
             switch target {
             case let .inVault(a): return Entry(account: a, parsed: nil, position: nil)
@@ -248,7 +248,8 @@ enum CheckCommand: Command {
         let unsaved = entries.compactMap(\.parsed)
         guard !unsaved.isEmpty else { return entries }
         var added: [AccountKey: Account] = [:]
-        for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: session, now: now, console: context.console), unsaved) {
+        for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: session, now: now, phones: context.phoneNumbering,
+                                                 console: context.console), unsaved) {
             if case let .added(a) = outcome { added[p.dedupKey] = a }
         }
         return entries.map { e in

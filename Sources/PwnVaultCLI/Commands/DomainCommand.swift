@@ -79,7 +79,7 @@ enum DomainCommand: Command {
         var added = 0
         let found = search.accounts(at: now)
         if let session, context.arguments.has("save") {
-            let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: session, now: now, console: c)
+            let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: session, now: now, phones: context.phoneNumbering, console: c)
             added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
             try session.update { payload in
                 for i in payload.accounts.indices {

@@ -9,7 +9,7 @@ enum ImportCommand: Command {
     static let spec = CommandSpec(
         name: "import",
         summary: "add the e-mail addresses of contacts from a vCard file (.vcf)",
-        usage: ["CONTACTS.vcf [--pick] [--phones]", "- [--pick] [--phones]"],
+        usage: ["CONTACTS.vcf [--pick] [--phones [--region CC]]", "- [--pick] [--phones [--region CC]]"],
         discussion: """
         Reads contacts as GNOME Contacts, Evolution, Thunderbird, Google Contacts, Apple Contacts, Outlook
         and phones export them (vCard 2.1, 3.0 and 4.0). Each e-mail address is added with its contact's
@@ -27,7 +27,8 @@ enum ImportCommand: Command {
         with numbers and ranges (1 3-5), one address of a contact (2b), 'all', or Enter for none.
         """,
         options: [OptionSpec("pick", help: "choose on the terminal which contacts and addresses to add"),
-                  OptionSpec("phones", help: "also add the contacts' phone numbers (TEL)")],
+                  OptionSpec("phones", help: "also add the contacts' phone numbers (TEL), in E.164"),
+                  RegionOption.spec],
         positionals: 1...1,
         positionalHelp: [("CONTACTS.vcf", "a vCard file exported from an address book"),
                          ("-", "read the vCard file from stdin")],
@@ -77,18 +78,29 @@ enum ImportCommand: Command {
         } catch let e as VCardError {
             throw InputError("\(name): \(e.message); nothing was added", hint: e.hint)
         }
+<<<<<<< HEAD
         let plan = ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"),
                                      maxLabelLength: AddCommand.maxLabelLength)
         var report = Report(repeated: plan.repeated, invalid: plan.invalid, skippedLines: reading.skippedLines,
                             skippedContacts: reading.skippedContacts, codePage: reading.codePage,
                             extensionsDropped: plan.extensionsDropped, contacts: plan.contactCount + reading.skippedContacts.count,
+=======
+        let phones = try RegionOption.numbering(context)
+        let plan = try ContactImportPlan(contacts: contacts, includePhones: context.arguments.has("phones"), phones: phones,
+                                         maxLabelLength: AddCommand.maxLabelLength)
+        var report = Report(repeated: plan.repeated, invalid: plan.invalid, contacts: plan.contactCount,
+>>>>>>> phones-e164
                             contactsWithoutAddress: plan.contactsWithoutAddress, phonesIgnored: plan.phonesIgnored)
         let contactSkips = reading.skippedContacts.map { ($0.line, "line \($0.line): \($0.problem.reason); the contact is skipped") }
         let lineSkips = reading.skippedLines.map { ($0.line, "\($0.message); skipped") }
         noteEach((contactSkips + lineSkips).sorted { $0.0 < $1.0 }.map(\.1), c, warning: true)
         if let codePage = reading.codePage { c.note(codePage.text) }
         noteEach(plan.invalid.map { "line \($0.line): \($0.reason); skipped" }, c, warning: true)
+<<<<<<< HEAD
         noteEach(plan.extensionsDropped.map { "line \($0): the phone number's extension is not kept; the number is added" }, c)
+=======
+        noteEach(plan.addresses.filter(\.account.droppedExtension).map { "line \($0.line): \(AddCommand.droppedExtensionNote)" }, c)
+>>>>>>> phones-e164
         noteEach(plan.repeated.map { "line \($0.line) repeats the address on line \($0.firstLine); not added twice" }, c)
         report.labelsPassedOver = plan.contacts.compactMap { contact in
             contact.labelNote.map { LabelPassedOver(line: contact.line, skipped: $0.skipped, reason: $0.reason, used: $0.used) }
@@ -111,7 +123,7 @@ enum ImportCommand: Command {
                 candidates = chosen
                 if candidates.isEmpty { c.note("nothing was picked; nothing was added") }
             }
-            if !candidates.isEmpty { try add(candidates, to: session, report: &report, context: context) }
+            if !candidates.isEmpty { try add(candidates, to: session, phones: phones, report: &report, context: context) }
         }
 
         if context.json {
@@ -135,9 +147,10 @@ enum ImportCommand: Command {
 
     /// Adds under the vault's lock, checking again against what is in the vault then, and prints each
     /// address added (as `add` does: masked on a terminal, `#id` and label elsewhere).
-    private static func add(_ candidates: [Candidate], to session: VaultSession, report: inout Report,
+    private static func add(_ candidates: [Candidate], to session: VaultSession, phones: PhoneNumbering, report: inout Report,
                             context: Context) throws {
-        let outcomes = try AccountAdder.add(candidates.map { ($0.address.account, $0.label) }, to: session, now: context.now(), console: context.console)
+        let outcomes = try AccountAdder.add(candidates.map { ($0.address.account, $0.label) }, to: session, now: context.now(),
+                                            phones: phones, console: context.console)
         var added: [Added] = []
         var duplicates: [Duplicate] = []
         var addedAccounts: [Account] = []

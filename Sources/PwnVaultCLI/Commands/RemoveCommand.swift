@@ -23,7 +23,7 @@ enum RemoveCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let c = context.console
         let session = try context.openVault()
-        let chosen = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, disclosure: c.disclosure)
+        let chosen = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, phones: context.phoneNumbering, disclosure: c.disclosure)
         if !context.arguments.has("yes") {
             guard let question = TerminalQuestion.onTerminal() else { throw RemoveRefusal.noTerminal }
             // The conversation happens on the terminal: masked there, or labels and ids in share mode.

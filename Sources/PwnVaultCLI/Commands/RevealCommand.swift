@@ -108,7 +108,7 @@ enum RevealCommand: Command {
     static func accounts(_ context: Context, session: VaultSession) throws -> [Account] {
         context.arguments.positionals.isEmpty
             ? session.payload.accounts
-            : try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, disclosure: context.console.disclosure)
+            : try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, phones: context.phoneNumbering, disclosure: context.console.disclosure)
     }
 
     /// `--unredacted` into a pipe or a file (made 0600 first): tab-separated lines or JSON.

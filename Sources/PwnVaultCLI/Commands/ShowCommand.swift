@@ -44,7 +44,7 @@ enum ShowCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
-        guard let account = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, disclosure: context.console.disclosure).first else {
+        guard let account = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, phones: context.phoneNumbering, disclosure: context.console.disclosure).first else {
             throw UsageError.missingArgument(command: "show")
         }
         let result = account.result

@@ -563,7 +563,16 @@ final class VaultUI: FullScreenApp {
     func add(_ typed: SecretBytes) {
         let text = typed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingWhitespace()
         guard !text.isEmpty else { message = "nothing added"; return }
-        guard let parsed = try? AccountParser.parse(text) else {
+        let parsed: ParsedAccount
+        do {
+            parsed = try AccountParser.parse(text, phones: context.phoneNumbering)
+        } catch let e as PhoneLibraryError {
+            message = "not added: \(e.message)"
+            return
+        } catch AccountParseError.phoneWithoutRegion {
+            message = "not added: \(AccountParseError.phoneWithoutRegion.message) (write it as +44 7700 900123)"
+            return
+        } catch {
             message = "not added: not an e-mail address, a phone number or a username pwnvault understands"
             return
         }
@@ -571,7 +580,7 @@ final class VaultUI: FullScreenApp {
         let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
                             writeOut: { _ in }, writeErr: { text in warnings.update { $0.append(text.trimmingWhitespaceAndNewlines()) } })
         do {
-            let outcomes = try AccountAdder.add([(parsed, nil)], to: session, now: context.now(), console: quiet)
+            let outcomes = try AccountAdder.add([(parsed, nil)], to: session, now: context.now(), phones: context.phoneNumbering, console: quiet)
             switch outcomes.first {
             case let .added(a)?: message = "added #\(a.id); r checks it"
             case let .alreadyIn(id)?: message = "already in the vault as #\(id)"
@@ -610,8 +619,8 @@ final class VaultUI: FullScreenApp {
         let name = Sanitizer.singleLine(path)
         let plan: ContactImportPlan
         do {
-            plan = ContactImportPlan(contacts: try VCardParser.parse(try ImportCommand.read(path, name: name)),
-                                     includePhones: false, maxLabelLength: AddCommand.maxLabelLength)
+            plan = try ContactImportPlan(contacts: try VCardParser.parse(try ImportCommand.read(path, name: name)),
+                                         includePhones: false, phones: context.phoneNumbering, maxLabelLength: AddCommand.maxLabelLength)
         } catch let e as VCardError {
             message = "\(name): \(e.message); nothing was added"
             return
@@ -665,7 +674,7 @@ final class VaultUI: FullScreenApp {
             let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
                                 writeOut: { _ in }, writeErr: { _ in })
             do {
-                let outcomes = try AccountAdder.add(chosen, to: session, now: context.now(), console: quiet)
+                let outcomes = try AccountAdder.add(chosen, to: session, now: context.now(), phones: context.phoneNumbering, console: quiet)
                 let added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
                 message = "imported \(added) account\(added == 1 ? "" : "s")" + (added < chosen.count ? "; \(chosen.count - added) already in the vault" : "")
             } catch let error as UserFacingError {

@@ -82,7 +82,9 @@ public struct ContactImportPlan: Sendable {
     /// Every address to add, in file order.
     public var addresses: [Address] { contacts.flatMap(\.addresses) }
 
-    public init(contacts vcards: [VCardContact], includePhones: Bool, maxLabelLength: Int) {
+    /// Phone numbers are read with `phones`; throws `PhoneLibraryError` when one is met and
+    /// libphonenumber cannot be loaded (every number would fail alike: one error, not one per line).
+    public init(contacts vcards: [VCardContact], includePhones: Bool, phones: PhoneNumbering, maxLabelLength: Int) throws {
         contactCount = vcards.count
         var firstLine: [AccountKey: Int] = [:]
         for card in vcards {
@@ -98,7 +100,9 @@ public struct ContactImportPlan: Sendable {
                 }
                 let parsed: ParsedAccount
                 do {
-                    parsed = try AccountParser.parse(source.value)
+                    parsed = try AccountParser.parse(source.value, phones: phones)
+                } catch let e as PhoneLibraryError {
+                    throw e
                 } catch {
                     let reason = (error as? UserFacingError)?.message ?? "the address is not valid"
                     invalid.append(Invalid(line: source.line, kind: kind, reason: reason))

@@ -38,7 +38,7 @@ public struct DomainSearch: Sendable {
     /// disclose; aliases that are not valid accounts are left out.
     public func accounts(at date: Date) -> [(account: ParsedAccount, result: CheckResult)] {
         aliases.keys.sorted().compactMap { alias in
-            guard let parsed = try? AccountParser.parse(alias + "@" + domain), parsed.kind == .email else { return nil }
+            guard let parsed = try? AccountParser.parse(alias + "@" + domain, phones: .internationalOnly), parsed.kind == .email else { return nil }
             return (parsed, .answer(breaches: aliases[alias] ?? [], pasteCount: nil, at: date))
         }
     }

@@ -8,16 +8,20 @@ public struct ParsedAccount: Equatable, Sendable {
     /// What the user typed, with surrounding whitespace trimmed. Internal, like `Account.entered`:
     /// only `Disclosure` shows it.
     let entered: String
-    /// The form used for API queries: e-mail `local@lower-cased.domain`, phone `+digits` or `digits`,
-    /// username as entered. Always in Unicode NFC.
+    /// The form used for API queries: e-mail `local@lower-cased.domain`, phone E.164 (`+447700900123`,
+    /// libphonenumber's reading; vaults written before it may hold `digits` as typed), username as
+    /// entered. Always in Unicode NFC.
     let normalized: String
     public let kind: AccountKind
     /// What two entries are "the same account" by: the normalised form, fully lower-cased
     /// (HIBP searches case-insensitively).
     public let dedupKey: AccountKey
+    /// A phone number's extension (`tel:+1-555-555-5555;ext=5555`) was left out: HIBP knows numbers.
+    public let droppedExtension: Bool
 
-    init(entered: String, normalized: String, kind: AccountKind, dedupKey: String) {
+    init(entered: String, normalized: String, kind: AccountKind, dedupKey: String, droppedExtension: Bool = false) {
         self.entered = entered; self.normalized = normalized; self.kind = kind; self.dedupKey = AccountKey(dedupKey)
+        self.droppedExtension = droppedExtension
     }
 
     /// Whether HIBP's public test key may look this account up (`hibp-integration-tests.com`).
@@ -51,6 +55,12 @@ public enum AccountParseError: UserFacingError, Equatable, Sendable {
     case phoneDigitCount(Int)
     case phoneMisplacedPlus
     case phoneParentheses
+    case phoneWithoutRegion
+    case phoneTooShort
+    case phoneTooLong
+    case phoneInvalidLength
+    case phoneUnreadable
+    case shortNumber
     case usernameTooLong
     case invalidUsernameCharacter
     case usernameDotsOnly
@@ -76,6 +86,12 @@ public enum AccountParseError: UserFacingError, Equatable, Sendable {
         case let .phoneDigitCount(n): return "the phone number has \(n) digit\(n == 1 ? "" : "s"); it needs 7 to 15"
         case .phoneMisplacedPlus: return "the phone number has a '+' that is not at its start"
         case .phoneParentheses: return "the phone number has unbalanced or nested parentheses"
+        case .phoneWithoutRegion: return "the phone number has no country code, and no region is set to read it in"
+        case .phoneTooShort: return "the phone number is too short for its country (or lacks its area code)"
+        case .phoneTooLong: return "the phone number is too long for its country"
+        case .phoneInvalidLength: return "the phone number has a length its country's numbers never have"
+        case .phoneUnreadable: return "the phone number cannot be read as one"
+        case .shortNumber: return "the account is a number too short to be a phone number, so it is not taken for a username either"
         case .usernameTooLong: return "the username is longer than 64 characters"
         case .invalidUsernameCharacter:
             return "the username contains a character other than letters, digits, '.', '_' and '-'"
@@ -85,12 +101,19 @@ public enum AccountParseError: UserFacingError, Equatable, Sendable {
     }
 
     public var hint: String? {
+        if self == .phoneWithoutRegion {
+            return "write it with its country code (+44 7700 900123), or name its country with --region GB "
+                + "(add, import) or a locale such as LANG=en_GB.UTF-8"
+        }
+        if self == .shortNumber {
+            return "write a username with a letter in it, or a phone number in full (+44 7700 900123)"
+        }
         if self == .usernameDotsOnly {
             return "in a web address '.' and '..' are steps between folders, so HIBP never sees them as a name; "
                 + "a username needs a letter, a digit, '_' or '-'"
         }
-        return "accepted forms: an e-mail address (name@example.com), a phone number of 7 to 15 digits "
-            + "(+44 20 7946 0958), or a username of up to 64 letters, digits, '.', '_' and '-'"
+        return "accepted forms: an e-mail address (name@example.com), a phone number with its country code "
+            + "(+44 20 7946 0958) or as dialled in your region (--region), or a username of up to 64 letters, digits, '.', '_' and '-'"
     }
 
     public var exitStatus: ExitStatus { .usage }
@@ -104,8 +127,10 @@ public enum AccountParser {
     static let phoneDigits = 7...15
     static let maxUsernameCharacters = 64
 
-    /// Parses one entered account. Throws `AccountParseError` (exit status `.usage`).
-    public static func parse(_ raw: String) throws -> ParsedAccount {
+    /// Parses one entered account; phone numbers are read into E.164 by `phones` (libphonenumber,
+    /// loaded at the first one). Throws `AccountParseError` (exit status `.usage`), or
+    /// `PhoneLibraryError` when a phone number is met and libphonenumber cannot be loaded.
+    public static func parse(_ raw: String, phones: PhoneNumbering) throws -> ParsedAccount {
         let entered = raw.trimmingWhitespaceAndNewlines()
         guard !entered.isEmpty else { throw AccountParseError.empty }
         guard !entered.unicodeScalars.contains(where: isForbiddenScalar) else { throw AccountParseError.controlCharacter }
@@ -116,8 +141,19 @@ public enum AccountParser {
             let normalized = try normalizeEmail(text)
             return ParsedAccount(entered: entered, normalized: normalized, kind: .email, dedupKey: normalized.lowercased())
         }
-        if let normalized = try normalizePhone(text) {
-            return ParsedAccount(entered: entered, normalized: normalized, kind: .phone, dedupKey: normalized)
+        if let phone = try phoneText(text) {
+            let reading: PhoneNumberLibrary.Reading
+            switch try phones.read(phone) {
+            case let .success(r): reading = r
+            case .failure(.noRegion): throw AccountParseError.phoneWithoutRegion
+            case .failure(.tooShort): throw AccountParseError.phoneTooShort
+            case .failure(.tooLong): throw AccountParseError.phoneTooLong
+            case .failure(.invalidLength): throw AccountParseError.phoneInvalidLength
+            case .failure(.notANumber), .failure(.failed): throw AccountParseError.phoneUnreadable
+            }
+            // Two forms of one number (07700 900123 in GB, +44 7700 900123) are one account.
+            return ParsedAccount(entered: entered, normalized: reading.e164, kind: .phone, dedupKey: reading.e164,
+                                 droppedExtension: reading.hadExtension)
         }
         try validateUsername(text)
         return ParsedAccount(entered: entered, normalized: text, kind: .username, dedupKey: text.lowercased())
@@ -179,9 +215,13 @@ public enum AccountParser {
 
     // MARK: phone
 
-    /// The normalised phone number, nil when `text` is not written like one (then it may be a username).
-    private static func normalizePhone(_ text: String) throws -> String? {
+    /// The text to hand libphonenumber, nil when `text` is not written like a phone number (then it may be
+    /// a username). A `tel:` URI goes as it is: libphonenumber reads RFC 3966 (`;ext=`, `;phone-context=`).
+    private static func phoneText(_ text: String) throws -> String? {
+        if text.lowercased().hasPrefix("tel:") { return text }
         let scalars = Array(text.unicodeScalars)
+        // "123" was once a username; as a username it is as likely to be a mistyped or partial number.
+        if scalars.allSatisfy(isASCIIDigit), scalars.count < phoneDigits.lowerBound { throw AccountParseError.shortNumber }
         guard scalars.allSatisfy({ isASCIIDigit($0) || "+ -.()".unicodeScalars.contains($0) }),
               scalars.contains(where: isASCIIDigit) else { return nil }
         let digits = String(String.UnicodeScalarView(scalars.filter(isASCIIDigit)))
@@ -201,7 +241,7 @@ public enum AccountParser {
         }
         guard depth == 0 else { throw AccountParseError.phoneParentheses }
         guard phoneDigits.contains(digits.count) else { throw AccountParseError.phoneDigitCount(digits.count) }
-        return hasPlus ? "+" + digits : digits
+        return text
     }
 
     // MARK: username

@@ -12,13 +12,15 @@ enum AccountAdder {
 
     /// Adds each candidate that is not in the vault yet (nor earlier in the list); returns one outcome
     /// per candidate, in order. Each account added that mixes scripts or looks like another account
-    /// (`LookalikeFinder`) is still added, with a warning on `console` that names both ids.
+    /// (`LookalikeFinder`) is still added, with a warning on `console` that names both ids. Phone numbers
+    /// the vault holds in two forms (stored as typed by older versions) are warned about by id, not merged.
     static func add(_ candidates: [(account: ParsedAccount, label: AccountLabel?)], to session: VaultSession,
-                    now: Date, console: Console) throws -> [Outcome] {
-        let (outcomes, lookalikes) = try session.update { payload -> ([Outcome], Result<[Lookalike], ICUSpoofChecker.Unavailable>) in
+                    now: Date, phones: PhoneNumbering, console: Console) throws -> [Outcome] {
+        let (outcomes, lookalikes, samePhones) = try session.update { payload -> ([Outcome], Result<[Lookalike], ICUSpoofChecker.Unavailable>, [[Int]]) in
             let before = payload.accounts
+            let samePhones = payload.samePhoneNumbers(phones: phones)
             var existing: [AccountKey: Int] = [:]
-            for a in payload.accounts { existing[a.dedupKey] = a.id }
+            for (id, key) in payload.accountKeys(phones: phones) where existing[key] == nil { existing[key] = id }
             let outcomes: [Outcome] = candidates.map { candidate in
                 let p = candidate.account
                 if let id = existing[p.dedupKey] { return .alreadyIn(id: id) }
@@ -30,7 +32,11 @@ enum AccountAdder {
             }
             // Under the lock, so the comparison is with what the vault holds now.
             let added = outcomes.compactMap { if case let .added(a) = $0 { return a } else { return nil } }
-            return (outcomes, lookalikesAmong(added, existing: before))
+            return (outcomes, lookalikesAmong(added, existing: before), samePhones)
+        }
+        for ids in samePhones {
+            console.warning("\(list(ids.map { "#\($0)" })) are one phone number written in different forms; all are kept")
+            console.note("hint: keep one, e.g. 'pwnvault remove \(ids.last!)' (see them with 'pwnvault list')")
         }
         switch lookalikes {
         case let .success(found):
@@ -56,10 +62,12 @@ enum AccountAdder {
     }
 
     /// `#4 looks like #1 (mixed scripts: Latin and Cyrillic)`: ids and script names only, never the accounts.
+    /// `#1 and #2`, `#1, #2 and #3`.
+    private static func list(_ items: [String]) -> String {
+        items.count <= 2 ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
     static func warning(_ l: Lookalike) -> String {
-        func list(_ items: [String]) -> String {
-            items.count <= 2 ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
-        }
         let mixed = l.mixedScripts.count >= 2 ? "mixed scripts: \(list(l.mixedScripts))" : nil
         guard !l.resembles.isEmpty else {
             return "#\(l.id) mixes scripts in one part (\(list(l.mixedScripts))); it can be mistaken for another account"

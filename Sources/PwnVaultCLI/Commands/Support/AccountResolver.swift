@@ -12,18 +12,26 @@ enum AccountResolver {
     /// Resolves each argument. `#8`, `8` and `%8` all mean id 8, unless the argument is exactly an
     /// account in the vault; an id must exist, an account may be outside the vault only if
     /// `allowOutside`. Errors suggest the closest id or account, shown as `disclosure` allows.
-    static func resolve(_ arguments: [String], in payload: VaultPayload, allowOutside: Bool = false,
+    /// A phone number finds its account in any form, also one stored as typed by an older version.
+    static func resolve(_ arguments: [String], in payload: VaultPayload, phones: PhoneNumbering, allowOutside: Bool = false,
                         disclosure: Disclosure? = nil) throws -> [Target] {
         var byKey: [AccountKey: Account] = [:]
         for a in payload.accounts { byKey[a.dedupKey] = a }
+        // Phone numbers read again only when one is asked for (it loads libphonenumber).
+        lazy var byPhoneKey: [AccountKey: Account] = {
+            let byID = Dictionary(payload.accounts.map { ($0.id, $0) }) { first, _ in first }
+            var keys: [AccountKey: Account] = [:]
+            for (id, key) in payload.accountKeys(phones: phones) where keys[key] == nil { keys[key] = byID[id] }
+            return keys
+        }()
         var seen = Set<Int>()
         var seenOutside = Set<AccountKey>()
         var targets: [Target] = []
         for (index, raw) in arguments.enumerated() {
             let position = InputPosition.argument(index + 1)
             let trimmed = raw.trimmingWhitespace()
-            let parsed = try? AccountParser.parse(raw)
-            if let parsed, let account = byKey[parsed.dedupKey] {
+            let parsed = try? AccountParser.parse(raw, phones: phones)
+            if let parsed, let account = byKey[parsed.dedupKey] ?? (parsed.kind == .phone ? byPhoneKey[parsed.dedupKey] : nil) {
                 if seen.insert(account.id).inserted { targets.append(.inVault(account)) }
                 continue
             }
@@ -38,7 +46,7 @@ enum AccountResolver {
                 continue
             }
             let valid: ParsedAccount
-            do { valid = try AccountParser.parse(raw) } catch let e as UserFacingError {
+            do { valid = try AccountParser.parse(raw, phones: phones) } catch let e as AccountParseError {
                 throw InputError("\(position.text): \(e.message)", hint: e.hint)
             }
             if allowOutside {
@@ -79,7 +87,8 @@ enum AccountResolver {
         return "did you mean '#\(near)'? see the ids with 'pwnvault list' (quote the # in most shells, or leave it out)"
     }
 
-    static func vaultAccounts(_ arguments: [String], in payload: VaultPayload, disclosure: Disclosure? = nil) throws -> [Account] {
-        try resolve(arguments, in: payload, disclosure: disclosure).compactMap { if case let .inVault(a) = $0 { return a } else { return nil } }
+    static func vaultAccounts(_ arguments: [String], in payload: VaultPayload, phones: PhoneNumbering,
+                              disclosure: Disclosure? = nil) throws -> [Account] {
+        try resolve(arguments, in: payload, phones: phones, disclosure: disclosure).compactMap { if case let .inVault(a) = $0 { return a } else { return nil } }
     }
 }

@@ -1,0 +1,184 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Debian's libphonenumber, through pwnvault's shim `libPwnVaultPhone.so` (Sources/CPhoneShim,
+/// include/pwv_phone.h), loaded with `dlopen` the first time a phone number is read. The only file
+/// that touches the shim.
+///
+/// Why `dlopen`: libphonenumber brings ICU, protobuf and abseil (about twenty shared objects). Linked
+/// into pwnvault they would be mapped at every start (`StartupEndToEndTests`); loaded here, only a run
+/// that reads a phone number pays for them, and a machine without libphonenumber8 gets one error
+/// for phone numbers instead of a binary that does not start.
+///
+/// Where: `PREFIX/lib/pwnvault/` beside the binary's `bin/` (`make install`), else the binary's own
+/// folder (`swift build` puts both in `.build/debug`; for tests, the test bundle's folder). A file
+/// there is used only when it belongs to root or to the binary's owner and nobody else may write it,
+/// so a library dropped beside pwnvault by someone else is never loaded (Docs/THREAT_MODEL.md).
+public final class PhoneNumberLibrary: @unchecked Sendable {
+    /// The shim's file name.
+    public static let fileName = "libPwnVaultPhone.so"
+
+    /// What a phone number reads as.
+    public struct Reading: Equatable, Sendable {
+        /// `+447700900123`.
+        public let e164: String
+        /// The text had an extension (`;ext=5555`, ` ext. 12`), which E.164 has no room for.
+        public let hadExtension: Bool
+    }
+
+    /// Why a text is not a phone number pwnvault can store (`pwv_phone.h`'s codes).
+    public enum Failure: Error, Equatable, Sendable {
+        case noRegion, notANumber, tooShort, tooLong, invalidLength, failed
+    }
+
+    // C signatures, as include/pwv_phone.h declares them.
+    private typealias FormatFn = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>, Int,
+                                                 UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int32>) -> Int32
+    private typealias RegionKnownFn = @convention(c) (UnsafePointer<CChar>) -> Int32
+    private static let hadExtensionFlag: Int32 = 1   // PWV_PHONE_HAD_EXTENSION
+
+    /// The file that was loaded.
+    public let path: String
+    private let format: FormatFn
+    private let regionKnown: RegionKnownFn
+
+    private init(handle: UnsafeMutableRawPointer, path: String) throws {
+        func symbol<T>(_ name: String, as type: T.Type) throws -> T {
+            guard let p = dlsym(handle, name) else { throw PhoneLibraryError.unusable(reason: "\(path) has no \(name)") }
+            return unsafeBitCast(p, to: type)
+        }
+        self.path = path
+        format = try symbol("pwv_phone_format_e164", as: FormatFn.self)
+        regionKnown = try symbol("pwv_phone_region_known", as: RegionKnownFn.self)
+        // Never closed: libphonenumber keeps its metadata in a process-wide singleton.
+    }
+
+    /// `text` in E.164, national forms read in `region`.
+    public func e164(_ text: String, region: PhoneRegion?) -> Result<Reading, Failure> {
+        var out = [CChar](repeating: 0, count: 64)
+        var flags: Int32 = 0
+        let status = out.withUnsafeMutableBufferPointer { buffer in
+            format(text, region?.code, buffer.baseAddress!, buffer.count, nil, &flags)
+        }
+        switch status {
+        case 0:
+            let e164 = out.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            return .success(Reading(e164: e164, hadExtension: flags & Self.hadExtensionFlag != 0))
+        case 1: return .failure(.noRegion)
+        case 2: return .failure(.notANumber)
+        case 3: return .failure(.tooShort)
+        case 4: return .failure(.tooLong)
+        case 5: return .failure(.invalidLength)
+        default: return .failure(.failed)
+        }
+    }
+
+    /// Whether libphonenumber has a numbering plan for `region`.
+    public func knows(_ region: PhoneRegion) -> Bool { regionKnown(region.code) == 1 }
+
+    // MARK: loading
+
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var loaded: Result<PhoneNumberLibrary, PhoneLibraryError>?
+
+    /// The shim, loaded at the first call (later calls return the same, or the same error).
+    public static func shared() throws(PhoneLibraryError) -> PhoneNumberLibrary {
+        try lock.withLock {
+            if let loaded { return loaded }
+            let result = Result<PhoneNumberLibrary, PhoneLibraryError> { () throws(PhoneLibraryError) in try load() }
+            loaded = result
+            return result
+        }.get()
+    }
+
+    /// Loads the first usable file of `candidates` (by default `PREFIX/lib/pwnvault/`, then beside the binary).
+    public static func load(candidates: [String]? = nil) throws(PhoneLibraryError) -> PhoneNumberLibrary {
+        let files = candidates ?? defaultCandidates()
+        guard let file = files.first(where: isTrusted) else { throw .notFound(searched: files) }
+        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
+            let why = dlerror().map { String(cString: $0) } ?? "it could not be loaded"
+            if why.contains("libphonenumber") { throw .libphonenumberMissing }
+            throw .unusable(reason: Sanitizer.singleLine(why))
+        }
+        do {
+            return try PhoneNumberLibrary(handle: handle, path: file)
+        } catch let e as PhoneLibraryError {
+            dlclose(handle)
+            throw e
+        } catch {
+            dlclose(handle)
+            throw .unusable(reason: "\(error)")
+        }
+    }
+
+    /// The file of the image this code is in (the pwnvault binary; the test bundle under XCTest): the
+    /// mapping in /proc/self/maps that holds `#dsohandle`. (`dladdr` would say the same, but Glibc's
+    /// module leaves it out: it is a GNU extension.)
+    static var imagePath: String? {
+        let here = UInt(bitPattern: #dsohandle)
+        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
+        defer { fclose(maps) }
+        var line: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(line) }
+        while getline(&line, &capacity, maps) > 0, let line {
+            // "start-end perms offset dev inode   /path"
+            let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, let dash = fields[0].firstIndex(of: "-"),
+                  let start = UInt(fields[0][..<dash], radix: 16),
+                  let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16),
+                  start <= here, here < end else { continue }
+            let path = fields[5...].joined(separator: " ").trimmingWhitespaceAndNewlines()
+            return path.hasPrefix("/") ? path : nil
+        }
+        return nil
+    }
+
+    static func defaultCandidates(image: String? = imagePath) -> [String] {
+        func parent(_ path: Substring) -> Substring { path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
+        guard let image else { return [] }
+        let folder = parent(Substring(image))   // absolute, so never empty short of "/"
+        return [parent(folder) + "/lib/pwnvault/" + fileName, folder + "/" + fileName]
+    }
+
+    /// A regular file owned by root or by whoever owns the image, that no one else may write.
+    static func isTrusted(_ path: String) -> Bool {
+        var file = stat(), image = stat()
+        guard stat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG,
+              file.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return false }
+        if file.st_uid == 0 { return true }
+        guard let imagePath, stat(imagePath, &image) == 0 else { return false }
+        return file.st_uid == image.st_uid
+    }
+}
+
+/// Why phone numbers cannot be read on this machine.
+public enum PhoneLibraryError: UserFacingError, Equatable, Sendable {
+    /// Debian's libphonenumber (libphonenumber8) is not installed.
+    case libphonenumberMissing
+    /// pwnvault's own shim is in none of the places it is looked for.
+    case notFound(searched: [String])
+    case unusable(reason: String)
+
+    public var message: String {
+        switch self {
+        case .libphonenumberMissing: return "phone numbers cannot be read: Debian's libphonenumber is not installed"
+        case .notFound: return "phone numbers cannot be read: pwnvault's \(PhoneNumberLibrary.fileName) is missing"
+        case let .unusable(reason): return "phone numbers cannot be read: \(reason)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .libphonenumberMissing: return "install it with: apt-get install libphonenumber8"
+        case let .notFound(searched):
+            let places = searched.isEmpty ? "" : " (looked for " + searched.joined(separator: " and ") + ")"
+            return "install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault\(places)"
+        case .unusable: return "reinstall pwnvault with 'make install' and libphonenumber8 with apt-get"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .usage }
+}
