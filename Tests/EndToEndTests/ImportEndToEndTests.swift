@@ -181,7 +181,7 @@ final class ImportEndToEndTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.all)
         XCTAssertEqual(r.stdout, "added #1  phone  Dad\n")
         XCTAssertTrue(r.stderr.contains("pwnvault: warning: line 5: not a phone number (a sip: address); skipped\n"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("pwnvault: line 4: the phone number's extension is not kept; the number is added\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("pwnvault: line 4: the phone number's extension was left out (HIBP knows numbers, not extensions)\n"), r.stderr)
         XCTAssertFalse(r.stderr.contains("e-mail"), r.stderr)
         assertNoFragments(r.all)
     }

@@ -78,29 +78,21 @@ enum ImportCommand: Command {
         } catch let e as VCardError {
             throw InputError("\(name): \(e.message); nothing was added", hint: e.hint)
         }
-<<<<<<< HEAD
-        let plan = ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"),
-                                     maxLabelLength: AddCommand.maxLabelLength)
+        let phones = try RegionOption.numbering(context)
+        let plan = try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"), phones: phones,
+                                         maxLabelLength: AddCommand.maxLabelLength)
+        // An extension dropped from a tel: URI (the vCard reader) or from a number written with one (the parser).
+        let extensionLines = Set(plan.extensionsDropped + plan.addresses.filter(\.account.droppedExtension).map(\.line)).sorted()
         var report = Report(repeated: plan.repeated, invalid: plan.invalid, skippedLines: reading.skippedLines,
                             skippedContacts: reading.skippedContacts, codePage: reading.codePage,
-                            extensionsDropped: plan.extensionsDropped, contacts: plan.contactCount + reading.skippedContacts.count,
-=======
-        let phones = try RegionOption.numbering(context)
-        let plan = try ContactImportPlan(contacts: contacts, includePhones: context.arguments.has("phones"), phones: phones,
-                                         maxLabelLength: AddCommand.maxLabelLength)
-        var report = Report(repeated: plan.repeated, invalid: plan.invalid, contacts: plan.contactCount,
->>>>>>> phones-e164
+                            extensionsDropped: extensionLines, contacts: plan.contactCount + reading.skippedContacts.count,
                             contactsWithoutAddress: plan.contactsWithoutAddress, phonesIgnored: plan.phonesIgnored)
         let contactSkips = reading.skippedContacts.map { ($0.line, "line \($0.line): \($0.problem.reason); the contact is skipped") }
         let lineSkips = reading.skippedLines.map { ($0.line, "\($0.message); skipped") }
         noteEach((contactSkips + lineSkips).sorted { $0.0 < $1.0 }.map(\.1), c, warning: true)
         if let codePage = reading.codePage { c.note(codePage.text) }
         noteEach(plan.invalid.map { "line \($0.line): \($0.reason); skipped" }, c, warning: true)
-<<<<<<< HEAD
-        noteEach(plan.extensionsDropped.map { "line \($0): the phone number's extension is not kept; the number is added" }, c)
-=======
-        noteEach(plan.addresses.filter(\.account.droppedExtension).map { "line \($0.line): \(AddCommand.droppedExtensionNote)" }, c)
->>>>>>> phones-e164
+        noteEach(extensionLines.map { "line \($0): \(AddCommand.droppedExtensionNote)" }, c)
         noteEach(plan.repeated.map { "line \($0.line) repeats the address on line \($0.firstLine); not added twice" }, c)
         report.labelsPassedOver = plan.contacts.compactMap { contact in
             contact.labelNote.map { LabelPassedOver(line: contact.line, skipped: $0.skipped, reason: $0.reason, used: $0.used) }
