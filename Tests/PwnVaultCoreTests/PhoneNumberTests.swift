@@ -25,6 +25,18 @@ final class PhoneNumberTests: XCTestCase {
         }
     }
 
+    func testALookalikeCheckBetweenTwoPhoneNumbersLeavesBothWorking() throws {
+        // What `ui` does adding a number, a look-alike address, then a number: libphonenumber holds ICU
+        // objects from the first; releasing the look-alike checker must not free ICU under it.
+        XCTAssertEqual(e164("+44 7700 900123", region: nil), "+447700900123")
+        for _ in 0..<2 {
+            let checker = try ICUSpoofChecker.load()
+            XCTAssertTrue(checker.isSuspicious("\u{430}lice" + "o"))
+        }
+        XCTAssertEqual(e164("07700 900124", region: "GB"), "+447700900124")
+        XCTAssertEqual(e164("+1 201-555-0123", region: nil), "+12015550123")
+    }
+
     /// (region, as dialled there, written internationally, E.164).
     static let countries: [(String, String, String, String)] = [
         ("GB", "07700 900123", "+44 7700 900123", "+447700900123"),

@@ -51,6 +51,15 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         }
     }
 
+    /// HIBP asked to wait (a 429), long enough to say so in the status line, as check says it on stderr.
+    private func waiting(_ wait: Duration) {
+        locked {
+            guard _running, !_cancelled else { return }
+            _status = "checking \(what): \(_done)/\(ids.count) done; " + HIBPServices.waitNote(wait, stopping: "Esc cancels")
+            _changed = true
+        }
+    }
+
     private func finish(_ error: Error?) {
         locked {
             let counts = "\(_done) of \(ids.count) checked, \(_pwned) pwned\(_failed > 0 ? ", \(_failed) failed" : "")"
@@ -95,7 +104,8 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
                         if let rpm { cache?.remember(rpm, for: key, now: now()) }
                     }
                 }
-                let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)))
+                let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)),
+                                               onLongWait: { work.waiting($0) })
                 let run = AccountCheckRun(client: client, scheduler: scheduler, pastes: false, now: now)
                 if asked { try await Task.sleep(for: scheduler.rateLimiter.interval) }
                 try await run.run(targets) { target, attempt in work.add(ids[target.index], attempt) }
