@@ -45,7 +45,8 @@ final class ConfirmEndToEndTests: XCTestCase {
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         let refused = s.run(["config", "api-key"], input: "33333333333333333333333333333333\n")
         XCTAssertEqual(refused.status, 7, refused.all)
-        XCTAssertTrue(refused.stderr.contains("refused that key (401); nothing was stored"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("refused that key (401: Access denied due to invalid hibp-api-key.); nothing was stored"),
+                      "HIBP's cause, in its words: \(refused.stderr)")
         XCTAssertTrue(s.run(["config", "api-key", "--remove"]).stdout.contains("no HIBP API key was stored"))
 
         let stored = s.run(["config", "api-key"], input: FakeHIBP.key + "\n")

@@ -199,7 +199,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
         server.control("/__control/faults", #"{"429:6": 1}"#)
         let r = s.run(["check", "#1"])
         XCTAssertEqual(r.status, 0, r.all)
-        XCTAssertEqual(r.stderr.components(separatedBy: "waiting 6 s before asking Have I Been Pwned again").count - 1, 1, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "HIBP asks to slow down (429): waiting 6 s before asking again").count - 1, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("Ctrl-C stops here and keeps the results so far"), r.stderr)
         XCTAssertTrue(r.stdout.contains("#1  no breach found"), r.stdout)
         // a short wait is not worth a word

@@ -57,7 +57,7 @@ public struct CheckScheduler: Sendable {
     ///   - random: uniform in 0..<1, for the backoff jitter.
     ///   - lastRequestAt: when (on `clock`) a request counted by the key's limit last started, if one did.
     ///   - rateFromUser: the rate came from the user (`--rpm`), not from HIBP: 429s may cut it to 1/16
-    ///     instead of 1/2 (see `RateLimiter`); so may they an unknown key's guessed rate.
+    ///     instead of 1/2 (see `RateLimiter`).
     ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
     public init(requestsPerMinute: Int?, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
                 retryPolicy: RetryPolicy = .standard, clock: any SchedulerClock = SystemSchedulerClock(),
@@ -65,10 +65,7 @@ public struct CheckScheduler: Sendable {
                 lastRequestAt: Duration? = nil, rateFromUser: Bool = false,
                 onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
         self.onLongWait = onLongWait
-        // Only a rate HIBP stated sets the floor at half (a 429 then means a client shares the key); a
-        // rate the user gave, or the 10-a-minute guess for an unknown key, halves with every round of 429s.
-        var limiter = RateLimiter(requestsPerMinute: requestsPerMinute,
-                                  deepestCut: rateFromUser || requestsPerMinute == nil ? 16 : 2)
+        var limiter = RateLimiter(requestsPerMinute: requestsPerMinute, deepestCut: rateFromUser ? 16 : 2)
         // A keyed request (subscription/status) already spent a slot: the first check waits for it.
         if let lastRequestAt { limiter.recordStart(at: lastRequestAt) }
         self.rateLimiter = limiter
