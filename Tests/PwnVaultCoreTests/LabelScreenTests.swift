@@ -61,3 +61,91 @@ final class LabelScreenTests: XCTestCase {
         XCTAssertEqual(try AccountLabel.screened("  Mum ")?.text, "Mum")
     }
 }
+
+/// Issue 21, item 2: labels that spelled an account in disguise were accepted, then printed unmasked
+/// in pipes, JSON, share mode, completions and notifications.
+final class LabelScreenFoldingTests: XCTestCase {
+    func vault() throws -> [Account] {
+        try ["alice@example.com", "alice@example.org", "+44 7700 900125"].enumerated().map { i, raw in
+            Account(id: i + 1, parsed: try AccountParser.parse(raw), label: nil, addedAt: Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    /// Every form the issue found accepted, each refused with or without ICU's skeletons.
+    static let disguised = ["７７００９００１２４", "+４４ ７７００ ９００１２３", "٠٧٧٠٠٩٠٠١٢٣", "۰۷۷۰۰۹۰۰۱۲۳", "carol＠example.com",
+                            "carol﹫example.com", "alice at example dot com", "alice(at)example(dot)org", "alice [at] example [dot] org",
+                            "a l i c e @ e x a m p l e . c o m", "mailto:alice%40example.com", "alice@example", "alice@",
+                            "@example.org", "Dad 900125", "Dad 7700 900125", "alice @ example . com", "𝐚𝐥𝐢𝐜𝐞@𝐞𝐱𝐚𝐦𝐩𝐥𝐞.𝐜𝐨𝐦",
+                            "alice\u{200B}@example.com", "ALICE AT EXAMPLE DOT COM"]
+
+    func testEveryDisguisedAccountIsFound() throws {
+        let accounts = try vault()
+        let checker = try? ICUSpoofChecker.load()
+        for label in Self.disguised {
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: accounts), label)
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: accounts, checker: checker), label)
+            XCTAssertThrowsError(try AccountLabel.screened(label, accounts: accounts), label)
+        }
+    }
+
+    func testTheReasonNamesThePartByIdOnly() throws {
+        let accounts = try vault()
+        XCTAssertEqual(LabelScreen.finding(in: "alice@example", accounts: accounts), .partOfVaultAccount(id: 1))
+        XCTAssertEqual(LabelScreen.finding(in: "@example.org", accounts: accounts), .partOfVaultAccount(id: 2))
+        XCTAssertEqual(LabelScreen.finding(in: "Dad 900125", accounts: accounts), .partOfVaultAccount(id: 3))
+        XCTAssertEqual(LabelScreen.finding(in: "Dad 900125", adding: [try AccountParser.parse("+44 7700 900125")]), .partOfAccountAdded)
+        XCTAssertEqual(LabelScreen.finding(in: "７７００９００１２４"), .phoneNumber)
+        XCTAssertEqual(LabelScreen.finding(in: "alice at example dot com"), .emailAddress)
+        for finding in [LabelScreen.Finding.partOfVaultAccount(id: 3), .partOfAccountAdded, .emailAddress, .phoneNumber] {
+            XCTAssertFalse(finding.reason.contains("alice") || finding.reason.contains("900"), finding.reason)
+        }
+    }
+
+    /// Look-alike letters need ICU's skeleton; where ICU is missing, nothing else changes.
+    func testLookalikeLettersAreFoundWithICU() throws {
+        guard let checker = try? ICUSpoofChecker.load() else { throw XCTSkip("Debian's ICU is not installed") }
+        XCTAssertNotNil(LabelScreen.finding(in: "my \u{0430}lice@ex\u{0430}mple", accounts: try vault(), checker: checker))
+    }
+
+    func testNamesAndProseStayAllowed() throws {
+        let accounts = try vault()
+        let checker = try? ICUSpoofChecker.load()
+        for label in ["Alice", "Mum's e-mail", "Alice (work)", "Work at Acme", "Lunch at 12.30", "Team @ home", "A B Smith",
+                      "Dr. Smith at St. Mary's", "Born 1970-01-01", "Room 123456", "Marie Lefèvre", "Иван Иванов", "Example Ltd"] {
+            XCTAssertNil(LabelScreen.finding(in: label, accounts: accounts), label)
+            XCTAssertNil(LabelScreen.finding(in: label, accounts: accounts, checker: checker), label)
+        }
+    }
+
+    func testAFirstNameEqualToALocalPartIsAllowedWithACaution() throws {
+        let accounts = try vault()
+        let label = try XCTUnwrap(try AccountLabel.screened("Alice", accounts: accounts))
+        XCTAssertEqual(label.caution(accounts: accounts), .localPartOfVaultAccount(id: 1))
+        XCTAssertEqual(try AccountLabel.screened("ＢＯＢ")?.caution(adding: [try AccountParser.parse("bob@example.net")]), .localPartOfAccountAdded)
+        XCTAssertNil(label.caution(adding: [try AccountParser.parse("alicia@example.net")]))
+        XCTAssertFalse(LabelScreen.Caution.localPartOfVaultAccount(id: 1).text.contains("alice"))
+    }
+
+    /// A label written before this screen (an old vault) is masked whole where it is shown, in every mode.
+    func testAnOldLabelThatFailsTheScreenIsMaskedWhole() throws {
+        let phone = Account(id: 3, parsed: try AccountParser.parse("+44 7700 900124"), label: nil, addedAt: Date(timeIntervalSince1970: 0))
+        let mail = Account(id: 1, parsed: try AccountParser.parse("alice@example.com"), label: nil, addedAt: Date(timeIntervalSince1970: 0))
+        for (account, label) in [(phone, "７７００９００１２４"), (phone, "Dad 900124"), (mail, "alice at example dot com"), (mail, "alice@"),
+                                 (mail, "mailto:alice%40example.com")] {
+            var old = account
+            old.label = label
+            for policy in [DisplayPolicy(terminal: false), DisplayPolicy(terminal: true), DisplayPolicy(terminal: true, shareMode: true)] {
+                let gate = Disclosure(policy: policy)
+                XCTAssertEqual(gate.label(old), Masking.bullets, label)
+                XCTAssertFalse(gate.account(old).contains("alice") || gate.account(old).contains("900"), label)
+            }
+            let note = Disclosure.notificationText([(old, [])], catalog: nil, countOnly: false).body
+            XCTAssertFalse(note.contains(label), note)
+        }
+        var named = mail
+        named.label = "Alice"
+        XCTAssertEqual(Disclosure(policy: DisplayPolicy(terminal: false)).label(named), "Alice")
+        named.label = "Dad +44 7700 900123"
+        XCTAssertEqual(Disclosure(policy: DisplayPolicy(terminal: false)).label(named), "Dad •••")
+    }
+}

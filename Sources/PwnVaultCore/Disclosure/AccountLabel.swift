@@ -24,12 +24,20 @@ public struct AccountLabel: Sendable, Equatable {
 
     /// The label trimmed, or nil when nothing is left; throws when it cannot be used.
     /// `accounts`: the vault's accounts; `adding`: those the label is for, when they are not in it yet.
-    public static func screened(_ raw: String, accounts: [Account] = [], adding: [ParsedAccount] = []) throws(Problem) -> AccountLabel? {
+    /// `checker`: ICU's spoof checker when it could be loaded, to read look-alike letters too (`LabelScreen`).
+    public static func screened(_ raw: String, accounts: [Account] = [], adding: [ParsedAccount] = [],
+                                checker: ICUSpoofChecker? = nil) throws(Problem) -> AccountLabel? {
         let label = raw.trimmingWhitespaceAndNewlines()
         if label.isEmpty { return nil }
         guard Sanitizer.singleLine(label) == label else { throw .controlCharacters }
         guard label.count <= maxLength else { throw .tooLong(max: maxLength) }
-        if let finding = LabelScreen.finding(in: label, accounts: accounts, adding: adding) { throw .carriesAccount(finding) }
+        if let finding = LabelScreen.finding(in: label, accounts: accounts, adding: adding, checker: checker) { throw .carriesAccount(finding) }
         return AccountLabel(text: label)
+    }
+
+    /// Set when the label is, word for word, the part before `@` of one of the addresses (`Alice` for
+    /// `alice@example.com`): kept, but its owner is told.
+    public func caution(accounts: [Account] = [], adding: [ParsedAccount] = []) -> LabelScreen.Caution? {
+        LabelScreen.caution(in: text, accounts: accounts, adding: adding)
     }
 }

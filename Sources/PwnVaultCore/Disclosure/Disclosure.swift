@@ -11,7 +11,7 @@ import FoundationEssentials
 ///
 /// | mode | account | label | breaches |
 /// |---|---|---|---|
-/// | terminal | masked `a•••e@e•••.com` | as typed, account-like parts masked | not sensitive: named; sensitive: counted |
+/// | terminal | masked `a•••e@e•••.com` | as typed, account-like parts masked (a label spelling one in disguise: masked whole) | not sensitive: named; sensitive: counted |
 /// | terminal, share mode | the label, else `#ID` | account-like parts `•••` | the same |
 /// | pipe, file, `TERM=dumb`, `--json` | `#ID` only | account-like parts `•••` | the same |
 /// | reveal (needs a `RevealGrant`) | unmasked | as typed | all, sensitive ones marked |
@@ -74,6 +74,10 @@ public struct Disclosure: Sendable {
     public func label(_ account: Account) -> String? {
         guard let raw = Self.cleanLabel(account) else { return nil }
         let masked = policy.showsMaskedAccounts
+        // A label from before the screen read labels folded (an old vault) may spell an account in a way
+        // `redacting` does not see (`７７００９００１２４`, `alice at example dot com`): it is masked whole,
+        // by the mask's bullets in every mode (its first and last characters could be the number's).
+        if LabelScreen.failsScreen(raw, own: account) { return Masking.bullets }
         return LabelScreen.redacting(raw, own: account) { part, kind in
             masked ? Masking.mask(kind == .email ? part.lowercased() : part, kind: kind) : Masking.bullets
         }

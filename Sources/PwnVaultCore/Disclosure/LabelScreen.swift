@@ -5,12 +5,16 @@ import FoundationEssentials
 /// it must never carry one. `add --label` and `import` refuse such labels; a vault that already holds
 /// one has the account-like parts masked wherever the label is shown.
 public enum LabelScreen {
-    /// Why a label was refused. Never repeats the label.
+    /// Why a label was refused. Never repeats the label, nor any account.
     public enum Finding: Equatable, Sendable {
         case emailAddress
         case phoneNumber
         case vaultAccount(id: Int)
         case accountAdded
+        /// Part of a vault account: an address's domain, the address without its ending, its first
+        /// part with the `@`, or six digits in a row of a phone number.
+        case partOfVaultAccount(id: Int)
+        case partOfAccountAdded
 
         public var reason: String {
             switch self {
@@ -18,23 +22,142 @@ public enum LabelScreen {
             case .phoneNumber: return "it contains a phone number"
             case let .vaultAccount(id): return "it contains the account #\(id)"
             case .accountAdded: return "it contains the account it labels"
+            case let .partOfVaultAccount(id): return "it contains part of the account #\(id)"
+            case .partOfAccountAdded: return "it contains part of the account it labels"
+            }
+        }
+    }
+
+    /// What a label may keep, but its owner should know: it names the first part of an address
+    /// (`Alice` for `alice@example.com`), which anyone who sees the label then knows.
+    public enum Caution: Equatable, Sendable {
+        case localPartOfVaultAccount(id: Int)
+        case localPartOfAccountAdded
+
+        public var text: String {
+            switch self {
+            case let .localPartOfVaultAccount(id):
+                return "the label is the part before '@' of the account #\(id); whoever sees the label learns that part"
+            case .localPartOfAccountAdded:
+                return "the label is the part before '@' of the account it labels; whoever sees the label learns that part"
             }
         }
     }
 
     /// The first account-like part of `label`, or nil when it carries none. `accounts`: the vault's
-    /// accounts, `adding`: the accounts about to be added (their normalised forms are looked for too,
-    /// case-insensitively, from 3 characters on).
-    public static func finding(in label: String, accounts: [Account] = [], adding: [ParsedAccount] = []) -> Finding? {
+    /// accounts, `adding`: the accounts about to be added. The label is looked at as typed and in the
+    /// forms it can be read in (`FoldedLabel`); `checker`, when ICU could be loaded, adds each form's
+    /// UTS #39 skeleton, so look-alike letters (Cyrillic `а` for `a`) spell nothing either.
+    public static func finding(in label: String, accounts: [Account] = [], adding: [ParsedAccount] = [],
+                               checker: ICUSpoofChecker? = nil) -> Finding? {
         let scalars = Array(label.unicodeScalars)
         if !emailRanges(scalars).isEmpty { return .emailAddress }
         if !phoneRanges(scalars).isEmpty { return .phoneNumber }
-        let lower = label.lowercased()
-        for a in accounts where a.normalized.count >= 3 && lower.contains(a.normalized.lowercased()) {
-            return .vaultAccount(id: a.id)
+        let folded = FoldedLabel(label)
+        for form in folded.forms {
+            let s = Array(form.unicodeScalars)
+            if !emailRanges(s).isEmpty, form == folded.folded || emailRanges(s).contains(where: { hasWordEnding(s[$0]) }) {
+                return .emailAddress
+            }
+            if !phoneRanges(s).isEmpty { return .phoneNumber }
         }
-        for p in adding where p.normalized.count >= 3 && lower.contains(p.normalized.lowercased()) { return .accountAdded }
+        var skeletons: [String] = []
+        if let checker {
+            for form in folded.forms {
+                guard let sk = checker.skeleton(form)?.lowercased(), !folded.forms.contains(sk), !skeletons.contains(sk) else { continue }
+                if emailRanges(Array(sk.unicodeScalars)).contains(where: { hasWordEnding(Array(sk.unicodeScalars)[$0]) }) { return .emailAddress }
+                skeletons.append(sk)
+            }
+        }
+        let runs = folded.forms.flatMap(digitRuns)
+        for a in accounts {
+            if let part = carried(a.normalized, kind: a.kind, forms: folded.forms, skeletons: skeletons, digitRuns: runs, checker: checker) {
+                return part ? .partOfVaultAccount(id: a.id) : .vaultAccount(id: a.id)
+            }
+        }
+        for p in adding {
+            if let part = carried(p.normalized, kind: p.kind, forms: folded.forms, skeletons: skeletons, digitRuns: runs, checker: checker) {
+                return part ? .partOfAccountAdded : .accountAdded
+            }
+        }
         return nil
+    }
+
+    /// Whether `label` (which passed `finding`) is, word for word, the part before `@` of one of the
+    /// addresses: allowed (a first name often is one), but worth a warning.
+    public static func caution(in label: String, accounts: [Account] = [], adding: [ParsedAccount] = []) -> Caution? {
+        let words = Set(FoldedLabel(label).folded.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "." && $0 != "_" && $0 != "-" && $0 != "+" }).map(String.init))
+        func local(_ normalized: String, _ kind: AccountKind) -> String? {
+            guard kind == .email, let at = normalized.lastIndex(of: "@") else { return nil }
+            return FoldedLabel.fold(String(normalized[..<at]))
+        }
+        for a in accounts { if let l = local(a.normalized, a.kind), words.contains(l) { return .localPartOfVaultAccount(id: a.id) } }
+        for p in adding { if let l = local(p.normalized, p.kind), words.contains(l) { return .localPartOfAccountAdded } }
+        return nil
+    }
+
+    /// Nil when no form holds the account or a part of it; false when one holds it whole, true for a part.
+    private static func carried(_ normalized: String, kind: AccountKind, forms: [String], skeletons: [String], digitRuns: [String],
+                                checker: ICUSpoofChecker?) -> Bool? {
+        let account = FoldedLabel.fold(normalized)
+        func held(_ needle: String) -> Bool {
+            guard !needle.isEmpty else { return false }
+            if forms.contains(where: { $0.contains(needle) }) { return true }
+            guard !skeletons.isEmpty, let sk = checker?.skeleton(needle)?.lowercased() else { return false }
+            return skeletons.contains(where: { $0.contains(sk) })
+        }
+        switch kind {
+        case .phone:
+            let digits = String(account.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
+            if digits.count >= 6 {
+                for run in digitRuns where run.count >= 6 {
+                    let r = Array(run)
+                    for i in 0...(r.count - 6) where digits.contains(String(r[i..<(i + 6)])) {
+                        return run.contains(digits) ? false : true
+                    }
+                }
+            }
+            return nil
+        case .username:
+            return account.count >= 3 && held(account) ? false : nil
+        case .email:
+            if account.count >= 3 && held(account) { return false }
+            guard let at = account.lastIndex(of: "@") else { return nil }
+            let local = String(account[..<at]), domain = String(account[account.index(after: at)...])
+            if !local.isEmpty && held(local + "@") { return true }
+            if domain.contains(".") && domain.count >= 4 && held(domain) { return true }
+            if let dot = domain.lastIndex(of: "."), dot > domain.startIndex,
+               held(local + "@" + domain[..<dot]) { return true }
+            return nil
+        }
+    }
+
+    /// Whether an address found in an obfuscated form ends like one: its last label letters only, two
+    /// or more (`alice at example dot com`, not `lunch at 12.30`).
+    private static func hasWordEnding(_ run: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard let dot = run.lastIndex(of: ".") else { return false }
+        let tail = run[(dot + 1)...]
+        return tail.count >= 2 && tail.allSatisfy { $0.properties.isAlphabetic }
+    }
+
+    /// The digits of every run of digits and phone separators, separators dropped.
+    static func digitRuns(_ form: String) -> [String] {
+        var runs: [String] = [], current = ""
+        for s in form.unicodeScalars {
+            if s.value >= 0x30 && s.value <= 0x39 { current.unicodeScalars.append(s); continue }
+            if s == " " || s == "-" || s == "." || s == "/" || s == "(" || s == ")" || s == "+" { continue }
+            if !current.isEmpty { runs.append(current); current = "" }
+        }
+        if !current.isEmpty { runs.append(current) }
+        return runs
+    }
+
+    /// Whether a label kept from before the screen (an old vault) fails it now, once what `redacting`
+    /// masks is taken out: the label is then masked whole, as an account is. Its own account counts;
+    /// a first name equal to its address's first part does not.
+    static func failsScreen(_ label: String, own: Account) -> Bool {
+        let rest = redacting(label, own: own) { _, _ in Masking.bullets }
+        return finding(in: rest, accounts: [own]) != nil
     }
 
     /// `label` with every account-like part replaced by `replacement(part, kind)`: its own account's

@@ -1,0 +1,119 @@
+/// The forms in which a label can be read as an account, for `LabelScreen`: a label must spell no
+/// account in any of them.
+///
+/// - `folded`: compatibility-folded and lower-cased. Fullwidth forms (`７`, `＠`) and the other
+///   NFKC mappings people use to dodge a filter become ASCII, every decimal digit of any script (Unicode's
+///   `numericType == .decimal`: Arabic-Indic `٧`, Devanagari `७`) its ASCII digit, the invisible format
+///   characters (zero-width space, soft hyphen) are dropped and every space is a plain space.
+///   FoundationEssentials has no NFKC, so this covers what NFKC does to text that could spell an
+///   address or a number: the fullwidth and halfwidth block, the small and fullwidth `@` and `.`,
+///   the mathematical alphanumerics, and digits.
+/// - `readable`: `folded` with the common obfuscations undone: `mailto:` dropped, percent-encoding
+///   decoded, brackets and quotes taken as spaces, the words `at` and `dot` read as `@` and `.`, and
+///   spaces around `@`, around a dot standing alone and between single letters (`a l i c e`) closed up.
+struct FoldedLabel {
+    let folded: String
+    let readable: String
+
+    /// The distinct forms, `folded` first.
+    var forms: [String] { readable == folded ? [folded] : [folded, readable] }
+
+    init(_ label: String) {
+        folded = Self.fold(label)
+        readable = Self.readable(folded)
+    }
+
+    /// Compatibility folding and lower case, as described above.
+    static func fold(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            let p = s.properties
+            if p.numericType == .decimal, let v = p.numericValue, v >= 0, v <= 9, s.value > 0x7F {
+                out.append(Unicode.Scalar(UInt8(48 + Int(v))))
+                continue
+            }
+            switch s.value {
+            case 0xFF01...0xFF5E: out.append(Unicode.Scalar(s.value - 0xFEE0)!)           // fullwidth ASCII
+            case 0xFE6B: out.append("@")                                                  // small commercial at
+            case 0xFE52, 0xFF61, 0x2024, 0x3002: out.append(".")                          // small, halfwidth, one-dot leader, ideographic
+            case 0xFE6A: out.append("%")
+            case 0x3000, 0x00A0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F: out.append(" ")
+            case 0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B...0x180F, 0x200B...0x200F, 0x202A...0x202E,
+                 0x2060...0x206F, 0x3164, 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xE0000...0xE0FFF:
+                continue                                                                  // invisible
+            case 0x1D400...0x1D7FF:
+                out.append(Self.mathematical(s) ?? s)
+            default:
+                out.append(s)
+            }
+        }
+        return String(out).lowercased()
+    }
+
+    /// The letter or digit a mathematical alphanumeric symbol (U+1D400–1D7FF, `𝐚`, `𝟕`) is a style of.
+    private static func mathematical(_ s: Unicode.Scalar) -> Unicode.Scalar? {
+        let v = s.value
+        if v >= 0x1D7CE && v <= 0x1D7FF { return Unicode.Scalar(0x30 + (v - 0x1D7CE) % 10) }
+        if v >= 0x1D400 && v <= 0x1D6A3 {
+            let i = (v - 0x1D400) % 52   // 13 alphabets of A–Z then a–z (a few holes hold nothing)
+            return Unicode.Scalar(i < 26 ? 0x41 + i : 0x61 + i - 26)
+        }
+        return nil
+    }
+
+    /// `folded` with the obfuscations undone.
+    static func readable(_ folded: String) -> String {
+        var text = folded.replacingLiterally("mailto:", with: " ")
+        if text.contains("%") { text = percentDecoded(text) }
+        var spaced = String.UnicodeScalarView()
+        for s in text.unicodeScalars {
+            switch s {
+            case "(", ")", "[", "]", "{", "}", "<", ">", "\"", "'", "`", "_", "*": spaced.append(" ")
+            default: spaced.append(s)
+            }
+        }
+        let tokens = String(spaced).split(whereSeparator: { $0.isWhitespace }).map { word -> String in
+            switch word {
+            case "at", "@": return "@"
+            case "dot", "period", "punkt", ".": return "."
+            default: return String(word)
+            }
+        }
+        var out = ""
+        for (i, token) in tokens.enumerated() {
+            if i > 0 {
+                let previous = tokens[i - 1]
+                // `@` closes up with its neighbours; a dot only when it stands alone (`dot`, ` . `), since
+                // prose ends words with one (`Dr. Smith at St. Mary's` is no address).
+                let joins = previous.hasSuffix("@") || token.hasPrefix("@") || previous == "." || token == "."
+                    || (previous.count == 1 && token.count == 1)
+                if !joins { out += " " }
+            }
+            out += token
+        }
+        return out
+    }
+
+    /// `%40` → `@`: every `%` and two hex digits decoded as a byte, the result read as UTF-8.
+    private static func percentDecoded(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        func hex(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x30...0x39: return b - 0x30
+            case 0x41...0x46: return b - 0x37
+            case 0x61...0x66: return b - 0x57
+            default: return nil
+            }
+        }
+        while i < bytes.count {
+            if bytes[i] == 0x25, i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
+                out.append(h << 4 | l); i += 3
+            } else {
+                out.append(bytes[i]); i += 1
+            }
+        }
+        return fold(String(decoding: out, as: UTF8.self))
+    }
+}
