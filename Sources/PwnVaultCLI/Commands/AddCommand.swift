@@ -55,7 +55,12 @@ enum AddCommand: Command {
 
         // The label is screened again against the accounts being added and those in the vault.
         let session = try context.openVault()
-        let label = try validatedLabel(rawLabel, accounts: session.payload.accounts, adding: parsed.map(\.0))
+        // ICU's skeletons read look-alike letters too; without ICU the folded forms are still read.
+        let checker = rawLabel == nil ? nil : try? ICUSpoofChecker.load()
+        let label = try validatedLabel(rawLabel, accounts: session.payload.accounts, adding: parsed.map(\.0), checker: checker)
+        if let caution = label?.caution(accounts: session.payload.accounts, adding: parsed.map(\.0)) {
+            context.console.warning(caution.text)
+        }
         let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now(), phones: phones,
                                             console: context.console)
         var added: [Account] = []
@@ -82,10 +87,11 @@ enum AddCommand: Command {
     static let droppedExtensionNote = "the phone number's extension was left out (HIBP knows numbers, not extensions)"
 
     /// The --label screened by `AccountLabel`: plain text, not too long, carrying no account.
-    static func validatedLabel(_ raw: String?, accounts: [Account] = [], adding: [ParsedAccount] = []) throws -> AccountLabel? {
+    static func validatedLabel(_ raw: String?, accounts: [Account] = [], adding: [ParsedAccount] = [],
+                               checker: ICUSpoofChecker? = nil) throws -> AccountLabel? {
         guard let raw else { return nil }
         do {
-            return try AccountLabel.screened(raw, accounts: accounts, adding: adding)
+            return try AccountLabel.screened(raw, accounts: accounts, adding: adding, checker: checker)
         } catch {
             let hint: String
             switch error {

@@ -79,8 +79,10 @@ enum ImportCommand: Command {
             throw InputError("\(name): \(e.message); nothing was added", hint: e.hint)
         }
         let phones = try RegionOption.numbering(context)
-        let plan = try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"), phones: phones,
-                                         maxLabelLength: AddCommand.maxLabelLength)
+        // ICU's skeletons read look-alike letters in names too; without ICU the folded forms are still read.
+        let checker = try? ICUSpoofChecker.load()
+        var plan = try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"), phones: phones,
+                                         maxLabelLength: AddCommand.maxLabelLength, checker: checker)
         // An extension dropped from a tel: URI (the vCard reader) or from a number written with one (the parser).
         let extensionLines = Set(plan.extensionsDropped + plan.addresses.filter(\.account.droppedExtension).map(\.line)).sorted()
         var report = Report(repeated: plan.repeated, invalid: plan.invalid, skippedLines: reading.skippedLines,
@@ -102,6 +104,13 @@ enum ImportCommand: Command {
         var candidates: [Candidate] = plan.contacts.flatMap { contact in contact.addresses.map { ($0, contact.label) } }
         if !candidates.isEmpty {
             let session = try context.openVault()
+            // A name that spells one of the vault's accounts (or part of one) labels nothing.
+            let dropped = plan.screenLabels(against: session.payload.accounts, checker: checker)
+            if !dropped.isEmpty {
+                report.labelsPassedOver += dropped.map { LabelPassedOver(line: $0.line, skipped: $0.note.skipped, reason: $0.note.reason, used: nil) }
+                noteEach(dropped.map { "line \($0.line): \($0.note.text)" }, c)
+                candidates = plan.contacts.flatMap { contact in contact.addresses.map { ($0, contact.label) } }
+            }
             if let picker {
                 let inVault = Dictionary(session.payload.accounts.map { ($0.dedupKey, $0.id) }) { first, _ in first }
                 let selection = picker.pick(plan, source: name, inVault: inVault, shareMode: c.policy.shareMode)

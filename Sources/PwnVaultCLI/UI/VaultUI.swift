@@ -617,10 +617,12 @@ final class VaultUI: FullScreenApp {
     func readContacts(_ rawPath: String) {
         let path = (rawPath.hasPrefix("~/") ? FileManager.default.homeDirectoryForCurrentUser.path + rawPath.dropFirst(1) : rawPath).trimmingWhitespace()
         let name = Sanitizer.singleLine(path)
-        let plan: ContactImportPlan
+        var plan: ContactImportPlan
+        let checker = try? ICUSpoofChecker.load()
         do {
             plan = try ContactImportPlan(contacts: try VCardParser.parse(try ImportCommand.read(path, name: name)),
-                                         includePhones: false, phones: context.phoneNumbering, maxLabelLength: AddCommand.maxLabelLength)
+                                         includePhones: false, phones: context.phoneNumbering, maxLabelLength: AddCommand.maxLabelLength,
+                                         checker: checker)
         } catch let e as VCardError {
             message = "\(name): \(e.message); nothing was added"
             return
@@ -631,6 +633,8 @@ final class VaultUI: FullScreenApp {
             message = "cannot read \(name)"
             return
         }
+        // A name that spells one of the vault's accounts (or part of one) labels nothing, as in `import`.
+        _ = plan.screenLabels(against: session.payload.accounts, checker: checker)
         let inVault = Dictionary(session.payload.accounts.map { ($0.dedupKey, $0.id) }) { first, _ in first }
         pickItems = plan.contacts.flatMap { contact in
             contact.addresses.map { a in

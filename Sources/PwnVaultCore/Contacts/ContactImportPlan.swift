@@ -84,7 +84,9 @@ public struct ContactImportPlan: Sendable {
 
     /// Phone numbers are read with `phones`; throws `PhoneLibraryError` when one is met and
     /// libphonenumber cannot be loaded (every number would fail alike: one error, not one per line).
-    public init(contacts vcards: [VCardContact], includePhones: Bool, phones: PhoneNumbering, maxLabelLength: Int) throws {
+    /// `checker`: ICU's spoof checker when it could be loaded, for `LabelScreen`'s look-alike reading.
+    public init(contacts vcards: [VCardContact], includePhones: Bool, phones: PhoneNumbering, maxLabelLength: Int,
+                checker: ICUSpoofChecker? = nil) throws {
         contactCount = vcards.count
         var firstLine: [AccountKey: Int] = [:]
         for card in vcards {
@@ -121,7 +123,7 @@ public struct ContactImportPlan: Sendable {
                 addresses.append(Address(line: source.line, account: parsed))
             }
             if !addresses.isEmpty {
-                let (label, note) = Self.label(of: card, maxLength: maxLabelLength)
+                let (label, note) = Self.label(of: card, maxLength: maxLabelLength, adding: addresses.map(\.account), checker: checker)
                 self.contacts.append(Contact(line: card.line, label: label, labelNote: note, addresses: addresses))
             }
         }
@@ -141,12 +143,13 @@ public struct ContactImportPlan: Sendable {
 
     /// The first of FN, N and ORG that makes a label carrying no account, and a note when one was
     /// passed over for carrying one.
-    static func label(of card: VCardContact, maxLength: Int) -> (AccountLabel?, LabelNote?) {
+    static func label(of card: VCardContact, maxLength: Int, adding: [ParsedAccount] = [],
+                      checker: ICUSpoofChecker? = nil) -> (AccountLabel?, LabelNote?) {
         var skipped: (property: String, reason: String)?
         for (property, value) in [("FN", card.formattedName), ("N", card.structuredName), ("ORG", card.organization)] {
             guard let text = label(value, maxLength: maxLength) else { continue }
             do {
-                if let screened = try AccountLabel.screened(text) {
+                if let screened = try AccountLabel.screened(text, adding: adding, checker: checker) {
                     return (screened, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, used: property) })
                 }
             } catch {
@@ -154,6 +157,22 @@ public struct ContactImportPlan: Sendable {
             }
         }
         return (nil, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, used: nil) })
+    }
+
+    /// Screens the labels again against the vault's accounts, once the vault is open: a label that
+    /// carries one (or part of one) is dropped, and its contact is added without a label. Returns the
+    /// line of each such contact with its note.
+    public mutating func screenLabels(against accounts: [Account], checker: ICUSpoofChecker? = nil) -> [(line: Int, note: LabelNote)] {
+        var notes: [(line: Int, note: LabelNote)] = []
+        contacts = contacts.map { contact in
+            guard let label = contact.label, let finding = LabelScreen.finding(in: label.text, accounts: accounts, checker: checker) else {
+                return contact
+            }
+            let note = LabelNote(skipped: "name", reason: finding.reason, used: nil)
+            notes.append((contact.line, note))
+            return Contact(line: contact.line, label: nil, labelNote: note, addresses: contact.addresses)
+        }
+        return notes
     }
 
     private static func wrongKindReason(_ kind: AccountKind) -> String {
