@@ -133,7 +133,9 @@ final class Sandbox {
         p.standardInput = input == nil ? FileHandle.nullDevice : inp
         do { try p.run() } catch { return RunResult(status: -1, stdout: "", stderr: "cannot run \(path): \(error)") }
         if let input {
-            inp.fileHandleForWriting.write(Data(input.utf8))
+            // A program that exits before reading all of it (an early error) must fail its test, not
+            // crash the whole bundle: the throwing write reports EPIPE instead of trapping.
+            try? inp.fileHandleForWriting.write(contentsOf: Data(input.utf8))
             try? inp.fileHandleForWriting.close()
         }
         // Read both pipes concurrently so neither fills up.
