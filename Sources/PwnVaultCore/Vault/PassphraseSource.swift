@@ -17,7 +17,8 @@ public enum PassphraseSource: Equatable, Sendable {
             guard FileDescriptor.isOpen(fd) else { throw PassphraseError.badDescriptor(fd) }
             secret = try PassphrasePrompt.readLine(fd: fd)
         case let .file(path):
-            secret = try PassphrasePrompt.readLine(fd: Self.open(passphraseFile: path).raw)
+            let file = try Self.open(passphraseFile: path)
+            secret = try withExtendedLifetime(file) { try PassphrasePrompt.readLine(fd: file.raw) }
         }
         guard secret.count > 0 else { throw PassphraseError.empty(source: self) }
         return secret
