@@ -21,7 +21,8 @@ enum AddCommand: Command {
         HIBP cannot look it up). An account that mixes scripts in one part, or looks like one already in
         the vault (a Cyrillic letter a for a Latin one), is added with a warning that names both ids. With '-', accounts are read one
         per line from stdin (blank lines and lines starting with '#' are skipped) so they never appear
-        in the shell's history or the process list. The label is what share mode, pipes and --json
+        in the shell's history or the process list; when stdin is a terminal each account is asked for
+        and typed without echo, said back masked, until an empty line or Ctrl-D. The label is what share mode, pipes and --json
         show instead of the account, so a label holding an e-mail address, a phone number or an
         account of the vault is refused.
         """,
