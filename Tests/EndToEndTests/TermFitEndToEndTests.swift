@@ -47,9 +47,13 @@ final class TermFitEndToEndTests: XCTestCase {
         let missing = s.run(["show", "9"])
         XCTAssertEqual(missing.status, 2, missing.all)
         XCTAssertTrue(missing.stderr.contains("did you mean '#3'?"), missing.stderr)
+        // A typed account is suggested only on a terminal outside share mode (piped, a suggestion
+        // would answer guesses about the vault); ids are suggested everywhere.
         let typo = s.run(["show", "rc@exmple.com"])
-        XCTAssertTrue(typo.stderr.contains("did you mean '#1'?"), typo.stderr)
+        XCTAssertEqual(typo.status, 2, typo.all)
+        XCTAssertFalse(typo.stderr.contains("did you mean"), typo.stderr)
         XCTAssertFalse(typo.stderr.contains("rc@e"), "piped: the account is not shown, even masked: \(typo.stderr)")
+        XCTAssertTrue(s.runOnTerminal(["show", "rc@exmple.com"]).stdout.contains("did you mean '#1'"))
         func ids(_ args: [String]) throws -> [Int] {
             let rows = try JSONSerialization.jsonObject(with: Data(s.run(args).stdout.utf8)) as? [[String: Any]]
             return rows?.compactMap { $0["id"] as? Int } ?? []

@@ -9,16 +9,21 @@ enum AckCommand: Command {
         usage: ["ACCOUNT|#ID [BREACH...]", "--all"],
         discussion: """
         Acknowledges what an account was found in: every breach, paste and stealer-log website, or only
-        the breaches named (by the names 'pwnvault show --json' gives, case-insensitive). Acknowledged
-        findings lose their NEW mark and their advice, and no longer make 'check' exit with status 1.
-        A breach found later is new again. --all acknowledges everything in the vault.
+        the breaches named (by name or title, as 'pwnvault show' and 'pwnvault breach' print them,
+        case-insensitive). Acknowledged findings lose their NEW mark and their advice, and no longer make
+        'check' exit with status 1. A breach found later is new again. --all acknowledges everything in
+        the vault. Naming a sensitive breach, or one the breach catalog does not know, needs the
+        passphrase (typed, or --passphrase-file or --passphrase-fd; not the keyring or
+        PWNVAULT_PASSPHRASE_FILE), as reveal does: without it the answer would tell whether the account
+        is in that breach. Breach names typed are never repeated in the answer.
         """,
         options: [OptionSpec("all", help: "acknowledge every finding of every account")],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account in the vault, or its id"),
-                         ("BREACH", "a breach name; without any, all of the account's findings")],
+                         ("BREACH", "a breach name or title; without any, all of the account's findings")],
         examples: [("pwnvault ack '#3'", "account #3: everything found so far is dealt with"),
                    ("pwnvault ack '#3' Adobe", "only the Adobe breach"),
+                   ("pwnvault ack '#3' 'Hush Clinic'", "a sensitive breach: asks for the passphrase"),
                    ("pwnvault ack --all", "the whole vault")])
 
     struct Row: Encodable { let id: Int; let acknowledged: Int }
@@ -31,7 +36,14 @@ enum AckCommand: Command {
             throw UsageError.conflicting(command: "ack", reason: "--all acknowledges the whole vault: give either --all or one account")
         }
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "ack") }
-        let session = try context.openVault()
+        let typed = all ? [] : Array(args.positionals.dropFirst())
+        let names = try breachNames(typed, context: context)
+        let session: VaultSession
+        do {
+            session = try context.openVault(requirePassphrase: names.needPassphrase)
+        } catch ProofOfKnowledgeError.noTerminal {
+            throw ProofOfKnowledgeError.breachNeedsPassphrase
+        }
         let now = context.now()
         let rows: [Row] = try session.update { payload in
             if all {
@@ -43,17 +55,13 @@ enum AckCommand: Command {
                   let i = payload.accounts.firstIndex(where: { $0.id == account.id }) else {
                 throw UsageError.missingArgument(command: "ack")
             }
-            let names = Array(args.positionals.dropFirst())
-            if !names.isEmpty {
-                let unknown = payload.accounts[i].unknownBreachNames(names)
-                if let first = unknown.first {
-                    // A breach name is letters and digits; anything else is not echoed.
-                    let shown = UsageError.isPlainWord(first) ? "'\(first)'" : "argument \(names.firstIndex(of: first)! + 2)"
-                    throw InputError("#\(account.id) was never found in a breach named \(shown); nothing was acknowledged",
-                                     hint: "'pwnvault show #\(account.id) --json' lists the names of its breaches")
-                }
+            if let first = payload.accounts[i].unknownBreachNames(names.keys).first {
+                // Only where the passphrase was given or the breach is public (not sensitive, in the
+                // catalog); the name typed is not repeated, only where it was given.
+                throw InputError("#\(account.id) was never found in the breach named by argument \(names.keys.firstIndex(of: first)! + 2); nothing was acknowledged",
+                                 hint: "'pwnvault show #\(account.id)' lists its breaches")
             }
-            return [Row(id: account.id, acknowledged: payload.accounts[i].acknowledge(breachNames: names.isEmpty ? nil : Set(names), at: now))]
+            return [Row(id: account.id, acknowledged: payload.accounts[i].acknowledge(breachNames: names.keys.isEmpty ? nil : Set(names.keys), at: now))]
         }
         let total = rows.reduce(0) { $0 + $1.acknowledged }
         let c = context.console
@@ -67,5 +75,26 @@ enum AckCommand: Command {
             }
         }
         return .success
+    }
+
+    /// The breaches typed, as the names findings are kept under (a title becomes its breach's name),
+    /// and whether acknowledging them needs the passphrase: any that is sensitive, or that the catalog
+    /// does not know (it could be sensitive), would otherwise make the answer an oracle for whether the
+    /// account is in it. Decided from the typed text and the public catalog alone, before the vault is
+    /// opened, so nothing about the account can change it.
+    static func breachNames(_ typed: [String], context: Context) throws -> (keys: [String], needPassphrase: Bool) {
+        guard !typed.isEmpty else { return ([], false) }
+        let catalog = HIBPServices(context).catalogIfAvailable(naming: typed)
+        var keys: [String] = [], needPassphrase = false
+        for text in typed {
+            if let breach = catalog?.breach(namedOrTitled: text) {
+                keys.append(breach.name)
+                if breach.isSensitive { needPassphrase = true }
+            } else {
+                keys.append(text.trimmingWhitespace())
+                needPassphrase = true
+            }
+        }
+        return (keys, needPassphrase)
     }
 }

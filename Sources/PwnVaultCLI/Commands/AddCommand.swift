@@ -21,7 +21,8 @@ enum AddCommand: Command {
         HIBP cannot look it up). An account that mixes scripts in one part, or looks like one already in
         the vault (a Cyrillic letter a for a Latin one), is added with a warning that names both ids. With '-', accounts are read one
         per line from stdin (blank lines and lines starting with '#' are skipped) so they never appear
-        in the shell's history or the process list. The label is what share mode, pipes and --json
+        in the shell's history or the process list; when stdin is a terminal each account is asked for
+        and typed without echo, said back masked, until an empty line or Ctrl-D. The label is what share mode, pipes and --json
         show instead of the account, so a label holding an e-mail address, a phone number or an
         account of the vault is refused.
         """,
@@ -43,7 +44,7 @@ enum AddCommand: Command {
         let rawLabel = context.arguments.value("label")
         _ = try validatedLabel(rawLabel)
         let phones = try RegionOption.numbering(context)
-        let inputs = try readInputs(context)
+        let inputs = try readInputs(context, phones: phones)
         var parsed: [(ParsedAccount, InputPosition)] = []
         for (raw, position) in inputs {
             // PhoneLibraryError goes up as it is: about this machine, not this account.
@@ -103,10 +104,12 @@ enum AddCommand: Command {
         }
     }
 
-    static func readInputs(_ context: Context) throws -> [(String, InputPosition)] {
+    static func readInputs(_ context: Context, phones: PhoneNumbering) throws -> [(String, InputPosition)] {
         let args = context.arguments.positionals
         if args.contains("-") {
             guard args == ["-"] else { throw UsageError.conflicting(command: "add", reason: "'-' (read from stdin) cannot be mixed with accounts as arguments") }
+            // On a terminal stdin would echo every account into the screen and its scrollback.
+            if TerminalCapabilities.stdinIsATTY { return try typedInputs(context, phones: phones) }
             let data = (try? InputFile.readStandardInput()).flatMap { $0 } ?? []
             guard let text = String(data: Data(data), encoding: .utf8) else { throw InputError("stdin is not UTF-8 text; nothing was added") }
             var out: [(String, InputPosition)] = []
@@ -118,5 +121,31 @@ enum AddCommand: Command {
             return out
         }
         return args.enumerated().map { ($1, .argument($0 + 1)) }
+    }
+
+    /// `add -` with stdin on a terminal: each account asked for and read with echo off (as the ui's
+    /// `n` and the passphrase prompt do), said back masked (its kind in share mode, its number where
+    /// accounts are not shown), until an empty line or Ctrl-D. One that is not an account is said
+    /// so, without repeating it, and asked for again.
+    static func typedInputs(_ context: Context, phones: PhoneNumbering) throws -> [(String, InputPosition)] {
+        let c = context.console
+        c.note("type one account per line (not shown as you type); an empty line or Ctrl-D ends the list")
+        var out: [(String, InputPosition)] = []
+        while true {
+            let n = out.count + 1
+            let line: SecretBytes
+            do { line = try PassphrasePrompt.read(prompt: "account \(n): ") } catch TerminalError.inputClosed { break }
+            let text = line.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingWhitespaceAndNewlines()
+            if text.isEmpty { break }
+            do {
+                let parsed = try AccountParser.parse(text, phones: phones)
+                let shown = c.terminal.stderrIsTerminal ? c.disclosure.pickerAccount(parsed) : "account \(n)"
+                c.note("account \(n): \(shown)")
+                out.append((text, .typed(n)))
+            } catch let e as AccountParseError {
+                c.note("that is not an account: \(e.message); type it again")
+            }
+        }
+        return out
     }
 }

@@ -19,9 +19,9 @@ enum BreachCommand: Command {
         let catalog = try HIBPServices(context).catalog(refresh: context.arguments.has("refresh"))
         guard let b = catalog.breach(namedOrTitled: name) else {
             let suggestion = Suggest.closest(to: name, in: catalog.breaches.map(\.name) + catalog.breaches.map(\.title))
-            // Breach names are letters and digits; anything else is not echoed (it may be an account).
-            let shown = UsageError.isPlainWord(name) ? " named '\(name)'" : " by that name"
-            throw InputError("no breach\(shown) in the catalog",
+            // What was typed is never echoed: it may be an account, or a sensitive breach's name on a
+            // shared screen. A suggestion is the public catalog's own text.
+            throw InputError("no breach by that name or title in the catalog",
                              hint: suggestion.map { "did you mean '\(Sanitizer.singleLine($0))'?" } ?? "search with 'pwnvault breaches --search TEXT'")
         }
         let c = context.console

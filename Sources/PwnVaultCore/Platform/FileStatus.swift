@@ -2,7 +2,7 @@ import Glibc
 
 /// The parts of `stat` that the vault's safety checks need, without any C type.
 struct FileStatus: Equatable {
-    enum Kind: Equatable { case regular, directory, symbolicLink, other }
+    enum Kind: Equatable { case regular, directory, symbolicLink, fifo, device, socket, other }
 
     let kind: Kind
     /// Permission bits only (`mode & 0o7777`).
@@ -20,6 +20,9 @@ struct FileStatus: Equatable {
         case S_IFREG: kind = .regular
         case S_IFDIR: kind = .directory
         case S_IFLNK: kind = .symbolicLink
+        case S_IFIFO: kind = .fifo
+        case S_IFCHR, S_IFBLK: kind = .device
+        case S_IFSOCK: kind = .socket
         default: kind = .other
         }
         permissions = UInt32(st.st_mode) & 0o7777

@@ -34,6 +34,9 @@ enum FileSystem {
         /// A passphrase file, read-only and blocking, links followed: it may be `/dev/fd/63` from a
         /// shell's `<(pass show vault)`, which is a link to a pipe.
         case readPassphrase
+        /// A passphrase file that must be a regular one: never blocks, even if a FIFO was put there
+        /// after it was looked at (the caller checks the kind of what it opened).
+        case readPassphraseFile
 
         var flags: Int32 {
             switch self {
@@ -42,6 +45,7 @@ enum FileSystem {
             case .lockFile: return O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK
             case .folder: return O_RDONLY | O_DIRECTORY
             case .readPassphrase: return O_RDONLY | O_NOCTTY
+            case .readPassphraseFile: return O_RDONLY | O_NOCTTY | O_NONBLOCK
             }
         }
     }
@@ -94,6 +98,32 @@ enum FileSystem {
         let error = SystemError.fromErrno(followingLinks ? "stat" : "lstat")
         if error.isNotFound { return nil }
         throw error
+    }
+
+    /// Where the symbolic link at `path` points; nil when it is not a link or cannot be read.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `path` reaches, through links, an anonymous pipe (`/dev/fd/63` from a shell's
+    /// `<(pass show vault)`, `/dev/stdin` fed by a pipe): Linux shows those as links to `pipe:[N]`.
+    /// A named pipe (FIFO) made with mkfifo is not one.
+    static func isLinkToAnonymousPipe(_ path: String) -> Bool {
+        var current = path
+        for _ in 0..<8 {
+            guard let target = linkTarget(current) else { return false }
+            if target.hasPrefix("pipe:[") { return true }
+            if target.hasPrefix("/") {
+                current = target
+            } else {
+                let folder = current.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+                current = (folder.isEmpty && current.hasPrefix("/") ? "" : folder.isEmpty ? "." : folder) + "/" + target
+            }
+        }
+        return false
     }
 
     /// `mkdir`, then `chmod` to exactly `mode` (the umask could have removed bits). Returns false,

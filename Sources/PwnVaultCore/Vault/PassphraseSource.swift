@@ -17,14 +17,30 @@ public enum PassphraseSource: Equatable, Sendable {
             guard FileDescriptor.isOpen(fd) else { throw PassphraseError.badDescriptor(fd) }
             secret = try PassphrasePrompt.readLine(fd: fd)
         case let .file(path):
-            let file: FileDescriptor
-            do { file = try FileSystem.open(path, for: .readPassphrase) } catch let e as SystemError {
-                throw PassphraseError.unreadableFile(path: path, reason: e.reason)
-            }
-            secret = try PassphrasePrompt.readLine(fd: file.raw)
+            let file = try Self.open(passphraseFile: path)
+            secret = try withExtendedLifetime(file) { try PassphrasePrompt.readLine(fd: file.raw) }
         }
         guard secret.count > 0 else { throw PassphraseError.empty(source: self) }
         return secret
+    }
+
+    /// The passphrase file, opened: a regular file, or a shell's `<(…)` (a link to a pipe already being
+    /// written). A named pipe (FIFO) would block until something writes to it, a device may never end:
+    /// both are refused at once, before and after opening (the open never blocks).
+    static func open(passphraseFile path: String) throws -> FileDescriptor {
+        do {
+            if FileSystem.isLinkToAnonymousPipe(path) { return try FileSystem.open(path, for: .readPassphrase) }
+            if let kind = try FileSystem.status(path, followingLinks: true)?.kind, let what = PassphraseError.unusableKind(kind) {
+                throw PassphraseError.notARegularFile(path: path, what: what)
+            }
+            let file = try FileSystem.open(path, for: .readPassphraseFile)
+            if let what = PassphraseError.unusableKind(try file.status().kind) {
+                throw PassphraseError.notARegularFile(path: path, what: what)
+            }
+            return file
+        } catch let e as SystemError {
+            throw PassphraseError.unreadableFile(path: path, reason: e.reason)
+        }
     }
 
     /// Whether a second, confirming entry makes sense (only when a person types it).
@@ -46,6 +62,8 @@ public enum PassphraseError: UserFacingError, Equatable {
     case empty(source: PassphraseSource)
     case mismatch
     case tooShort(minimum: Int)
+    /// The passphrase file is a FIFO, a device, a socket or a folder (`what` says which).
+    case notARegularFile(path: String, what: String)
 
     public var message: String {
         switch self {
@@ -53,6 +71,7 @@ public enum PassphraseError: UserFacingError, Equatable {
         case let .unreadableFile(path, reason): return "cannot read the passphrase file \(path): \(reason.lowercased())"
         case let .empty(source): return "the passphrase from \(source.describedForErrors) is empty"
         case .mismatch: return "the two passphrases do not match"
+        case let .notARegularFile(path, what): return "the passphrase file \(path) is \(what), not a regular file"
         case let .tooShort(minimum): return "the passphrase is too short (at least \(minimum) characters)"
         }
     }
@@ -60,6 +79,8 @@ public enum PassphraseError: UserFacingError, Equatable {
     public var hint: String? {
         switch self {
         case .badDescriptor: return Self.howToPass
+        case .notARegularFile:
+            return "write the passphrase to a file (mode 0600) and name that, or hand a pipe over with --passphrase-fd N (e.g. --passphrase-fd 3 3< <(pass show vault))"
         case .tooShort: return "a few unrelated words make a strong passphrase that is easy to type"
         case .mismatch: return "nothing was changed; type the same passphrase twice"
         default: return nil
@@ -67,6 +88,18 @@ public enum PassphraseError: UserFacingError, Equatable {
     }
 
     public var exitStatus: ExitStatus { .authentication }
+
+    /// What a passphrase file must not be, in words; nil for a regular file (or a link, followed).
+    static func unusableKind(_ kind: FileStatus.Kind) -> String? {
+        switch kind {
+        case .regular, .symbolicLink: return nil
+        case .fifo: return "a named pipe (FIFO)"
+        case .device: return "a device"
+        case .socket: return "a socket"
+        case .directory: return "a folder"
+        case .other: return "of a kind that is not a file"
+        }
+    }
 
     /// The one place that says how to give pwnvault a passphrase without a terminal.
     public static let howToPass = "pass it with --passphrase-file PATH, PWNVAULT_PASSPHRASE_FILE=PATH or --passphrase-fd N (the first line is used; never on the command line)"

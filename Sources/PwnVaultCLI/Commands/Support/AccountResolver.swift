@@ -11,7 +11,8 @@ enum AccountResolver {
 
     /// Resolves each argument. `#8`, `8` and `%8` all mean id 8, unless the argument is exactly an
     /// account in the vault; an id must exist, an account may be outside the vault only if
-    /// `allowOutside`. Errors suggest the closest id or account, shown as `disclosure` allows.
+    /// `allowOutside`. Errors suggest the closest id; the closest account only on a terminal outside
+    /// share mode (`disclosure`), within two edits.
     /// A phone number finds its account in any form, also one stored as typed by an older version.
     static func resolve(_ arguments: [String], in payload: VaultPayload, phones: PhoneNumbering, allowOutside: Bool = false,
                         disclosure: Disclosure? = nil) throws -> [Target] {
@@ -53,9 +54,11 @@ enum AccountResolver {
                 if seenOutside.insert(valid.dedupKey).inserted { targets.append(.notInVault(valid, position)) }
             } else {
                 let hint: String
-                if let near = payload.closestAccount(to: valid) {
-                    let shown = disclosure.map { $0.account(near) } ?? "#\(near.id)"
-                    hint = "did you mean '#\(near.id)'" + (shown == "#\(near.id)" ? "" : " (\(shown))") + "? see the vault with 'pwnvault list'"
+                // A typed account gets a suggestion only where the person typing may see masked
+                // accounts (a terminal outside share mode), and only within two edits: elsewhere a
+                // suggestion would answer guesses about what the vault holds.
+                if let disclosure, disclosure.policy.showsMaskedAccounts, let near = payload.closestAccount(to: valid) {
+                    hint = "did you mean '#\(near.id)' (\(disclosure.account(near)))? see the vault with 'pwnvault list'"
                 } else {
                     hint = "see what is with 'pwnvault list'; ids like #3 or 3 work too"
                 }

@@ -115,12 +115,14 @@ struct HIBPServices {
 
     /// The catalog if it can be had, else nil with a note (show and check still work without titles).
     /// When a cached copy lacks a breach of `results` (one added to HIBP since), it is fetched again
-    /// once; a failure then keeps the cached copy, with a note.
-    func catalogIfAvailable(refresh: Bool = false, covering results: [CheckResult] = []) -> BreachCatalog? {
+    /// once; a failure then keeps the cached copy, with a note. The same when it knows no breach by one
+    /// of the names or titles `texts` (typed by the user: `ack`).
+    func catalogIfAvailable(refresh: Bool = false, covering results: [CheckResult] = [], naming texts: [String] = []) -> BreachCatalog? {
         do {
             let load = try blocking(catalogLoader(refresh: refresh))
             let catalog = reported(load)
-            guard !load.fetched, !results.allSatisfy(catalog.knowsEveryBreach) else { return catalog }
+            let lacksOne = !results.allSatisfy(catalog.knowsEveryBreach) || !texts.allSatisfy { catalog.breach(namedOrTitled: $0) != nil }
+            guard !load.fetched, lacksOne else { return catalog }
             do { return reported(try blocking(catalogLoader(refresh: true))) } catch let e as UserFacingError {
                 context.console.note("a breach newer than the breach catalog could not be named: \(e.message)")
                 return catalog

@@ -14,11 +14,14 @@ struct InputError: UserFacingError {
 enum InputPosition {
     case argument(Int)
     case stdinLine(Int)
+    /// The Nth account typed at `add -`'s prompt.
+    case typed(Int)
 
     var text: String {
         switch self {
         case let .argument(n): return "argument \(n)"
         case let .stdinLine(n): return "line \(n) of stdin"
+        case let .typed(n): return "account \(n)"
         }
     }
 }
