@@ -261,6 +261,40 @@ final class ScheduleEndToEndTests: XCTestCase {
         XCTAssertNil(json["lastRun"])
     }
 
+    /// The stale bus of issue 21 (item 7): every unattended run exits 5. status says so, and why,
+    /// from the record the run left beside the vault (it could not open the vault).
+    func testStatusSaysWhenTheLastWatchFailedAndWhy() throws {
+        let before = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(before.contains("last watch: none recorded\n"), before)
+        XCTAssertFalse(before.contains("last failed watch"), before)
+
+        let failed = s.run(["watch", "--vault", vault], env: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/dbus-gone-\(UUID().uuidString.prefix(8)),guid=00ff"])
+        XCTAssertEqual(failed.status, 5, failed.all)
+        let message = try XCTUnwrap(failed.stderr.split(separator: "\n").first { $0.hasPrefix("pwnvault: error: ") }?
+            .dropFirst("pwnvault: error: ".count))
+        let record = s.dir.appendingPathComponent("My Vaults/100% \"family\" $HOME's \\ stuff/family vault.watch").path
+        XCTAssertEqual(mode(record), 0o600)
+        XCTAssertFalse(read(record).contains("@"), read(record))
+
+        let after = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(after.contains("last watch: 20"), after)
+        XCTAssertTrue(after.contains(", exit status 5 ("), after)
+        let failedRow = try XCTUnwrap(after.split(separator: "\n").first { $0.hasPrefix("last failed watch: ") }, after)
+        XCTAssertTrue(failedRow.hasSuffix(": " + message), "the reason, in one line: \(failedRow) vs \(message)")
+
+        // The next run succeeds (an empty vault: nothing to check): the last failure is still shown.
+        let ok = s.run(["watch", "--vault", vault])
+        XCTAssertEqual(ok.status, 0, ok.all)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json", "--vault", vault]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((json["lastWatch"] as? [String: Any])?["exitStatus"] as? Int, 0, "\(json)")
+        let lastFailed = try XCTUnwrap(json["lastFailedWatch"] as? [String: Any], "\(json)")
+        XCTAssertEqual(lastFailed["exitStatus"] as? Int, 5)
+        XCTAssertEqual(lastFailed["reason"] as? String, String(message))
+        let text = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(text.contains(", exit status 0 ("), text)
+        XCTAssertTrue(text.contains("last failed watch: "), text)
+    }
+
     // MARK: disable
 
     func testDisableRemovesExactlyTheFilesEnableWrote() throws {

@@ -90,6 +90,21 @@ final class ScheduleTests: XCTestCase {
         XCTAssertEqual(ScheduleError.noLastingBus(reason: "x").exitStatus, .keyring)
     }
 
+    func testTheWatchRunLogIsReadBackAndIgnoresWhatItDoesNotKnow() {
+        let at = Date(timeIntervalSince1970: 1_764_633_600)
+        let log = WatchRunLog(lastRun: .init(at: at, exitStatus: 0, reason: nil),
+                              lastFailure: .init(at: at.addingTimeInterval(-86_400), exitStatus: 5, reason: "the keyring: gone"))
+        XCTAssertEqual(log.text, "pwnvault-watch 1\nrun 1764633600 0\nfailed 1764547200 5 the keyring: gone\n")
+        XCTAssertEqual(WatchRunLog(text: log.text), log)
+        XCTAssertEqual(WatchRunLog(text: log.text + "later 1 2 3\nrun x 0\n"), log, "unknown and malformed lines are ignored")
+        XCTAssertNil(WatchRunLog(text: "pwnvault-watch 2\nrun 1 0\n"))
+        XCTAssertEqual(WatchRunLog(text: "pwnvault-watch 1\nfailed 1 6 a\u{1b}[31mred\n")?.lastFailure?.reason, WatchRunLog.clean("a\u{1b}[31mred"))
+        XCTAssertFalse(WatchRunLog.clean("a\u{1b}[31mred").contains("\u{1b}"))
+        XCTAssertEqual(WatchRunLog.clean(String(repeating: "x", count: 500)).count, 200)
+        XCTAssertFalse(WatchRunLog.isFailure(.breachesFound))
+        XCTAssertTrue(WatchRunLog.isFailure(.keyring))
+    }
+
     func testControlCharactersInAPathAreRefused() {
         XCTAssertThrowsError(try ScheduledWatch(program: "/usr/bin/pwnvault", vault: "/v/a\nb", interval: .daily)) { error in
             guard case .unwritablePath(what: "vault path", _)? = error as? ScheduleError else { return XCTFail("\(error)") }

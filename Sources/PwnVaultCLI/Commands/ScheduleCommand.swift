@@ -21,7 +21,9 @@ enum ScheduleCommand: Command {
         the HIBP API key in the keyring too ('pwnvault config api-key').
         disable stops the timer and removes exactly the files enable wrote; a unit of the same name that
         pwnvault did not write is never touched. status shows whether the schedule is installed, its period
-        and command, and from the user manager the next run and the last run's result.
+        and command, from the user manager the next run and the last run's result, and how the last watch
+        on the vault ended and when one last failed, and why (from its record beside the vault: cron runs
+        and runs that could not open the vault too).
         """,
         options: [OptionSpec("every", value: "PERIOD",
                              help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")],
@@ -145,8 +147,12 @@ enum ScheduleCommand: Command {
         // The last full check is in the vault: read through the keyring only, never asking.
         let vault = Result { try context.openVaultThroughKeyringOnly() }
         report.lastFullCheck = (try? vault.get())?.payload.monitor?.lastFullCheck
-        if context.json { try context.console.json(report); return .success }
         let shown = try? context.vaultLocation()
+        // How the last watch runs ended, from beside the vault: a run that could not open it says so there.
+        let runs = shown.flatMap(WatchRunLog.read(beside:))
+        report.lastWatch = runs?.lastRun
+        report.lastFailedWatch = runs?.lastFailure
+        if context.json { try context.console.json(report); return .success }
         let display: (String) -> String = { shown?.display($0) ?? $0 }
         var rows: [(String, String)] = [
             ("schedule", report.installation.rawValue + (report.every.map { ", every \($0)" } ?? "")),
@@ -166,6 +172,8 @@ enum ScheduleCommand: Command {
         case let .failure(error):
             rows.append(("last full check", "unknown (" + ((error as? KeyringOnlyError)?.reason ?? "the vault could not be opened") + ")"))
         }
+        rows.append(("last watch", report.lastWatch.map(describe) ?? "none recorded"))
+        if let failed = report.lastFailedWatch { rows.append(("last failed watch", describe(failed))) }
         let w = rows.map(\.0.count).max()!
         for (k, v) in rows { context.console.out((k + ":").padded(toLength: w + 2) + v) }
         switch report.installation {
@@ -175,6 +183,13 @@ enum ScheduleCommand: Command {
         case .installed: break
         }
         return .success
+    }
+
+    /// `DATE, exit status N (meaning)` and, for a failure, `: why`.
+    private static func describe(_ run: WatchRunLog.Run) -> String {
+        let meaning = ExitStatus(rawValue: run.exitStatus).map { " (\($0.meaning))" } ?? ""
+        return "\(ListCommand.format(run.at)), exit status \(run.exitStatus)\(meaning)"
+            + (run.reason.map { ": " + Sanitizer.singleLine($0) } ?? "")
     }
 
     private static func describe(_ run: ScheduleStatus.LastRun) -> String {

@@ -20,7 +20,8 @@ enum WatchCommand: Command {
         Prints nothing when nothing is new (cron mails only news); otherwise one line per account with
         news. News is delivered once: what a run found but could not print (it was killed) or, with
         --notify, could not notify (no notification service answered) is reported by the next run.
-        Exit status: 0 nothing new, 1 something new, 5 the keyring cannot open the vault,
+        Each run records how it ended (time, exit status, the error's line) beside the vault, in
+        VAULT.watch, for 'schedule status'. Exit status: 0 nothing new, 1 something new, 5 the keyring cannot open the vault,
         6 HIBP unreachable, 7 the key was refused or is missing, 8 some accounts could not be checked.
         """,
         options: [OptionSpec("full-every", value: "DAYS", help: "check every account at least this often (default 7)"),
@@ -52,7 +53,27 @@ enum WatchCommand: Command {
         let news: [NewsRow]
     }
 
+    /// Runs the watch and records how it ended beside the vault (`WatchRunLog`), for `schedule status`:
+    /// an unattended run that fails is otherwise seen by nobody.
     static func run(_ context: Context) throws -> ExitStatus {
+        let location = try? context.vaultLocation()
+        var failure: String?
+        do {
+            let status = try watch(context, failure: &failure)
+            if let location { WatchRunLog.record(status, reason: failure, at: context.now(), beside: location) }
+            return status
+        } catch {
+            let shown = error as? UserFacingError
+            if let location {
+                WatchRunLog.record(shown?.exitStatus ?? InternalError(error).exitStatus, reason: shown?.message ?? "an internal error",
+                                   at: context.now(), beside: location)
+            }
+            throw error
+        }
+    }
+
+    /// The watch itself; `failure` is set to the line that explains a failed status it returns.
+    private static func watch(_ context: Context, failure: inout String?) throws -> ExitStatus {
         let args = context.arguments
         var fullEvery = defaultFullEvery
         if let text = args.value("full-every") {
@@ -144,10 +165,15 @@ enum WatchCommand: Command {
         }
         if let stop = report.stop {
             c.error(stop)
+            failure = c.hintThatApplies(stop).message
             return stop.exitStatus
         }
-        if report.interrupted { return .interrupted }
-        if report.failed > 0 { return report.checked == 0 ? .network : .partial }
+        if report.interrupted { failure = "interrupted"; return .interrupted }
+        if report.failed > 0 {
+            failure = report.checked == 0 ? "no account could be checked (\(report.outcomes.first { $0.attemptFailed }?.attemptError ?? "error"))"
+                : "\(report.failed) account\(report.failed == 1 ? "" : "s") could not be checked"
+            return report.checked == 0 ? .network : .partial
+        }
         return news.isEmpty ? .success : .breachesFound
     }
 
