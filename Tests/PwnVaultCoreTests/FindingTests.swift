@@ -149,6 +149,7 @@ final class FindingTests: XCTestCase {
         XCTAssertEqual(a.unannouncedFindings.map(\.key), ["Other", "P/1"])
         a.acknowledge(breachNames: ["Other"], at: t2)
         XCTAssertEqual(a.unannouncedFindings.map(\.key), ["P/1"], "what the user acknowledged is not news any more")
+        XCTAssertNil(a.findings.first { $0.key == "Other" }?.unannounced, "and waits for nothing")
         a.record(answer(["Adobe", "Fresh", "Other"], at: t2.addingTimeInterval(60), pastes: ["P/1"]), unannounced: true)
         XCTAssertEqual(a.unannouncedFindings.map(\.key), ["P/1"], "a later answer neither repeats nor drops what waits")
     }

@@ -85,7 +85,8 @@ public struct WatchRunLog: Sendable, Equatable {
             let line = clean(reason ?? status.meaning)
             log.lastFailure = Run(at: at, exitStatus: status.rawValue, reason: line.isEmpty ? nil : line)
         }
-        let prefix = Settings.join(vault.folder, "." + vault.fileName + ".watch.tmp-")
+        removeStaleTemporaries(beside: vault)
+        let prefix = Settings.join(vault.folder, temporaryPrefix(vault))
         guard let (fd, temporary) = try? FileSystem.createTemporaryFile(prefix: prefix) else { return }
         do {
             try fd.writeAll(Array(log.text.utf8))
@@ -94,6 +95,22 @@ public struct WatchRunLog: Sendable, Equatable {
         } catch {
             try? fd.close()
             try? FileSystem.removeFile(temporary)
+        }
+    }
+
+    private static func temporaryPrefix(_ vault: VaultLocation) -> String { "." + vault.fileName + ".watch.tmp-" }
+
+    /// Leftovers of a record written by a run killed before its rename, older than a minute, as the
+    /// vault's own saves remove theirs.
+    private static func removeStaleTemporaries(beside vault: VaultLocation) {
+        guard let names = try? FileSystem.directoryEntries(vault.folder) else { return }
+        let now = FileSystem.wallClockNow()
+        for name in names where VaultStore.isTemporaryName(name, prefix: temporaryPrefix(vault)) {
+            let full = Settings.join(vault.folder, name)
+            guard let status = try? FileSystem.status(full, followingLinks: false), status.kind == .regular,
+                  status.owner == FileSystem.effectiveUserID,
+                  now - max(status.modified, status.changed) > VaultStore.staleTemporaryAge else { continue }
+            try? FileSystem.removeFile(full)
         }
     }
 }

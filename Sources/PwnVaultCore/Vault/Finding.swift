@@ -148,6 +148,7 @@ extension Account {
                       names.contains(where: { $0.equalsIgnoringCase(findings[i].key) }) else { continue }
             }
             findings[i].acknowledgedAt = date
+            findings[i].unannounced = nil   // dealt with: nothing left to deliver
             count += 1
         }
         return count
