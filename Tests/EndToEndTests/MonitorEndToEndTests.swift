@@ -228,6 +228,129 @@ final class MonitorEndToEndTests: XCTestCase {
         XCTAssertEqual(r.stderr.components(separatedBy: "pwnvault: error:").count - 1, 2, "one line each time: \(r.stderr)")
     }
 
+    // MARK: news delivered once (issue 21, item 6)
+
+    private static let killed = (1...6).map { "clean.k\($0)@example.com" }
+
+    /// Six accounts, each with news on the server (one request each: not on the key's domain).
+    private func vaultWithSixNews() {
+        s.initVault()
+        XCTAssertEqual(s.run(["add"] + Self.killed).status, 0)
+        server.control("/__control/breaches", #"{"Name": "KillLeak", "Title": "Kill Leak", "DataClasses": ["Email addresses"]}"#)
+        for account in Self.killed {
+            server.control("/__control/accounts", #"{"account": "\#(account)", "breaches": ["KillLeak"]}"#)
+        }
+    }
+
+    /// Starts `watch ARGS` and SIGKILLs it once the server answered `answered` accounts; returns its stdout.
+    private func watchKilled(after answered: Int, _ args: [String] = []) throws -> String {
+        server.control("/__control/reset", "{}")
+        let out = s.writeFile("killed-\(answered)-\(UUID().uuidString).out", "")
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: out))
+        let p = try s.start(["watch", "--rpm", "120"] + args, output: handle)
+        let deadline = Date().addingTimeInterval(30)
+        while paths().filter({ $0.contains("/breachedaccount/") }).count < answered && Date() < deadline { usleep(20_000) }
+        usleep(150_000)   // the answer is saved (with its news) before the next request
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        try handle.close()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "killed mid-run after \(answered)")
+        return try String(contentsOfFile: out, encoding: .utf8)
+    }
+
+    /// How often each account's row appears in `text` ("#ID  ...  NEW: Kill Leak").
+    private func rows(_ text: String) -> [Int: Int] {
+        var count: [Int: Int] = [:]
+        for line in text.split(separator: "\n") where line.contains("NEW: Kill Leak") {
+            if let id = Int(line.dropFirst().prefix { $0.isNumber }) { count[id, default: 0] += 1 }
+        }
+        return count
+    }
+
+    func testAWatchKilledMidRunLosesNoNewsAndTheNextRunRepeatsNone() throws {
+        for answered in [1, 3, 5] {
+            try setUpWithError()   // a fresh server and vault each time
+            vaultWithSixNews()
+            let first = try watchKilled(after: answered)
+            // The killed run saved the findings of the accounts answered (they are no longer news to a check)...
+            let saved = try listRows().filter { $0["status"] as? String == "breached" }.count
+            XCTAssertGreaterThanOrEqual(saved, answered, "killed after \(answered)")
+            // ... and the next run reports them with the ones it finds itself.
+            server.control("/__control/reset", "{}")
+            let second = s.run(["watch", "--rpm", "600"])
+            XCTAssertEqual(second.status, 1, second.all)
+            var total = rows(first)
+            total.merge(rows(second.stdout)) { $0 + $1 }
+            XCTAssertEqual(total, Dictionary(uniqueKeysWithValues: (1...6).map { ($0, 1) }),
+                           "killed after \(answered): every finding reported exactly once\n\(first)\n--\n\(second.stdout)")
+            let third = s.run(["watch", "--rpm", "600", "--full-every", "1"])
+            XCTAssertEqual(third.status, 0, third.all)
+            XCTAssertEqual(third.stdout, "", "delivered news is not repeated")
+        }
+    }
+
+    func testNewsLeftWaitingIsDeliveredEvenWhenNothingIsDueAndNotWhenAcknowledged() throws {
+        vaultWithSixNews()
+        XCTAssertEqual(s.run(["watch", "--rpm", "600"]).status, 1)
+        XCTAssertEqual(s.run(["watch"]).status, 0, "delivered, and nothing due")
+        // As a run killed between saving and printing leaves it: #2 and #5 wait, #3 too but is acknowledged.
+        try edit { payload in
+            for i in payload.accounts.indices where [2, 3, 5].contains(payload.accounts[i].id) {
+                for j in payload.accounts[i].findings.indices { payload.accounts[i].findings[j].unannounced = true }
+            }
+        }
+        XCTAssertEqual(s.run(["ack", "#3"]).status, 0)
+        server.control("/__control/reset", "{}")
+        let r = s.run(["watch", "--json"])
+        XCTAssertEqual(r.status, 1, r.all)
+        let report = try XCTUnwrap(try json(r.stdout) as? [String: Any])
+        XCTAssertEqual(report["fullCheck"] as? Bool, false)
+        XCTAssertEqual((report["news"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }, [2, 5], r.stdout)
+        XCTAssertEqual(paths().map { String($0.split(separator: "?").first ?? "") }, ["/api/v3/breaches"], "the catalog only")
+        let again = s.run(["watch"])
+        XCTAssertEqual(again.status, 0, again.all)
+        XCTAssertEqual(again.stdout, "", "delivered once")
+    }
+
+    func testANotificationThatDidNotGoOutIsSentOnceByTheNextRun() throws {
+        NotificationServer.waitUntilNameIsFree()
+        vaultWithSixNews()
+        // The service is down: the first run is killed; a complete run then cannot notify either.
+        _ = try watchKilled(after: 2, ["--notify"])
+        server.control("/__control/reset", "{}")
+        let down = s.run(["watch", "--notify", "--rpm", "600"])
+        XCTAssertEqual(down.status, 1, down.all)
+        XCTAssertEqual(rows(down.stdout).count, 6, down.stdout)
+        XCTAssertTrue(down.stderr.contains("no desktop notification:"), down.stderr)
+        XCTAssertTrue(down.stderr.contains("the next 'watch' reports it again"), down.stderr)
+
+        let notifications = try NotificationServer(markup: true)
+        defer { notifications.stop() }
+        let up = s.run(["watch", "--notify", "--rpm", "600"])
+        XCTAssertEqual(up.status, 1, up.all)
+        let sent = notifications.notifications()
+        XCTAssertEqual(sent.count, 1, notifications.recording())
+        XCTAssertEqual(sent.first?["summary"] as? String, "pwnvault: news for 6 accounts")
+        XCTAssertEqual(s.run(["watch", "--notify", "--full-every", "1", "--rpm", "600"]).status, 0)
+        XCTAssertEqual(notifications.notifications().count, 1, "notified once")
+    }
+
+    func testAKilledWatchWithNotificationsNotifiesOnceInTheNextRun() throws {
+        let notifications = try NotificationServer(markup: true)
+        defer { notifications.stop() }
+        vaultWithSixNews()
+        _ = try watchKilled(after: 4, ["--notify"])
+        XCTAssertEqual(notifications.notifications().count, 0, "killed before the end: nothing sent")
+        server.control("/__control/reset", "{}")
+        let next = s.run(["watch", "--notify", "--rpm", "600"])
+        XCTAssertEqual(next.status, 1, next.all)
+        XCTAssertEqual(rows(next.stdout).count, 6, next.stdout)
+        XCTAssertEqual(notifications.notifications().count, 1, notifications.recording())
+        XCTAssertEqual(notifications.notifications().first?["summary"] as? String, "pwnvault: news for 6 accounts")
+        XCTAssertEqual(s.run(["watch", "--notify", "--full-every", "1", "--rpm", "600"]).status, 0)
+        XCTAssertEqual(notifications.notifications().count, 1, "notified once")
+    }
+
     // MARK: resumable forced run
 
     func testAnInterruptedForcedRunContinuesWhereItStopped() throws {

@@ -18,6 +18,18 @@ final class ScheduleEndToEndTests: XCTestCase {
         vault = folder.appendingPathComponent("family vault").path
         let made = s.run(["init", "--kdf", "interactive", "--vault", vault])
         XCTAssertEqual(made.status, 0, made.all)
+        // The per-user bus that outlives logins, which the crontab route needs: a socket at $XDG_RUNTIME_DIR/bus.
+        let runtime = s.dir.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Self.makeSocket(runtime.appendingPathComponent("bus").path)
+        s.environment["XDG_RUNTIME_DIR"] = runtime.path
+    }
+
+    /// A Unix socket bound at `path` (nothing listens: only its existence matters here).
+    static func makeSocket(_ path: String) throws {
+        let made = Sandbox.exec("/usr/bin/python3", ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path],
+                                input: nil, environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(made.status, 0, made.all)
     }
 
     override func tearDown() { s = nil }
@@ -190,11 +202,28 @@ final class ScheduleEndToEndTests: XCTestCase {
         let words = Sandbox.exec("/bin/sh", ["-c", "set -- \(command); printf '%s\\n' \"$@\""], input: nil, environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(words.status, 0, words.all)
         var argv = words.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-        let bus = try XCTUnwrap(s.environment["DBUS_SESSION_BUS_ADDRESS"])
-        XCTAssertEqual(argv.first, "DBUS_SESSION_BUS_ADDRESS=" + bus, "cron gets the session bus, or the keyring is out of reach")
+        let bus = "unix:path=" + s.dir.appendingPathComponent("run/bus").path
+        XCTAssertNotEqual(bus, s.environment["DBUS_SESSION_BUS_ADDRESS"], "not this login's bus: it goes stale")
+        XCTAssertEqual(argv.first, "DBUS_SESSION_BUS_ADDRESS=" + bus, "cron gets the bus that outlives logins, or the keyring is out of reach")
         argv.removeFirst()
         XCTAssertEqual(argv, [binary, "watch", "--notify", "--vault", vault])
         XCTAssertEqual(argv, try Self.execStartWords(read(servicePath)), "the crontab line and the service run the same command")
+    }
+
+    func testWithoutABusThatOutlivesTheLoginTheCrontabRouteIsRefusedWithTheReason() throws {
+        let cases: [([String: String], String)] = [
+            (["XDG_RUNTIME_DIR": s.dir.path], "there is no session bus socket at \(s.dir.path)/bus"),
+            (["XDG_RUNTIME_DIR": ""], "XDG_RUNTIME_DIR is not set"),
+        ]
+        for (env, reason) in cases {
+            let r = s.run(["schedule", "enable", "--vault", vault], env: env)
+            XCTAssertEqual(r.status, 5, r.all)
+            XCTAssertEqual(r.stdout, "", "no crontab line: \(r.all)")
+            XCTAssertTrue(r.stderr.contains("pwnvault: error: no systemd user manager is running, and a cron job could not reach the keyring: \(reason)"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("pwnvault: hint: start a systemd user manager"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("$XDG_RUNTIME_DIR/bus"), r.stderr)
+            XCTAssertEqual(files(in: unitFolder), [], "nothing written when the route is refused")
+        }
     }
 
     /// The status rows with the padding after each key squeezed to one space: the key column widens
@@ -230,6 +259,40 @@ final class ScheduleEndToEndTests: XCTestCase {
         XCTAssertTrue((json["manager"] as? String)?.hasPrefix("not running: ") == true, "\(json)")
         XCTAssertNil(json["nextRun"])
         XCTAssertNil(json["lastRun"])
+    }
+
+    /// The stale bus of issue 21 (item 7): every unattended run exits 5. status says so, and why,
+    /// from the record the run left beside the vault (it could not open the vault).
+    func testStatusSaysWhenTheLastWatchFailedAndWhy() throws {
+        let before = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(before.contains("last watch: none recorded\n"), before)
+        XCTAssertFalse(before.contains("last failed watch"), before)
+
+        let failed = s.run(["watch", "--vault", vault], env: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/dbus-gone-\(UUID().uuidString.prefix(8)),guid=00ff"])
+        XCTAssertEqual(failed.status, 5, failed.all)
+        let message = try XCTUnwrap(failed.stderr.split(separator: "\n").first { $0.hasPrefix("pwnvault: error: ") }?
+            .dropFirst("pwnvault: error: ".count))
+        let record = s.dir.appendingPathComponent("My Vaults/100% \"family\" $HOME's \\ stuff/family vault.watch").path
+        XCTAssertEqual(mode(record), 0o600)
+        XCTAssertFalse(read(record).contains("@"), read(record))
+
+        let after = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(after.contains("last watch: 20"), after)
+        XCTAssertTrue(after.contains(", exit status 5 ("), after)
+        let failedRow = try XCTUnwrap(after.split(separator: "\n").first { $0.hasPrefix("last failed watch: ") }, after)
+        XCTAssertTrue(failedRow.hasSuffix(": " + message), "the reason, in one line: \(failedRow) vs \(message)")
+
+        // The next run succeeds (an empty vault: nothing to check): the last failure is still shown.
+        let ok = s.run(["watch", "--vault", vault])
+        XCTAssertEqual(ok.status, 0, ok.all)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json", "--vault", vault]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((json["lastWatch"] as? [String: Any])?["exitStatus"] as? Int, 0, "\(json)")
+        let lastFailed = try XCTUnwrap(json["lastFailedWatch"] as? [String: Any], "\(json)")
+        XCTAssertEqual(lastFailed["exitStatus"] as? Int, 5)
+        XCTAssertEqual(lastFailed["reason"] as? String, String(message))
+        let text = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(text.contains(", exit status 0 ("), text)
+        XCTAssertTrue(text.contains("last failed watch: "), text)
     }
 
     // MARK: disable

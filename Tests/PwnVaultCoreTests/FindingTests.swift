@@ -137,6 +137,43 @@ final class FindingTests: XCTestCase {
         }
     }
 
+    // MARK: delivery (issue 21, item 6)
+
+    func testFindingsAWatchRecordsWaitUntilMarkedAnnouncedOrAcknowledged() {
+        var a = account()
+        a.record(answer(["Adobe"], at: t1))
+        XCTAssertEqual(a.unannouncedFindings.count, 0, "a command that shows what it finds leaves nothing waiting")
+        a.record(answer(["Adobe", "Fresh", "Other"], at: t2, pastes: ["P/1"]), unannounced: true)
+        XCTAssertEqual(a.unannouncedFindings.map(\.key), ["Fresh", "Other", "P/1"])
+        XCTAssertEqual(a.markAnnounced(a.unannouncedFindings.filter { $0.key == "Fresh" }), 1)
+        XCTAssertEqual(a.unannouncedFindings.map(\.key), ["Other", "P/1"])
+        a.acknowledge(breachNames: ["Other"], at: t2)
+        XCTAssertEqual(a.unannouncedFindings.map(\.key), ["P/1"], "what the user acknowledged is not news any more")
+        XCTAssertNil(a.findings.first { $0.key == "Other" }?.unannounced, "and waits for nothing")
+        a.record(answer(["Adobe", "Fresh", "Other"], at: t2.addingTimeInterval(60), pastes: ["P/1"]), unannounced: true)
+        XCTAssertEqual(a.unannouncedFindings.map(\.key), ["P/1"], "a later answer neither repeats nor drops what waits")
+    }
+
+    func testUnannouncedIsWrittenLastOnlyWhenSetAndReadBack() throws {
+        var a = account()
+        a.record(answer(["Adobe", "Fresh"], at: t1), unannounced: true)
+        a.markAnnounced(a.findings.filter { $0.key == "Adobe" })
+        let payload = VaultPayload(nextID: 2, accounts: [a])
+        let (back, json) = try roundTrip(payload)
+        XCTAssertEqual(back, payload)
+        XCTAssertTrue(json.contains(#""findings":[{"firstSeen":"2023-11-15T22:13:20.000Z","key":"Adobe","kind":"breach"},{"firstSeen":"2023-11-15T22:13:20.000Z","key":"Fresh","kind":"breach","unannounced":true}]"#), json)
+        for (value, waits) in [("true", true), ("false", false), ("null", false)] {
+            let text = #"{"schema":1,"nextID":2,"accounts":[{"id":1,"entered":"e","normalized":"e","kind":"username","addedAt":"2024-01-01T00:00:00.000Z","result":{"status":"breached","checkedAt":"2024-01-01T00:00:00.000Z","breaches":["A"]},"findings":[{"kind":"breach","key":"A","firstSeen":"2024-01-01T00:00:00.000Z","unannounced":\#(value)}]}]}"#
+            let read = try PayloadCodecTests.plaintext(json: text).withUnsafeBytes { try PayloadCodec.decode($0) }
+            XCTAssertEqual(read.accounts[0].unannouncedFindings.count, waits ? 1 : 0, value)
+        }
+        let wrong = #"{"schema":1,"nextID":2,"accounts":[{"id":1,"entered":"e","normalized":"e","kind":"username","addedAt":"2024-01-01T00:00:00.000Z","result":{"status":"clean","breaches":[]},"findings":[{"kind":"breach","key":"A","firstSeen":"2024-01-01T00:00:00.000Z","unannounced":1}]}]}"#
+        XCTAssertThrowsError(try PayloadCodecTests.plaintext(json: wrong).withUnsafeBytes { try PayloadCodec.decode($0) }) { error in
+            guard case let .damaged(r) = error as? VaultFormatError else { return XCTFail("\(error)") }
+            XCTAssertEqual(r, "the payload has a value of the wrong type at accounts[0].findings[0].unannounced")
+        }
+    }
+
     // MARK: the gate
 
     func testTheNotificationNamesLabelsIdsAndTitlesButNoAccountAndNoSensitiveBreach() {

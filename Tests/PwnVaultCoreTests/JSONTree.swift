@@ -25,6 +25,8 @@ indirect enum JSONTree: Equatable {
             self = .array(try array.map { try JSONTree(foundation: $0) })
         case let text as String:
             self = .string(text)
+        case let number as NSNumber where String(cString: number.objCType) == "c":   // true, false
+            self = .bool(number.boolValue)
         case let number as NSNumber:
             guard let value = number as? Int else { throw CocoaError(.coderReadCorrupt) }   // no fractions in a payload
             self = .integer(value)
@@ -69,6 +71,7 @@ indirect enum JSONTree: Equatable {
                         var m: [String: JSONTree] = ["kind": .string(f.kind.rawValue), "key": .string(f.key),
                                                      "firstSeen": timestamp(f.firstSeen)]
                         if let at = f.acknowledgedAt { m["acknowledgedAt"] = timestamp(at) }
+                        if f.unannounced == true { m["unannounced"] = .bool(true) }
                         return .object(m)
                     })
                 }

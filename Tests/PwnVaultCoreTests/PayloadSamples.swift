@@ -72,7 +72,8 @@ enum PayloadSamples {
     private static func findings<G: RandomNumberGenerator>(using g: inout G) -> [Finding] {
         (0..<Int.random(in: 0...3, using: &g)).map { _ in
             Finding(kind: FindingKind.allCases.randomElement(using: &g)!, key: text(maxLength: 12, using: &g),
-                    firstSeen: date(using: &g), acknowledgedAt: Bool.random(using: &g) ? date(using: &g) : nil)
+                    firstSeen: date(using: &g), acknowledgedAt: Bool.random(using: &g) ? date(using: &g) : nil,
+                    unannounced: Bool.random(using: &g))
         }
     }
 

@@ -14,12 +14,16 @@ enum ScheduleCommand: Command {
         'pwnvault watch --notify --vault PATH' with the vault's absolute path, so it always watches the same
         vault. The timer catches up a run missed while the computer was off and waits a random delay of up
         to a quarter of the period (at most an hour). When a systemd user manager runs, enable reloads it and
-        starts the timer; otherwise it prints a crontab line that runs the same command ('crontab -e').
+        starts the timer; otherwise it prints a crontab line that runs the same command ('crontab -e'),
+        with the session bus at $XDG_RUNTIME_DIR/bus, which outlives the login (without it, enable refuses:
+        a cron job could not reach the keyring).
         The scheduled run opens the vault through the keyring only and never asks for a passphrase: keep
         the HIBP API key in the keyring too ('pwnvault config api-key').
         disable stops the timer and removes exactly the files enable wrote; a unit of the same name that
         pwnvault did not write is never touched. status shows whether the schedule is installed, its period
-        and command, and from the user manager the next run and the last run's result.
+        and command, from the user manager the next run and the last run's result, and how the last watch
+        on the vault ended and when one last failed, and why (from its record beside the vault: cron runs
+        and runs that could not open the vault too).
         """,
         options: [OptionSpec("every", value: "PERIOD",
                              help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")],
@@ -67,18 +71,22 @@ enum ScheduleCommand: Command {
         let location = try context.vaultLocation()
         guard FileManager.default.fileExists(atPath: location.path) else { throw ScheduleError.noVault(path: location.displayPath) }
         let watch = try ScheduledWatch(program: try ScheduledWatch.runningProgram(), vault: location.path, interval: interval)
+        let availability = manager.availability()
+        // The crontab route needs a bus address that outlives this login: refused before anything is written.
+        var bus: String?
+        if availability != .running { bus = try CronSessionBus.address(environment: context.environment) }
         try files.install(watch)
 
         let c = context.console
         var crontab: String?, nextRun: Date?, managerText = "running"
-        switch manager.availability() {
+        switch availability {
         case .running:
             try manager.run(["daemon-reload"])
             try manager.run(["enable", "--now", ScheduledWatch.timerName])
             nextRun = SystemdUserManager.date(manager.properties(of: ScheduledWatch.timerName, ["NextElapseUSecRealtime"])["NextElapseUSecRealtime"])
         case let .notRunning(reason):
             managerText = "not running: " + reason
-            crontab = watch.crontabLine(busAddress: cronBusAddress(context.environment))
+            crontab = watch.crontabLine(busAddress: bus)
         }
         if context.json {
             try c.json(EnableReport(every: interval.description, service: files.servicePath, timer: files.timerPath,
@@ -91,26 +99,12 @@ enum ScheduleCommand: Command {
         if let crontab {
             c.note("no systemd user manager is running (\(managerText.dropFirst("not running: ".count))), so nothing will start the timer")
             c.note("to run the same watch every \(interval) from cron instead, add this line with 'crontab -e':")
-            if cronBusAddress(context.environment) == nil {
-                c.note("cron jobs start outside your desktop session: without a session bus the keyring cannot unlock the vault")
-            }
             c.out(crontab)
         } else {
             c.out("enabled \(ScheduledWatch.timerName): 'watch --notify' runs every \(interval)"
                   + (nextRun.map { ", next at about \(ListCommand.format($0))" } ?? ""))
         }
         return .success
-    }
-
-    /// The session bus address to give a cron job: this session's, when it is a socket path that
-    /// outlives the login (`unix:path=`), else `$XDG_RUNTIME_DIR/bus` when it exists; nil otherwise.
-    static func cronBusAddress(_ environment: [String: String]) -> String? {
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], address.hasPrefix("unix:path=") { return address }
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
-           FileManager.default.fileExists(atPath: runtime + "/bus") {
-            return "unix:path=" + runtime + "/bus"
-        }
-        return nil
     }
 
     // MARK: disable
@@ -153,8 +147,12 @@ enum ScheduleCommand: Command {
         // The last full check is in the vault: read through the keyring only, never asking.
         let vault = Result { try context.openVaultThroughKeyringOnly() }
         report.lastFullCheck = (try? vault.get())?.payload.monitor?.lastFullCheck
-        if context.json { try context.console.json(report); return .success }
         let shown = try? context.vaultLocation()
+        // How the last watch runs ended, from beside the vault: a run that could not open it says so there.
+        let runs = shown.flatMap(WatchRunLog.read(beside:))
+        report.lastWatch = runs?.lastRun
+        report.lastFailedWatch = runs?.lastFailure
+        if context.json { try context.console.json(report); return .success }
         let display: (String) -> String = { shown?.display($0) ?? $0 }
         var rows: [(String, String)] = [
             ("schedule", report.installation.rawValue + (report.every.map { ", every \($0)" } ?? "")),
@@ -174,6 +172,8 @@ enum ScheduleCommand: Command {
         case let .failure(error):
             rows.append(("last full check", "unknown (" + ((error as? KeyringOnlyError)?.reason ?? "the vault could not be opened") + ")"))
         }
+        rows.append(("last watch", report.lastWatch.map(describe) ?? "none recorded"))
+        if let failed = report.lastFailedWatch { rows.append(("last failed watch", describe(failed))) }
         let w = rows.map(\.0.count).max()!
         for (k, v) in rows { context.console.out((k + ":").padded(toLength: w + 2) + v) }
         switch report.installation {
@@ -183,6 +183,13 @@ enum ScheduleCommand: Command {
         case .installed: break
         }
         return .success
+    }
+
+    /// `DATE, exit status N (meaning)` and, for a failure, `: why`.
+    private static func describe(_ run: WatchRunLog.Run) -> String {
+        let meaning = ExitStatus(rawValue: run.exitStatus).map { " (\($0.meaning))" } ?? ""
+        return "\(ListCommand.format(run.at)), exit status \(run.exitStatus)\(meaning)"
+            + (run.reason.map { ": " + Sanitizer.singleLine($0) } ?? "")
     }
 
     private static func describe(_ run: ScheduleStatus.LastRun) -> String {

@@ -18,7 +18,10 @@ enum WatchCommand: Command {
         show, such as pastes and breaches loaded into an existing entry); otherwise it checks only
         accounts never checked or whose latest check failed, usually none. Paced like 'check --all'.
         Prints nothing when nothing is new (cron mails only news); otherwise one line per account with
-        news. Exit status: 0 nothing new, 1 something new, 5 the keyring cannot open the vault,
+        news. News is delivered once: what a run found but could not print (it was killed) or, with
+        --notify, could not notify (no notification service answered) is reported by the next run.
+        Each run records how it ended (time, exit status, the error's line) beside the vault, in
+        VAULT.watch, for 'schedule status'. Exit status: 0 nothing new, 1 something new, 5 the keyring cannot open the vault,
         6 HIBP unreachable, 7 the key was refused or is missing, 8 some accounts could not be checked.
         """,
         options: [OptionSpec("full-every", value: "DAYS", help: "check every account at least this often (default 7)"),
@@ -50,7 +53,27 @@ enum WatchCommand: Command {
         let news: [NewsRow]
     }
 
+    /// Runs the watch and records how it ended beside the vault (`WatchRunLog`), for `schedule status`:
+    /// an unattended run that fails is otherwise seen by nobody.
     static func run(_ context: Context) throws -> ExitStatus {
+        let location = try? context.vaultLocation()
+        var failure: String?
+        do {
+            let status = try watch(context, failure: &failure)
+            if let location { WatchRunLog.record(status, reason: failure, at: context.now(), beside: location) }
+            return status
+        } catch {
+            let shown = error as? UserFacingError
+            if let location {
+                WatchRunLog.record(shown?.exitStatus ?? InternalError(error).exitStatus, reason: shown?.message ?? "an internal error",
+                                   at: context.now(), beside: location)
+            }
+            throw error
+        }
+    }
+
+    /// The watch itself; `failure` is set to the line that explains a failed status it returns.
+    private static func watch(_ context: Context, failure: inout String?) throws -> ExitStatus {
         let args = context.arguments
         var fullEvery = defaultFullEvery
         if let text = args.value("full-every") {
@@ -85,8 +108,16 @@ enum WatchCommand: Command {
         let full = reason != nil
         let chosen = full ? accounts : accounts.filter { !$0.result.hasAnswer || $0.result.lastFailure != nil }
         if chosen.isEmpty {
-            if context.json { try context.console.json(Report(fullCheck: false, reason: "nothing changed", checked: 0, failed: 0, news: [])) }
-            return .success
+            // News an earlier run saved and did not deliver (it was killed, or could not notify).
+            let news = waitingNews(session)
+            if context.json {
+                try context.console.json(Report(fullCheck: false, reason: "nothing changed", checked: 0, failed: 0,
+                                                news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: context.console) }))
+            } else {
+                show(news, catalog: catalog, console: context.console)
+            }
+            try announce(news, notify: notify, catalog: catalog, session: session, console: context.console)
+            return news.isEmpty ? .success : .breachesFound
         }
 
         let (client, key) = try services.keyedClient(allOnTestDomain: chosen.allSatisfy(\.isOnTestDomain))
@@ -98,13 +129,15 @@ enum WatchCommand: Command {
         // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
         var byDomain = DomainAnswers.Answered()
         if full && !args.has("pastes") && !args.has("stealer-logs") {
-            byDomain = DomainAnswers.answer(chosen, client: client, rpm: rpm, session: session, now: now)
+            byDomain = DomainAnswers.answer(chosen, client: client, rpm: rpm, session: session, now: now, unannounced: true)
             asked = asked || byDomain.requests > 0
         }
         let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
         let c = context.console
-        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: asked,
+        var runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: asked,
                                  session: session, pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"))
+        // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
+        runner.unannounced = true
         var report = entries.isEmpty ? CheckRunner.Report()
             : runner.run(entries, progress: Progress(console: c, total: entries.count, enabled: false)) { _, _ in }
         if let error = report.saveFailure { throw error }
@@ -118,28 +151,62 @@ enum WatchCommand: Command {
                 payload.monitor = m
             }
         }
-        let news = report.news
+        // What this run found and what an earlier run saved without delivering it, from the vault.
+        let news = waitingNews(session)
         if context.json {
             try c.json(Report(fullCheck: full, reason: reason ?? "accounts not checked yet", checked: report.checked,
                               failed: report.failed, news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: c) }))
-        } else if !news.isEmpty {
-            for item in news {
-                c.out(c.heading(item.account) + "  " + c.styled("NEW", .red) + ": "
-                      + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: "; "))
-            }
-            c.out("details and what to do: pwnvault show '#ID'; when dealt with: pwnvault ack '#ID'")
+        } else {
+            show(news, catalog: catalog, console: c)
         }
-        notify.send(news, catalog: catalog, console: c)
+        try announce(news, notify: notify, catalog: catalog, session: session, console: c)
         for o in report.outcomes where o.attemptFailed {
             c.note("#\(o.entry.account?.id ?? 0) not checked: \(o.attemptError ?? "error")")
         }
         if let stop = report.stop {
             c.error(stop)
+            failure = c.hintThatApplies(stop).message
             return stop.exitStatus
         }
-        if report.interrupted { return .interrupted }
-        if report.failed > 0 { return report.checked == 0 ? .network : .partial }
+        if report.interrupted { failure = "interrupted"; return .interrupted }
+        if report.failed > 0 {
+            failure = report.checked == 0 ? "no account could be checked (\(report.outcomes.first { $0.attemptFailed }?.attemptError ?? "error"))"
+                : "\(report.failed) account\(report.failed == 1 ? "" : "s") could not be checked"
+            return report.checked == 0 ? .network : .partial
+        }
         return news.isEmpty ? .success : .breachesFound
+    }
+
+    /// Every account with findings a `watch` saved and has not delivered yet, by id.
+    static func waitingNews(_ session: VaultSession) -> [(account: Account, findings: [Finding])] {
+        session.payload.accounts.compactMap { a in
+            let waiting = a.unannouncedFindings
+            return waiting.isEmpty ? nil : (a, waiting)
+        }.sorted { $0.account.id < $1.account.id }
+    }
+
+    static func show(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console c: Console) {
+        guard !news.isEmpty else { return }
+        for item in news {
+            c.out(c.heading(item.account) + "  " + c.styled("NEW", .red) + ": "
+                  + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: "; "))
+        }
+        c.out("details and what to do: pwnvault show '#ID'; when dealt with: pwnvault ack '#ID'")
+    }
+
+    /// After `news` was printed: notifies it (--notify) and marks it delivered, so the next run does not
+    /// repeat it. A notification that does not go out leaves it waiting for the next run.
+    static func announce(_ news: [(account: Account, findings: [Finding])], notify: NotifyOption, catalog: BreachCatalog?,
+                         session: VaultSession, console c: Console) throws {
+        guard !news.isEmpty else { return }
+        guard notify.send(news, catalog: catalog, console: c, unsent: "the next 'watch' reports it again") else { return }
+        try session.update { payload in
+            for item in news {
+                if let i = payload.accounts.firstIndex(where: { $0.id == item.account.id }) {
+                    payload.accounts[i].markAnnounced(item.findings)
+                }
+            }
+        }
     }
 
     static func newsRow(_ a: Account, _ findings: [Finding], catalog: BreachCatalog?, console c: Console) -> NewsRow {

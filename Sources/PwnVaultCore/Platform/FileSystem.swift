@@ -126,6 +126,12 @@ enum FileSystem {
         return false
     }
 
+    /// Whether `path` (links followed) is a Unix socket; false when nothing is there or it cannot be read.
+    static func isSocket(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFSOCK
+    }
+
     /// `mkdir`, then `chmod` to exactly `mode` (the umask could have removed bits). Returns false,
     /// changing nothing, when something already exists at `path`.
     static func makeDirectory(_ path: String, mode: UInt32) throws -> Bool {

@@ -16,6 +16,9 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
     case fileFailure(path: String, action: String, reason: String)
     /// `systemctl --user ARGS` failed while a user manager runs.
     case systemctlFailed(arguments: String, reason: String)
+    /// No user manager runs and no session bus address outlives this login: a crontab line could not
+    /// reach the keyring (`CronSessionBus`).
+    case noLastingBus(reason: String)
 
     public var message: String {
         switch self {
@@ -30,6 +33,9 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
         case .unknownProgramPath: return "cannot tell where this pwnvault program is (/proc/self/exe is unreadable)"
         case let .fileFailure(path, action, reason): return "could not \(action) \(Self.shown(path)): \(reason)"
         case let .systemctlFailed(arguments, reason): return "systemctl --user \(arguments) failed: \(reason)"
+        case let .noLastingBus(reason):
+            return "no systemd user manager is running, and a cron job could not reach the keyring: \(reason) "
+                + "(this login's bus address changes at the next login)"
         }
     }
 
@@ -46,6 +52,9 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
         case .unknownProgramPath: return "run pwnvault by its full path, or install it with 'make install'"
         case .fileFailure: return "check the folder's owner and permissions, then run it again"
         case .systemctlFailed: return "see 'systemctl --user status pwnvault-watch.timer' and 'journalctl --user -u pwnvault-watch'"
+        case .noLastingBus:
+            return "start a systemd user manager ('loginctl enable-linger'), or a session bus at $XDG_RUNTIME_DIR/bus "
+                + "(dbus-daemon --session --address=unix:path=$XDG_RUNTIME_DIR/bus), then run it again"
         }
     }
 
@@ -53,6 +62,7 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
         switch self {
         case .invalidPeriod, .unwritablePath: return .usage
         case .noVault, .noConfigFolder, .foreignUnit, .unknownProgramPath, .fileFailure, .systemctlFailed: return .vault
+        case .noLastingBus: return .keyring
         }
     }
 }

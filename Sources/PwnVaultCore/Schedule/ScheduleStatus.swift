@@ -42,6 +42,10 @@ public struct ScheduleStatus: Sendable, Encodable {
     /// When `watch` (or a finished `check --all --force`) last checked every account; read from the
     /// vault through the keyring by the caller, nil when unknown.
     public var lastFullCheck: Date?
+    /// How the last `watch` on the vault ended, and the last one that failed (`WatchRunLog`, read
+    /// beside the vault by the caller); nil when none was recorded.
+    public var lastWatch: WatchRunLog.Run?
+    public var lastFailedWatch: WatchRunLog.Run?
 
     /// Reads the files, and asks `manager` when it runs.
     public static func read(files: ScheduleFiles, manager: SystemdUserManager) throws -> ScheduleStatus {

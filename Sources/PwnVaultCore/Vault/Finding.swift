@@ -21,14 +21,22 @@ public struct Finding: Codable, Equatable, Sendable {
     public var firstSeen: Date
     /// When the user acknowledged it; nil while it waits to be dealt with.
     public var acknowledgedAt: Date?
+    /// `true` while a `watch` run that recorded it has not delivered it yet (VAULT_FORMAT §7,
+    /// `unannounced`); nil once delivered, or when a command that shows what it finds recorded it.
+    var unannounced: Bool?
 
-    init(kind: FindingKind, key: String, firstSeen: Date, acknowledgedAt: Date? = nil) {
+    init(kind: FindingKind, key: String, firstSeen: Date, acknowledgedAt: Date? = nil, unannounced: Bool = false) {
         self.kind = kind; self.key = key; self.firstSeen = firstSeen; self.acknowledgedAt = acknowledgedAt
+        self.unannounced = unannounced ? true : nil
     }
 
     public var isAcknowledged: Bool { acknowledgedAt != nil }
 
-    enum CodingKeys: String, CodingKey { case acknowledgedAt, firstSeen, key, kind }
+    /// Whether `watch` still has to deliver it: recorded by a `watch` run that did not print (or
+    /// notify) it, and not acknowledged since.
+    public var awaitsAnnouncement: Bool { unannounced == true && !isAcknowledged }
+
+    enum CodingKeys: String, CodingKey { case acknowledgedAt, firstSeen, key, kind, unannounced }
 }
 
 extension Finding: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -86,9 +94,10 @@ extension Account {
 
     /// Records one check's outcome: the result as `CheckResult.recording(_:)` does, and every breach,
     /// paste and stealer-log website seen for the first time as a finding dated at the answer.
-    /// Returns the findings this attempt added (the news); empty for a failure.
+    /// Returns the findings this attempt added (the news); empty for a failure. `unannounced`: the
+    /// run does not show them as they are saved (`watch`), so they wait for `markAnnounced`.
     @discardableResult
-    public mutating func record(_ attempt: CheckAttempt) -> [Finding] {
+    public mutating func record(_ attempt: CheckAttempt, unannounced: Bool = false) -> [Finding] {
         let answer = attempt.result
         guard answer.hasAnswer, let at = answer.checkedAt else {
             result = result.recording(answer)
@@ -100,7 +109,7 @@ extension Account {
         var news: [Finding] = []
         func see(_ kind: FindingKind, _ keys: [String]?) {
             for key in keys ?? [] where known.insert(FindingID(kind: kind, key: key)).inserted {
-                news.append(Finding(kind: kind, key: key, firstSeen: at))
+                news.append(Finding(kind: kind, key: key, firstSeen: at, unannounced: unannounced))
             }
         }
         see(.breach, answer.breaches)
@@ -109,6 +118,22 @@ extension Account {
         findings += news
         result = result.recording(answer)
         return news
+    }
+
+    /// Findings `watch` still has to deliver (`Finding.awaitsAnnouncement`), in the order first seen.
+    public var unannouncedFindings: [Finding] { findings.filter(\.awaitsAnnouncement) }
+
+    /// Marks `delivered` (findings of this account, by kind and key) as announced. Returns how many
+    /// were waiting.
+    @discardableResult
+    public mutating func markAnnounced(_ delivered: [Finding]) -> Int {
+        let ids = Set(delivered.map { FindingID(kind: $0.kind, key: $0.key) })
+        var count = 0
+        for i in findings.indices where findings[i].unannounced != nil && ids.contains(FindingID(kind: findings[i].kind, key: findings[i].key)) {
+            findings[i].unannounced = nil
+            count += 1
+        }
+        return count
     }
 
     /// Acknowledges every finding, or those of `kinds` and (for breaches) `breachNames` only. Returns
@@ -123,6 +148,7 @@ extension Account {
                       names.contains(where: { $0.equalsIgnoringCase(findings[i].key) }) else { continue }
             }
             findings[i].acknowledgedAt = date
+            findings[i].unannounced = nil   // dealt with: nothing left to deliver
             count += 1
         }
         return count

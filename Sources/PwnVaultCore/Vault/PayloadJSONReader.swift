@@ -140,7 +140,7 @@ struct PayloadJSONReader {
 
     /// One finding; its unknown members are not kept (like `lastFailure`'s).
     private mutating func readFinding(_ index: Int, _ n: Int) throws(PayloadJSONError) -> Finding {
-        var kind: FindingKind?, key: String?, firstSeen: Date?, acknowledgedAt: Date?
+        var kind: FindingKind?, key: String?, firstSeen: Date?, acknowledgedAt: Date?, unannounced = false
         var seen: UInt8 = 0
         if try openObject(.finding(index, n), depth: 5) {
             repeat {
@@ -161,6 +161,9 @@ struct PayloadJSONReader {
                 } else if Self.matches(name, "acknowledgedAt") {
                     try Self.once(&seen, 8, .finding(index, n, "acknowledgedAt"))
                     acknowledgedAt = try isNull() ? nil : readDate(.finding(index, n, "acknowledgedAt"))
+                } else if Self.matches(name, "unannounced") {
+                    try Self.once(&seen, 16, .finding(index, n, "unannounced"))
+                    unannounced = try isNull() ? false : readBool(.finding(index, n, "unannounced"))
                 } else {
                     try skipValue(depth: 6)
                 }
@@ -169,7 +172,7 @@ struct PayloadJSONReader {
         guard let kind else { throw .missing(.finding(index, n, "kind")) }
         guard let key else { throw .missing(.finding(index, n, "key")) }
         guard let firstSeen else { throw .missing(.finding(index, n, "firstSeen")) }
-        return Finding(kind: kind, key: key, firstSeen: firstSeen, acknowledgedAt: acknowledgedAt)
+        return Finding(kind: kind, key: key, firstSeen: firstSeen, acknowledgedAt: acknowledgedAt, unannounced: unannounced)
     }
 
     private mutating func readAccounts() throws(PayloadJSONError) -> [Account] {
@@ -456,6 +459,17 @@ struct PayloadJSONReader {
         }
         if overflow { throw .invalidValue(path) }
         return value
+    }
+
+    /// `true` or `false`; anything else is the wrong type.
+    private mutating func readBool(_ path: PayloadJSONPath) throws(PayloadJSONError) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw .wrongType(path) }
+        switch bytes[position] {
+        case Self.ascii("t"): try expectLiteral("true"); return true
+        case Self.ascii("f"): try expectLiteral("false"); return false
+        default: throw .wrongType(path)
+        }
     }
 
     /// Whether the next value is `null` (consumed if so).

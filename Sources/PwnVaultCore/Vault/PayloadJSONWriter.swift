@@ -121,7 +121,8 @@ struct PayloadJSONWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `{"acknowledgedAt":…,"firstSeen":…,"key":…,"kind":…}`, `acknowledgedAt` only when set.
+    /// `{"acknowledgedAt":…,"firstSeen":…,"key":…,"kind":…,"unannounced":true}`, `acknowledgedAt`
+    /// and `unannounced` only when set.
     private mutating func emit(_ finding: Finding) throws(VaultFormatError) {
         out.append(UInt8(ascii: "{"))
         if let at = finding.acknowledgedAt {
@@ -139,6 +140,7 @@ struct PayloadJSONWriter {
         case .paste: out.appendLiteral(#""paste""#)
         case .stealerLog: out.appendLiteral(#""stealer-log""#)
         }
+        if finding.unannounced == true { out.appendLiteral(#","unannounced":true"#) }
         out.append(UInt8(ascii: "}"))
     }
 

@@ -96,6 +96,9 @@ public struct VaultLocation: Sendable, Equatable, CustomStringConvertible {
     /// The file `flock`ed around read-modify-write: `<name>.lock`. Never deleted.
     public var lockPath: String { sibling(fileName + ".lock") }
 
+    /// How the last `watch` runs ended (VAULT_FORMAT §10): `<name>.watch`.
+    public var watchLogPath: String { sibling(fileName + ".watch") }
+
     /// Temporary files are this followed by six characters from [A-Za-z0-9]: `.<name>.tmp-`.
     public var temporaryPrefix: String { sibling("." + fileName + ".tmp-") }
 

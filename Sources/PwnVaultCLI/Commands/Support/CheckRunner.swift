@@ -61,6 +61,8 @@ struct CheckRunner {
     var lastRequestAt: Duration?
     /// `rpm` came from --rpm (it may be wrong), not from HIBP.
     var rpmFromUser = false
+    /// New findings are saved as waiting for delivery (`watch`: VAULT_FORMAT §7, `unannounced`).
+    var unannounced = false
 
     /// Runs `entries`; `show` gets each outcome as it arrives (through the progress bar's lock).
     func run(_ entries: [Entry], progress: Progress, show: @escaping @Sendable (Outcome, Progress) -> Void) -> Report {
@@ -76,7 +78,7 @@ struct CheckRunner {
         let outcomes = Collector.Box<[Outcome]>(initial: [])
         // Vault accounts' results are saved on the saver's queue, so no request waits for the disk;
         // each outcome is shown (and counted) there, only once the save that holds it has completed.
-        let saver = ResultSaver(session: session)
+        let saver = ResultSaver(session: session, unannounced: unannounced)
         let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let result: Result<CheckRunSummary, Error> = CheckCommand.runGuarded(progress: progress) {
             try await Task.sleep(for: pause)

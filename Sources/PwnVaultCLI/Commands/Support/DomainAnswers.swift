@@ -19,7 +19,9 @@ enum DomainAnswers {
     /// Asks which domains the key may search (one request) and searches those that hold vault e-mail
     /// addresses, recording each answer in the vault. Any failure leaves the accounts to the ordinary
     /// per-account checks, which report it.
-    static func answer(_ accounts: [Account], client: HIBPClient, rpm: Int?, session: VaultSession, now: Date) -> Answered {
+    /// `unannounced`: new findings are saved as waiting for delivery (VAULT_FORMAT §7).
+    static func answer(_ accounts: [Account], client: HIBPClient, rpm: Int?, session: VaultSession, now: Date,
+                       unannounced: Bool = false) -> Answered {
         var answered = Answered()
         guard accounts.contains(where: { $0.kind == .email }) else { return answered }
         let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(60)))
@@ -49,7 +51,7 @@ enum DomainAnswers {
                 do {
                     try session.update { payload in
                         if let i = payload.accounts.firstIndex(where: { $0.id == account.id }) {
-                            news = payload.accounts[i].record(attempt)
+                            news = payload.accounts[i].record(attempt, unannounced: unannounced)
                             known = payload.accounts[i]
                         }
                     }

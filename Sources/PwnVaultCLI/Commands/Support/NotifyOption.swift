@@ -23,12 +23,17 @@ struct NotifyOption {
     }
 
     /// Sends the notification for `news`; when no notification service answers, says so in one line
-    /// and the run goes on.
-    func send(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console: Console) {
-        guard mode != .off, !news.isEmpty else { return }
+    /// and the run goes on. Returns false only when a notification was wanted and did not go out
+    /// (`watch` then keeps the news for its next run).
+    @discardableResult
+    func send(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console: Console,
+              unsent: String = "the results are saved ('pwnvault list')") -> Bool {
+        guard mode != .off, !news.isEmpty else { return true }
         let notification = Disclosure.notification(news, catalog: catalog, countOnly: mode == .count)
         if case let .unavailable(reason) = DesktopNotifier().send(notification) {
-            console.note("no desktop notification: \(reason); the results are saved ('pwnvault list')")
+            console.note("no desktop notification: \(reason); \(unsent)")
+            return false
         }
+        return true
     }
 }

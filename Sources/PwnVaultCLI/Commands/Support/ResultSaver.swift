@@ -34,7 +34,10 @@ final class ResultSaver: @unchecked Sendable {
     private var pending: [Item] = []
     private var failure: Error?
 
-    init(session: VaultSession?) { self.session = session }
+    /// New findings are saved as waiting for delivery (`watch`, which shows them only at the end).
+    private let unannounced: Bool
+
+    init(session: VaultSession?, unannounced: Bool = false) { self.session = session; self.unannounced = unannounced }
 
     /// Hands `attempt` for `account` (nil: an account outside the vault) over; returns at once.
     func save(_ attempt: CheckAttempt, for account: Account?, then: @escaping @Sendable (Recorded) -> Void) {
@@ -58,7 +61,7 @@ final class ResultSaver: @unchecked Sendable {
                 try session.update { payload in
                     for (n, item) in batch.enumerated() {
                         guard let id = item.account?.id, let i = payload.accounts.firstIndex(where: { $0.id == id }) else { continue }
-                        recorded[n].news = payload.accounts[i].record(item.attempt)
+                        recorded[n].news = payload.accounts[i].record(item.attempt, unannounced: unannounced)
                         recorded[n].known = payload.accounts[i]
                     }
                 }
