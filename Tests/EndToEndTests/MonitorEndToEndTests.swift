@@ -404,16 +404,20 @@ final class MonitorEndToEndTests: XCTestCase {
     // MARK: domain search
 
     func testADomainSearchListsEveryBreachedAddressMaskedAndSavesThem() throws {
+        // A verified domain is account data: named on a terminal only, "domain N" piped, in JSON and shared.
         let domains = s.run(["domain"])
         XCTAssertEqual(domains.status, 0, domains.all)
-        XCTAssertTrue(domains.stdout.hasPrefix("hibp-integration-tests.com  12 breached addresses"), domains.stdout)
+        XCTAssertTrue(domains.stdout.hasPrefix("domain 1  12 breached addresses"), domains.stdout)
+        XCTAssertTrue(s.runOnTerminal(["domain"]).stdout.contains("hibp-integration-tests.com  12 breached addresses"))
+        XCTAssertFalse(s.runOnTerminal(["--share", "domain"]).stdout.contains("hibp-integration-tests.com"))
+        XCTAssertFalse(s.run(["domain", "--json"]).stdout.contains("hibp-integration-tests.com"))
 
         s.initVault()
         XCTAssertEqual(s.run(["add", Self.dad, "--label", "Dad"]).status, 0)
         let piped = s.run(["domain", "hibp-integration-tests.com"])
         XCTAssertEqual(piped.status, 1, piped.all)
         XCTAssertEqual(paths().filter { $0.contains("/breacheddomain/") }.count, 1, "one request for the whole domain")
-        XCTAssertTrue(piped.stdout.hasPrefix("hibp-integration-tests.com: 12 breached addresses\n"), piped.stdout)
+        XCTAssertTrue(piped.stdout.hasPrefix("the domain: 12 breached addresses\n"), piped.stdout)
         XCTAssertTrue(piped.stdout.contains("#1  Dad  pwned in 1 breach: Adobe\n"), piped.stdout)
         XCTAssertTrue(piped.stdout.contains("address 2  pwned in"), piped.stdout)
         XCTAssertTrue(piped.stdout.contains("1 sensitive breach (not named)"), "domain search returns sensitive breaches: \(piped.stdout)")

@@ -44,13 +44,16 @@ enum DomainCommand: Command {
             if context.arguments.has("save") { throw UsageError.conflicting(command: "domain", reason: "--save needs a DOMAIN") }
             let domains = try services.once(key: key) { try await client.subscribedDomains() }
             if context.json {
-                try c.json(domains.map { DomainRow(domain: Sanitizer.singleLine($0.domainName), pwnCount: $0.pwnCount,
-                                                   pwnCountExcludingSpamLists: $0.pwnCountExcludingSpamLists) })
+                // A verified domain is the owner's account data: named on a terminal outside share mode
+                // only; pipes, JSON and share mode get "domain N" (the order HIBP lists them in).
+                try c.json(domains.enumerated().map { i, d in DomainRow(domain: "domain \(i + 1)", pwnCount: d.pwnCount,
+                                                   pwnCountExcludingSpamLists: d.pwnCountExcludingSpamLists) })
             } else if domains.isEmpty {
                 c.note("the API key has no verified domain; verify one on haveibeenpwned.com (Domain search)")
             } else {
-                for d in domains {
-                    c.out(Sanitizer.singleLine(d.domainName) + (d.pwnCount.map { "  \(thousands($0)) breached addresses" } ?? ""))
+                for (i, d) in domains.enumerated() {
+                    let name = c.showsAccounts ? Sanitizer.singleLine(d.domainName) : "domain \(i + 1)"
+                    c.out(name + (d.pwnCount.map { "  \(thousands($0)) breached addresses" } ?? ""))
                 }
             }
             return .success
@@ -114,11 +117,12 @@ enum DomainCommand: Command {
                                named.joined(separator: ", ") + (inVault == nil ? "  (not in the vault)" : ""))
         }
         if context.json {
-            try c.json(Report(domain: search.domain, breachedAddresses: search.count, added: added, addresses: rows))
+            try c.json(Report(domain: "domain", breachedAddresses: search.count, added: added, addresses: rows))
         } else {
-            c.out("\(search.domain): \(search.count) breached address\(search.count == 1 ? "" : "es")")
+            let shown = c.showsAccounts ? search.domain : "the domain"
+            c.out("\(shown): \(search.count) breached address\(search.count == 1 ? "" : "es")")
             lines.forEach { c.out($0) }
-            if context.arguments.has("save") { c.note("added \(added) to the vault; results recorded for every address on \(search.domain) in it") }
+            if context.arguments.has("save") { c.note("added \(added) to the vault; results recorded for every address on \(shown) in it") }
         }
         return unacknowledged ? .breachesFound : .success
     }
