@@ -29,10 +29,15 @@ enum CheckCommand: Command {
         it was first seen: what this check found for the first time is marked NEW ("new": true in
         JSON) until the next check, and stays to be acknowledged until 'pwnvault ack' says it was dealt
         with. An interrupted 'check --all --force' run again continues where it stopped.
+        E-mail addresses are looked up by k-anonymity (--k-anonymity=auto, the default): only the
+        first 6 hex characters of the SHA-1 of the address are sent, where the key's plan includes
+        that search; after HIBP's first refusal the run sends addresses whole (remembered for a day).
+        --k-anonymity=require ends the run with status 7 instead; "lookup" in the JSON summary says
+        which was used.
         Exit status: 0 no checked account has a finding that is not acknowledged (with --all: no
         account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached
         (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is
-        missing, 8 some could not be checked
+        missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked
         (this wins over 1).
         """,
         options: [OptionSpec("all", help: "check every account in the vault that is due"),
