@@ -31,6 +31,7 @@ public struct Settings: Sendable, Equatable {
     public static let defaultHTTPTimeoutSeconds = 30
     public static let httpTimeoutRange = 1...600
     public static let maxWaitVariable = "PWNVAULT_MAX_WAIT"
+    public static let kAnonymityVariable = "PWNVAULT_K_ANONYMITY"
     /// Seconds `check` waits at most when HIBP asks it to (429 `retry-after`), by default.
     public static let defaultMaxWaitSeconds = 60
     public static let maxWaitRange = 1...86_400
@@ -66,6 +67,8 @@ public struct Settings: Sendable, Equatable {
          "seconds one request to HIBP may take before it is retried (1 to 600)"),
         (maxWaitVariable, "\(defaultMaxWaitSeconds)",
          "the longest single wait HIBP may ask check for (429 retry-after), in seconds (1 to 86400); a longer one ends the run"),
+        (kAnonymityVariable, "auto",
+         "how check and watch look e-mail addresses up: auto (by k-anonymity, 6 hex characters of the SHA-1, while the key's plan allows it, else whole), require (never whole: status 7 instead), off (whole); --k-anonymity takes precedence"),
         (shareVariable, "(unset: off)",
          "any value but 0, no, false or off: share mode, accounts shown only by label or #id"),
         ("LC_ALL", "(unset)", "the locale; its territory (en_GB.UTF-8: GB) is the region national phone numbers are read in, before LC_TELEPHONE's and LANG's; its code page reads vCard 2.1 text, before LC_CTYPE's and LANG's"),
@@ -87,6 +90,9 @@ public struct Settings: Sendable, Equatable {
     public var httpTimeoutSeconds: Int
     /// `PWNVAULT_MAX_WAIT`: the longest single `retry-after` that `check` waits for.
     public var maxWaitSeconds: Int
+
+    /// `PWNVAULT_K_ANONYMITY`: how `check` and `watch` look e-mail addresses up.
+    public var kAnonymity: KAnonymityMode
 
     /// `PWNVAULT_VAULT`, as given (may be relative or start with `~/`); nil when unset or empty.
     public var vaultPath: String?
@@ -186,6 +192,15 @@ public struct Settings: Sendable, Equatable {
         }
         httpTimeoutSeconds = try seconds(Self.httpTimeoutVariable, in: Self.httpTimeoutRange, default: Self.defaultHTTPTimeoutSeconds)
         maxWaitSeconds = try seconds(Self.maxWaitVariable, in: Self.maxWaitRange, default: Self.defaultMaxWaitSeconds)
+
+        if let raw = value(Self.kAnonymityVariable) {
+            guard let mode = KAnonymityMode(rawValue: raw) else {
+                throw SettingsError.invalidValue(variable: Self.kAnonymityVariable, value: raw, expected: "auto, require or off")
+            }
+            kAnonymity = mode
+        } else {
+            kAnonymity = .auto
+        }
 
         if let raw = value(Self.shareVariable) {
             shareMode = !["0", "no", "false", "off"].contains(raw.lowercased())

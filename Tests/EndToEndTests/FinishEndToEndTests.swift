@@ -59,7 +59,13 @@ final class FinishEndToEndTests: XCTestCase {
         XCTAssertEqual(json.status, 0, json.all)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(report["problems"] as? Int, 0)
-        XCTAssertEqual((report["checks"] as? [[String: Any]])?.count, 10)
+        XCTAssertEqual((report["checks"] as? [[String: Any]])?.count, 11)
+        let lookup = (report["checks"] as? [[String: Any]])?.first { $0["name"] as? String == "lookup" }
+        XCTAssertEqual(lookup?["outcome"] as? String, "ok")
+        XCTAssertTrue((lookup?["detail"] as? String ?? "").hasPrefix("whole address"), "the sandbox sets off: \(json.stdout)")
+        let auto = s.run(["doctor"], env: serverEnvironment(server).merging(["PWNVAULT_K_ANONYMITY": "auto"]) { $1 },
+                         passphraseFromFile: false)
+        XCTAssertTrue(auto.stdout.contains("lookup") && auto.stdout.contains("k-anonymity: only the first 6 hex"), auto.stdout)
     }
 
     func testDoctorReportsAMissingVaultWithAFix() throws {

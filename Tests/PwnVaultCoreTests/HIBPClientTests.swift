@@ -57,6 +57,28 @@ final class HIBPClientTests: XCTestCase {
         XCTAssertEqual(HIBPClient.percentEncode("a-b.c_d~e f?#%&="), "a-b.c_d~e%20f%3F%23%25%26%3D")
     }
 
+    func testTheRangeSearchSendsSixHexCharactersAndMatchesItsOwnSuffix() async throws {
+        // HIBP's own example (troyhunt.com): test@example.com hashes to 567159D622FFBB50B11B0EFD307BE358624A26EE.
+        XCTAssertEqual(HIBPClient.rangeHash("  Test@Example.COM\n"), "567159D622FFBB50B11B0EFD307BE358624A26EE")
+        let body = #"[{"hashSuffix":"0000000000000000000000000000000000","websites":["Decoy"]},"#
+            + #"{"hashSuffix":"d622ffbb50b11b0efd307be358624a26ee","websites":["Adobe","Stratfor"]}]"#
+        let stub = StubTransport(status: 200, body: body)
+        let found = try await client(stub).breachedAccountRange("test@example.com")
+        XCTAssertEqual(found.breachNames, ["Adobe", "Stratfor"])
+        XCTAssertEqual(stub.sent[0].request.url.absoluteString, "https://haveibeenpwned.com/api/v3/breachedaccount/range/567159")
+        XCTAssertNotNil(stub.sent[0].apiKey)
+        let other = try await client(stub).breachedAccountRange("someone@example.com")
+        XCTAssertEqual(other, .clean, "a suffix that is not the address's own is someone else's")
+        let pascal = StubTransport(status: 200, body: #"[{"HashSuffix":"D622FFBB50B11B0EFD307BE358624A26EE","Websites":["Adobe"]}]"#)
+        let pascalFound = try await client(pascal).breachedAccountRange("test@example.com")
+        XCTAssertEqual(pascalFound.breachNames, ["Adobe"])
+        let notFound = try await client(StubTransport(status: 404)).breachedAccountRange("test@example.com")
+        XCTAssertEqual(notFound, .clean)
+        await assertThrows(.forbidden(cfRay: nil, detail: "No k-anonymity.")) {
+            try await self.client(StubTransport(status: 403, body: "No k-anonymity.")).breachedAccountRange("test@example.com")
+        }
+    }
+
     func testHeadersAndKeyAreSentWhereNeeded() async throws {
         let stub = StubTransport(status: 404)
         let c = client(stub)

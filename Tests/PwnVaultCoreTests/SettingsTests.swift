@@ -145,6 +145,14 @@ final class SettingsTests: XCTestCase {
         }
     }
 
+    func testKAnonymityIsAutoUnlessSetAndRefusesOtherValues() throws {
+        XCTAssertEqual(try Settings(environment: [:]).kAnonymity, .auto)
+        XCTAssertEqual(try Settings(environment: ["PWNVAULT_K_ANONYMITY": ""]).kAnonymity, .auto)
+        XCTAssertEqual(try Settings(environment: ["PWNVAULT_K_ANONYMITY": "require"]).kAnonymity, .require)
+        XCTAssertEqual(try Settings(environment: ["PWNVAULT_K_ANONYMITY": "off"]).kAnonymity, .off)
+        XCTAssertThrowsError(try Settings(environment: ["PWNVAULT_K_ANONYMITY": "yes"]))
+    }
+
     func testTheLocaleOfCharacterTypesFollowsPOSIXOrder() throws {
         XCTAssertNil(try Settings(environment: [:]).ctypeLocale)
         XCTAssertEqual(try Settings(environment: ["LANG": "ru_RU.KOI8-R"]).ctypeLocale, "ru_RU.KOI8-R")
@@ -159,7 +167,7 @@ final class SettingsTests: XCTestCase {
         let names = Settings.documentation.map(\.name)
         XCTAssertEqual(names.sorted(), [
             "HIBP_API_KEY", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "LC_TELEPHONE", "NO_COLOR", "PAGER", "PWNVAULT_API_URL", "PWNVAULT_HTTP_TIMEOUT", "PWNVAULT_KEYRING",
-            "PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS", "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_MAX_WAIT", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
+            "PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS", "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_K_ANONYMITY", "PWNVAULT_MAX_WAIT", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
             "PWNVAULT_VAULT", "TERM", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
         ])
         for entry in Settings.documentation {

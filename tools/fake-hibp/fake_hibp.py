@@ -528,6 +528,11 @@ def normalise_account(raw):
     return raw.strip().lower()
 
 
+def account_sha1(account):
+    """The upper-case hex SHA-1 of an account as k-anonymity searches hash it: trimmed, lower-cased."""
+    return hashlib.sha1(normalise_account(account).encode("utf-8")).hexdigest().upper()
+
+
 def split_account(account):
     """(local part, domain) of an e-mail address; (account, "") for usernames and phone numbers."""
     if "@" in account:
@@ -609,7 +614,7 @@ class Config:
     FIELDS = ("rpm", "latency_ms", "burst", "timeout_s")
 
     def __init__(self, rpm, latency_ms, burst, timeout_s, keys, stealer_logs=True, domains=(TEST_DOMAIN,),
-                 entitlements=None):
+                 entitlements=None, k_anonymity=False):
         self.rpm = rpm
         self.latency_ms = latency_ms
         self.burst = burst
@@ -620,10 +625,13 @@ class Config:
         self.stealer_logs = stealer_logs
         self.domains = list(domains)
         self.entitlements = {k: dict(v) for k, v in (entitlements or {}).items()}
+        # k-anonymity searches (breachedaccount/range): HIBP sells them with its larger plans only
+        # (Pro and High RPM, per troyhunt.com's announcement), so a key lacks them unless told.
+        self.k_anonymity = k_anonymity
 
     def copy(self):
         return Config(self.rpm, self.latency_ms, self.burst, self.timeout_s, self.keys, self.stealer_logs,
-                      self.domains, self.entitlements)
+                      self.domains, self.entitlements, self.k_anonymity)
 
     def as_dict(self):
         return {"rpm": self.rpm, "latency_ms": self.latency_ms, "burst": self.burst,
@@ -631,6 +639,7 @@ class Config:
                 "keys": {k: (v if isinstance(v, str) else (self.rpm if v is None else v))
                          for k, v in sorted(self.keys.items())},
                 "stealer_logs": self.stealer_logs, "domains": list(self.domains),
+                "k_anonymity": self.k_anonymity,
                 "entitlements": {k: dict(v) for k, v in sorted(self.entitlements.items())}}
 
     def entitled(self, key):
@@ -639,6 +648,10 @@ class Config:
         override = self.entitlements.get(key, {})
         default_domains = [TEST_DOMAIN] if key == TEST_KEY else self.domains
         return override.get("stealer_logs", self.stealer_logs), list(override.get("domains", default_domains))
+
+    def includes_k_anonymity(self, key):
+        """Whether a lower-case key's subscription includes breachedaccount/range."""
+        return self.entitlements.get(key, {}).get("k_anonymity", self.k_anonymity)
 
     @staticmethod
     def parse_domains(value, what):
@@ -657,9 +670,10 @@ class Config:
         """Applies a JSON object of changes; raises ValueError naming the first bad one."""
         if not isinstance(changes, dict):
             raise ValueError("the body must be a JSON object")
-        unknown = sorted(set(changes) - set(self.FIELDS) - {"keys", "stealer_logs", "domains", "entitlements"})
+        unknown = sorted(set(changes) - set(self.FIELDS) - {"keys", "stealer_logs", "domains", "entitlements",
+                                                            "k_anonymity"})
         if unknown:
-            raise ValueError("unknown setting %r (known: %s, keys, stealer_logs, domains, entitlements)"
+            raise ValueError("unknown setting %r (known: %s, keys, stealer_logs, domains, entitlements, k_anonymity)"
                              % (unknown[0], ", ".join(self.FIELDS)))
         checks = {"rpm": (0, 1_000_000), "latency_ms": (0, 120_000), "burst": (1, 100_000),
                   "timeout_s": (0, 600)}
@@ -679,6 +693,8 @@ class Config:
             parsed.update([parse_key_spec(spec)])
         if "stealer_logs" in changes and not isinstance(changes["stealer_logs"], bool):
             raise ValueError("stealer_logs must be true or false")
+        if "k_anonymity" in changes and not isinstance(changes["k_anonymity"], bool):
+            raise ValueError("k_anonymity must be true or false")
         domains = self.parse_domains(changes["domains"], "domains") if "domains" in changes else None
         overrides = changes.get("entitlements", {})
         if not isinstance(overrides, dict):
@@ -688,10 +704,12 @@ class Config:
             if not isinstance(key, str) or not _KEY_FORMAT.fullmatch(key):
                 raise ValueError("entitlements: a key is 32 hexadecimal characters: %r" % (key,))
             if override is not None:
-                if not isinstance(override, dict) or set(override) - {"stealer_logs", "domains"}:
-                    raise ValueError("entitlements: each key takes {\"stealer_logs\": bool, \"domains\": [...]} or null")
-                if "stealer_logs" in override and not isinstance(override["stealer_logs"], bool):
-                    raise ValueError("entitlements: stealer_logs must be true or false")
+                if not isinstance(override, dict) or set(override) - {"stealer_logs", "domains", "k_anonymity"}:
+                    raise ValueError("entitlements: each key takes {\"stealer_logs\": bool, \"domains\": [...], "
+                                     "\"k_anonymity\": bool} or null")
+                for flag in ("stealer_logs", "k_anonymity"):
+                    if flag in override and not isinstance(override[flag], bool):
+                        raise ValueError("entitlements: %s must be true or false" % flag)
                 override = dict(override)
                 if "domains" in override:
                     override["domains"] = self.parse_domains(override["domains"], "entitlements domains")
@@ -702,6 +720,8 @@ class Config:
         self.keys.update(parsed)
         if "stealer_logs" in changes:
             self.stealer_logs = changes["stealer_logs"]
+        if "k_anonymity" in changes:
+            self.k_anonymity = changes["k_anonymity"]
         if domains is not None:
             self.domains = domains
         for key, override in parsed_overrides.items():
@@ -765,6 +785,12 @@ def not_found_reply():
 
 
 NO_STEALER_LOGS_TEXT = "Forbidden: the subscription of this hibp-api-key does not include stealer logs."
+# HIBP's documentation does not say which status a plan without k-anonymity searches gets; it
+# answers 401 or 403 for stealer logs a plan lacks. The fake answers 403 with a sentence, like those.
+NO_K_ANONYMITY_TEXT = "Forbidden: the subscription of this hibp-api-key does not include k-anonymity searches."
+# Entries that share no address's hash: every real prefix holds hundreds of suffixes, so a client
+# must match its own suffix, never take the first entry.
+K_ANONYMITY_DECOYS = 2
 UNVERIFIED_DOMAIN_TEXT = "Forbidden: the domain %s is not a verified domain of this hibp-api-key's subscription."
 
 _MALFORMED_JSON = b'[{"Name":"Adobe"},{"Name":"Bright'
@@ -846,6 +872,8 @@ class FakeHIBP:
             service.pop()
         query = {k.lower(): v for k, v in urllib.parse.parse_qsl(raw_query, keep_blank_values=True)}
         catalog = self.catalog   # one consistent catalog for the whole request
+        if len(service) == 3 and service[:2] == ["breachedaccount", "range"]:
+            return self.only_get(method) or self.breached_account_range(parts[5], headers, now, catalog)
         if len(service) == 2 and service[0] in ("breachedaccount", "pasteaccount", "stealerlogsbyemail"):
             account = normalise_account(urllib.parse.unquote(parts[4]))
             return self.only_get(method) or self.account_endpoint(service[0], account, query, headers, now, catalog)
@@ -950,6 +978,41 @@ class FakeHIBP:
         reply.delay_s += hang
         return reply
 
+    def breached_account_range(self, prefix, headers, now, catalog):
+        """breachedaccount/range/{6 hex}: every account the server can enumerate (test table, fixtures,
+        accounts /__control/accounts touched) whose upper-case SHA-1 of the lower-cased, trimmed address
+        starts with the prefix, with the breach Names breachedaccount would list for it (same filter,
+        no domain or unverified filter), plus decoys. The deterministic rule's other addresses are
+        unknown here: HIBP knows its accounts, the fake only those it can list."""
+        denied = self.authorise(headers, now, domain=None)
+        if denied:
+            return denied
+        with self.lock:
+            allowed = self.config.includes_k_anonymity(headers["hibp-api-key"].strip().lower())
+        if not allowed:
+            return text_reply(403, NO_K_ANONYMITY_TEXT)
+        if not re.fullmatch(r"[0-9A-Fa-f]{6}", prefix):
+            return text_reply(400, "Bad request: the hash prefix must be 6 hexadecimal characters.")
+        prefix = prefix.upper()
+        with self.lock:
+            added = list(self.added)
+        candidates = set(added) | set("%s@%s" % (local, TEST_DOMAIN) for local in TEST_ACCOUNTS) \
+            | set(self.book.fixtures)
+        entries = []
+        for account in sorted(candidates):
+            digest = account_sha1(account)
+            if not digest.startswith(prefix):
+                continue
+            record = self.record_for(account)
+            names = self.visible_breaches(record, catalog)
+            if names:
+                entries.append({"hashSuffix": digest[6:], "websites": names})
+        for i in range(K_ANONYMITY_DECOYS):
+            suffix = hashlib.sha1(("decoy:%s:%d" % (prefix, i)).encode("ascii")).hexdigest().upper()[:34]
+            entries.append({"hashSuffix": suffix, "websites": catalog.eligible_names[:1 + i]})
+        entries.sort(key=lambda e: e["hashSuffix"])
+        return json_reply(200, entries)
+
     def entitled(self, headers):
         """(includes stealer logs, verified domains) of the request's (already authorised) key."""
         with self.lock:
@@ -1019,10 +1082,20 @@ class FakeHIBP:
         return sum(1 for names in found.values()
                    if any(not catalog.get(n).get("IsSpamList", False) for n in names))
 
-    def breached_account(self, record, query, catalog):
+    @staticmethod
+    def visible_entries(record, catalog):
+        """The catalog entries breachedaccount shows for `record`: no sensitive (unless to the verified
+        owner) or retired breach."""
         entries = [catalog.get(n) for n in record.breaches]
-        entries = [e for e in entries if catalog.is_listable(e)
-                   or (record.owner_verified and e.get("IsSensitive", False) and not e.get("IsRetired", False))]
+        return [e for e in entries if e is not None and (catalog.is_listable(e)
+                or (record.owner_verified and e.get("IsSensitive", False) and not e.get("IsRetired", False)))]
+
+    def visible_breaches(self, record, catalog):
+        """The Names breachedaccount would list for `record`, in its order."""
+        return [e["Name"] for e in sorted(self.visible_entries(record, catalog), key=lambda e: e["Name"].lower())]
+
+    def breached_account(self, record, query, catalog):
+        entries = self.visible_entries(record, catalog)
         if not parse_bool(query.get("includeunverified"), True):
             entries = [e for e in entries if e.get("IsVerified", False)]
         domain = query.get("domain", "").strip().lower()

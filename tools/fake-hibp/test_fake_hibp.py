@@ -3,6 +3,7 @@
 python3 -m unittest discover -s tools/fake-hibp -v
 """
 
+import hashlib
 import http.client
 import json
 import os
@@ -864,6 +865,82 @@ class StealerLogTests(ServerTestCase):
             self.assertIn("stealerLogs", bad.stderr)
         finally:
             os.unlink(f.name)
+
+
+class KAnonymityTests(ServerTestCase):
+    """breachedaccount/range/{6 hex}: the same records as breachedaccount, by hash prefix."""
+
+    @staticmethod
+    def sha1(account):
+        return hashlib.sha1(account.strip().lower().encode("utf-8")).hexdigest().upper()
+
+    def range_of(self, account, key=KEY, prefix=None):
+        digest = self.sha1(account)
+        return self.get("/api/v3/breachedaccount/range/" + (prefix or digest[:6]), key=key), digest[6:]
+
+    def websites(self, account, **kwargs):
+        r, suffix = self.range_of(account, **kwargs)
+        self.assertEqual(r.status, 200, r.body)
+        self.assertEqual(r.headers["content-type"], "application/json; charset=utf-8")
+        found = [e["websites"] for e in r.json() if e["hashSuffix"] == suffix]
+        self.assertLessEqual(len(found), 1)
+        return found[0] if found else []
+
+    def test_key_without_it_gets_403_and_the_request_is_logged_and_counted(self):
+        r, _ = self.range_of("account-exists@" + TEST_DOMAIN)
+        self.assertEqual(r.status, 403)
+        self.assertTrue(r.headers["content-type"].startswith("text/plain"))
+        self.assertNotIn("cf-ray", r.headers, "HIBP's own refusal, not Cloudflare's")
+        self.assertIn("does not include k-anonymity", r.body.decode())
+        log = self.control("GET", "log").json()
+        self.assertEqual([(e["path"], e["status"]) for e in log],
+                         [("/api/v3/breachedaccount/range/" + self.sha1("account-exists@" + TEST_DOMAIN)[:6], 403)])
+        self.assertEqual(self.range_of("x@example.com", key="0" * 31 + "9")[0].status, 401)
+        self.assertEqual(self.get("/api/v3/breachedaccount/range/ABCDEF", ua=None).status, 403)
+
+    def test_answers_equal_breachedaccount_for_every_known_account(self):
+        self.configure(k_anonymity=True)
+        self.control("POST", "accounts", {"account": "Pwned-Alice@Example.com", "breaches": ["Adobe"]})
+        self.control("POST", "accounts", {"account": "clean-bob@example.com"})
+        accounts = ["%s@%s" % (local, TEST_DOMAIN) for local in fake_hibp.TEST_ACCOUNTS]
+        accounts += ["pwned-alice@example.com", "clean-bob@example.com"]
+        for account in accounts:
+            direct = self.breaches_of(account, query="")
+            expected = [] if direct == 404 else [b["Name"] for b in direct]
+            self.assertEqual(self.websites(account), expected, account)
+        self.assertTrue(self.websites("pwned-alice@example.com"), "the deterministic rule's own breaches too")
+        self.assertEqual(self.websites("  PWNED-alice@EXAMPLE.com "), self.websites("pwned-alice@example.com"))
+
+    def test_prefix_case_format_decoys_and_rate_limit(self):
+        self.configure(k_anonymity=True)
+        digest = self.sha1("multiple-breaches@" + TEST_DOMAIN)
+        upper = self.get("/api/v3/breachedaccount/range/" + digest[:6]).json()
+        lower = self.get("/api/v3/breachedaccount/range/" + digest[:6].lower()).json()
+        self.assertEqual(upper, lower)
+        self.assertGreaterEqual(len(upper), 1 + fake_hibp.K_ANONYMITY_DECOYS, "decoys share the prefix")
+        for entry in upper:
+            self.assertEqual(set(entry), {"hashSuffix", "websites"})
+            self.assertRegex(entry["hashSuffix"], r"^[0-9A-F]{34}$")
+        for bad in ("ABCDE", "ABCDEFA", "GGGGGG", "a%40b.c"):
+            self.assertEqual(self.get("/api/v3/breachedaccount/range/" + bad).status, 400, bad)
+        self.assertEqual(self.get("/api/v3/breachedaccount/range/ABCDEF", method="POST").status, 405)
+        self.configure(rpm=1, burst=1)
+        self.assertEqual(self.get("/api/v3/breachedaccount/range/ABCDEF").status, 200)
+        r = self.get("/api/v3/breachedaccount/range/ABCDEF")
+        self.assertEqual(r.status, 429, "paced like every keyed request")
+        self.assertIn("retry-after", r.headers)
+
+    def test_per_key_entitlement(self):
+        config = self.configure(entitlements={KEY: {"k_anonymity": True}})
+        self.assertEqual(config["entitlements"], {KEY: {"k_anonymity": True}})
+        self.assertIs(config["k_anonymity"], False)
+        self.assertEqual(self.range_of("a@example.com")[0].status, 200)
+        self.assertEqual(self.range_of("a@example.com", key=SLOW_KEY)[0].status, 403)
+        self.configure(k_anonymity=True, entitlements={KEY: {"k_anonymity": False}})
+        self.assertEqual(self.range_of("a@example.com")[0].status, 403)
+        self.assertEqual(self.range_of("a@example.com", key=SLOW_KEY)[0].status, 200)
+        for bad in ({"k_anonymity": "yes"}, {"entitlements": {KEY: {"k_anonymity": 1}}}):
+            self.assertEqual(self.control("POST", "config", bad).status, 400, bad)
 
 
 class DomainTests(ServerTestCase):

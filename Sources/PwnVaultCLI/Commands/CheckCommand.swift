@@ -29,10 +29,15 @@ enum CheckCommand: Command {
         it was first seen: what this check found for the first time is marked NEW ("new": true in
         JSON) until the next check, and stays to be acknowledged until 'pwnvault ack' says it was dealt
         with. An interrupted 'check --all --force' run again continues where it stopped.
+        E-mail addresses are looked up by k-anonymity (--k-anonymity=auto, the default): only the
+        first 6 hex characters of the SHA-1 of the address are sent, where the key's plan includes
+        that search; after HIBP's first refusal the run sends addresses whole (remembered for a day).
+        --k-anonymity=require ends the run with status 7 instead; "lookup" in the JSON summary says
+        which was used.
         Exit status: 0 no checked account has a finding that is not acknowledged (with --all: no
         account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached
         (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is
-        missing, 8 some could not be checked
+        missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked
         (this wins over 1).
         """,
         options: [OptionSpec("all", help: "check every account in the vault that is due"),
@@ -85,6 +90,9 @@ enum CheckCommand: Command {
         var withNews = 0
         var interrupted = false
         var stoppedBy: String?
+        /// How e-mail addresses were looked up: "k-anonymity" (only 6 hex characters of each
+        /// address's SHA-1 left), "whole address" (at least one was sent whole), or absent (none was).
+        var lookup: String?
     }
 
     struct Report: Encodable { let results: [Row]; let summary: Summary }
@@ -147,7 +155,8 @@ enum CheckCommand: Command {
             }
             if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
             return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
-                                 session: session, catalog: catalog, context: context, all: all, notify: notify)
+                                 session: session, catalog: catalog, context: context, all: all, notify: notify,
+                                 kAnonymity: pacing.kAnonymity, key: key)
         }
         let catalogOutcome = Result { try blocking { try await loader.get()() } }
         let catalog: BreachCatalog?
@@ -165,7 +174,7 @@ enum CheckCommand: Command {
         }
         return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock,
                              session: session, catalog: PendingCatalog(ready: catalog, fetched: fetched, refresh: refresher),
-                             context: context, all: all, notify: notify)
+                             context: context, all: all, notify: notify, kAnonymity: pacing.kAnonymity, key: key)
     }
 
     /// The run stopped before any account was checked: the summary on stdout (like a run that
@@ -294,14 +303,16 @@ enum CheckCommand: Command {
     static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int,
                           clock: SystemSchedulerClock = SystemSchedulerClock(), lastRequestAt: Duration? = nil,
                           session: VaultSession?, catalog pending: PendingCatalog, context: Context, all: Bool,
-                          notify: NotifyOption) throws -> ExitStatus {
+                          notify: NotifyOption, kAnonymity: KAnonymityMode = .off, key: SecretBytes? = nil) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
-        let runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
+        var runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
                                  session: session, pastes: context.arguments.has("pastes"),
                                  stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt,
                                  rpmFromUser: context.arguments.value("rpm") != nil)
+        runner.kAnonymity = kAnonymity
+        runner.apiKey = key
         let json = context.json
         let report = runner.run(entries, progress: progress) { outcome, progress in
             if !json { progress.print(line(for: outcome, catalog: pending.get(for: outcome.result, console: c) { progress.clear() }, console: c)) }
@@ -317,6 +328,7 @@ enum CheckCommand: Command {
         summary.withNews = report.news.count
         summary.interrupted = report.interrupted
         if let stop = report.stop as? HIBPError { summary.stoppedBy = stop.message }
+        summary.lookup = report.lookup
 
         if json {
             let rows = report.outcomes.map { row(for: $0, catalog: catalog, console: c) }

@@ -138,6 +138,8 @@ enum WatchCommand: Command {
                                  session: session, pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"))
         // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
         runner.unannounced = true
+        runner.kAnonymity = pacing.kAnonymity
+        runner.apiKey = key
         var report = entries.isEmpty ? CheckRunner.Report()
             : runner.run(entries, progress: Progress(console: c, total: entries.count, enabled: false)) { _, _ in }
         if let error = report.saveFailure { throw error }

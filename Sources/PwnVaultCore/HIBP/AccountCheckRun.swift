@@ -5,6 +5,13 @@ import FoundationEssentials
 /// `stealerlogsbyemail` request per e-mail address with `stealerLogs`), paced by a
 /// `CheckScheduler`, each account's `CheckAttempt` delivered as soon as it is complete.
 ///
+/// E-mail addresses are looked up by k-anonymity (`breachedaccount/range`, only 6 hex characters of
+/// the address's SHA-1 leave) unless `kAnonymity` is `.off` or the key is already known to be refused
+/// it (`rangeRefused`). In `.auto`, the first refusal (401/403) switches the rest of the run to the
+/// whole address: the refused account is asked again at the next slot (same pacing) and
+/// `onKAnonymityRefused` is told, once. In `.require`, the refusal ends the run
+/// (`HIBPError.kAnonymityRefused`) before any address is sent whole.
+///
 /// Stealer logs need a higher subscription and a domain the key verified: when HIBP refuses one
 /// (401 or 403), that account goes on without them and `onStealerLogsRefused` is told, once per run.
 public struct AccountCheckRun: Sendable {
@@ -42,13 +49,20 @@ public struct AccountCheckRun: Sendable {
     public let pastes: Bool
     public let stealerLogs: Bool
     public let now: @Sendable () -> Date
+    public let kAnonymity: KAnonymityMode
+    /// HIBP refused this key the range search before (`KAnonymityCache`): `.auto` starts whole.
+    public let rangeRefused: Bool
     private let onStealerLogsRefused: @Sendable (HIBPError) -> Void
+    private let onKAnonymityRefused: @Sendable (HIBPError) -> Void
 
     public init(client: HIBPClient, scheduler: CheckScheduler, pastes: Bool, stealerLogs: Bool = false,
+                kAnonymity: KAnonymityMode = .off, rangeRefused: Bool = false,
                 now: @escaping @Sendable () -> Date = Date.init,
-                onStealerLogsRefused: @escaping @Sendable (HIBPError) -> Void = { _ in }) {
+                onStealerLogsRefused: @escaping @Sendable (HIBPError) -> Void = { _ in },
+                onKAnonymityRefused: @escaping @Sendable (HIBPError) -> Void = { _ in }) {
         self.client = client; self.scheduler = scheduler; self.pastes = pastes; self.stealerLogs = stealerLogs
-        self.now = now; self.onStealerLogsRefused = onStealerLogsRefused
+        self.kAnonymity = kAnonymity; self.rangeRefused = rangeRefused
+        self.now = now; self.onStealerLogsRefused = onStealerLogsRefused; self.onKAnonymityRefused = onKAnonymityRefused
     }
 
     /// Runs every target; `onResult` gets `(target, attempt)` once per target, in completion order:
@@ -62,9 +76,10 @@ public struct AccountCheckRun: Sendable {
         var requests: [Request] = []
         for t in targets {
             requests.append(.breaches(t))
-            // HIBP keeps pastes and stealer logs for e-mail addresses only.
-            if pastes && t.kind == .email { requests.append(.pastes(t)) }
-            if stealerLogs && t.kind == .email { requests.append(.stealerLogs(t)) }
+            // HIBP keeps pastes and stealer logs for e-mail addresses only, and searches them by the
+            // whole address: `.require` never asks for them (the command refuses the combination).
+            if pastes && t.kind == .email && kAnonymity != .require { requests.append(.pastes(t)) }
+            if stealerLogs && t.kind == .email && kAnonymity != .require { requests.append(.stealerLogs(t)) }
         }
         let expected = Dictionary(requests.map { ($0.target.index, 1) }, uniquingKeysWith: +)
         let pending = PendingResults(expected: expected)
@@ -72,9 +87,31 @@ public struct AccountCheckRun: Sendable {
         let now = self.now
         let refused = Flag()
         let onRefused = onStealerLogsRefused
-        return try await scheduler.run(requests, perform: { request -> Answer in
+        let mode = kAnonymity
+        let lookups = Lookups(useRange: mode == .require || (mode == .auto && !rangeRefused))
+        let onRangeRefused = onKAnonymityRefused
+        var summary = try await scheduler.run(requests, perform: { request -> Answer in
             switch request {
-            case let .breaches(t): return .breaches(try await client.breachedAccount(t.account))
+            case let .breaches(t) where t.kind == .email && mode != .off:
+                if lookups.useRange {
+                    do {
+                        let lookup = try await client.breachedAccountRange(t.account)
+                        lookups.count(range: true)
+                        return .breaches(lookup)
+                    } catch let error as HIBPError where error.refusesKAnonymity {
+                        if mode == .require { throw HIBPError.kAnonymityRefused(detail: error.refusalDetail) }
+                        if lookups.stopUsingRange() { onRangeRefused(error) }
+                        throw HIBPError.lookupChanged
+                    }
+                }
+                if mode == .require { throw HIBPError.kAnonymityRefused(detail: "") }
+                let lookup = try await client.breachedAccount(t.account)
+                lookups.count(range: false)
+                return .breaches(lookup)
+            case let .breaches(t):
+                let lookup = try await client.breachedAccount(t.account)
+                if t.kind == .email { lookups.count(range: false) }
+                return .breaches(lookup)
             case let .pastes(t): return .pastes(try await client.pastes(t.account).map { "\($0.source)/\($0.id)" })
             case let .stealerLogs(t):
                 do {
@@ -91,6 +128,25 @@ public struct AccountCheckRun: Sendable {
                 await onResult(target, complete)
             }
         })
+        summary.kAnonymityLookups = lookups.range
+        summary.wholeAddressLookups = lookups.whole
+        return summary
+    }
+
+    /// Whether e-mail addresses still go by range search, and how many went each way. Shared by
+    /// concurrent requests.
+    private final class Lookups: @unchecked Sendable {
+        // Safe: every access holds `lock`.
+        private let lock = Lock()
+        private var range_ = true
+        private var counts = (range: 0, whole: 0)
+        init(useRange: Bool) { range_ = useRange }
+        var useRange: Bool { lock.withLock { range_ } }
+        /// Switches to the whole address; true for the first switch only.
+        func stopUsingRange() -> Bool { lock.withLock { defer { range_ = false }; return range_ } }
+        func count(range: Bool) { lock.withLock { if range { counts.range += 1 } else { counts.whole += 1 } } }
+        var range: Int { lock.withLock { counts.range } }
+        var whole: Int { lock.withLock { counts.whole } }
     }
 
     /// The first error a concurrent callback sets.
@@ -148,6 +204,23 @@ extension CheckRunSummary {
 }
 
 extension HIBPError {
+    /// A range search the key's subscription does not include: 401, or HIBP's own 403 (Cloudflare's
+    /// block, with a cf-ray, is the network's doing and stops the run as it would anyway).
+    var refusesKAnonymity: Bool {
+        switch self {
+        case .unauthorized, .forbidden(nil, _): return true
+        default: return false
+        }
+    }
+
+    /// HIBP's sentence in a 401/403.
+    var refusalDetail: String {
+        switch self {
+        case let .unauthorized(detail), let .forbidden(_, detail): return detail
+        default: return ""
+        }
+    }
+
     /// A stealer-log search the key's subscription does not include (401 or 403 on that endpoint).
     var refusesStealerLogs: Bool {
         switch self {

@@ -259,6 +259,13 @@ public struct CheckScheduler: Sendable {
             return result
         }
         var next = job
+        if case .lookupChanged = error {
+            // The request was answered (a refusal of the k-anonymity search): the same item is asked
+            // again the other way at the next slot, before new items, with no backoff.
+            next.notBefore = .zero
+            state.requeue(next)
+            return nil
+        }
         if case let .rateLimited(retryAfter) = error {
             let wait = retryPolicy.rateLimitWait(retryAfter: retryAfter)
             let now = clock.now()

@@ -48,6 +48,52 @@ public struct HIBPClient: Sendable {
         return list.isEmpty ? .clean : .breached(list)
     }
 
+    /// The breaches `email` is in, asked by k-anonymity (`breachedaccount/range/{prefix}`): only the
+    /// first 6 hex characters of the SHA-1 of the address leave; HIBP answers every suffix it holds
+    /// under that prefix with its breach `Name`s (`[{"hashSuffix", "websites"}]`), and the one that
+    /// matches the rest of the hash is this address's. `.clean` on 404 or when no suffix matches.
+    ///
+    /// What HIBP's announcement (troyhunt.com, "HIBP Mega Update: Passkeys, k-Anonymity Searches…")
+    /// shows: the SHA-1 of `test@example.com`, in upper-case hex, `567159` as the prefix, lower-case
+    /// `hashSuffix`/`websites`, available to the Pro and High RPM plans at the same (shared) rate
+    /// limit as direct searches. Not confirmed from HIBP's API page (not readable here): whether HIBP
+    /// lower-cases before hashing (its example is lower case, its direct search is case-insensitive
+    /// and trimmed, and every client seen lower-cases and trims: so does this one), and the status
+    /// for a plan without the search (401 or 403, as for stealer logs: both are taken as a refusal).
+    /// Suffixes are compared without regard to case; Mozilla's 2018 description wrote the fields
+    /// `HashSuffix`/`Websites`, so both spellings are read.
+    public func breachedAccountRange(_ email: String) async throws -> AccountLookup {
+        let hash = Self.rangeHash(email)
+        let prefix = String(hash.prefix(6)), suffix = String(hash.dropFirst(6))
+        let response = try await send(["breachedaccount", "range", prefix], query: [], needsKey: true)
+        if response.status == 404 { return .clean }
+        let entries: [RangeEntry] = try Self.decode(response)
+        guard let match = entries.first(where: { $0.hashSuffix.uppercased() == suffix }), !match.websites.isEmpty else {
+            return .clean
+        }
+        return .breached(match.websites.map { Breach(name: $0) })
+    }
+
+    /// The upper-case hex SHA-1 of `email` trimmed and lower-cased, as the range search is keyed.
+    static func rangeHash(_ email: String) -> String {
+        let normalized = Array(email.trimmingWhitespaceAndNewlines().lowercased().utf8)
+        var digest = [UInt8](repeating: 0, count: SHA1.digestBytes)
+        normalized.withUnsafeBytes { m in digest.withUnsafeMutableBytes { SHA1.hash(m, into: $0) } }
+        return Sodium.hex(digest).uppercased()
+    }
+
+    /// One entry of a range answer.
+    private struct RangeEntry: Decodable {
+        let hashSuffix: String
+        let websites: [String]
+        private enum Keys: String, CodingKey { case hashSuffix, websites, HashSuffix, Websites }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: Keys.self)
+            hashSuffix = try c.decodeIfPresent(String.self, forKey: .hashSuffix) ?? c.decode(String.self, forKey: .HashSuffix)
+            websites = try c.decodeIfPresent([String].self, forKey: .websites) ?? c.decode([String].self, forKey: .Websites)
+        }
+    }
+
     /// The pastes `account` appeared in (`pasteaccount/{account}`); empty on 404.
     public func pastes(_ account: String) async throws -> [Paste] {
         let response = try await send(["pasteaccount", try Self.accountSegment(account)], query: [], needsKey: true)

@@ -36,6 +36,12 @@ public enum HIBPError: Error, Hashable, Sendable {
     case malformedBody
     /// The answer was larger than the transport's cap and was cut off.
     case bodyTooLarge
+    /// `--k-anonymity=require`: HIBP refused the key the k-anonymity search (401/403 to
+    /// `breachedaccount/range`), and no address may be sent whole. `detail` is HIBP's sentence.
+    case kAnonymityRefused(detail: String)
+    /// Internal to a run: the range search was refused and `auto` now asks for the whole address:
+    /// the scheduler asks again at the next slot, with no backoff. Never shown.
+    case lookupChanged
 
     /// Maps a transport failure to what the user is told.
     public init(_ error: HTTPTransportError) {
@@ -51,7 +57,7 @@ public enum HIBPError: Error, Hashable, Sendable {
     /// True when no further request of the run can succeed: stop starting new ones.
     public var stopsRun: Bool {
         switch self {
-        case .unauthorized, .forbidden, .missingAPIKey, .unreachable, .waitTooLong: return true
+        case .unauthorized, .forbidden, .missingAPIKey, .unreachable, .waitTooLong, .kAnonymityRefused: return true
         default: return false
         }
     }
@@ -95,6 +101,10 @@ extension HIBPError: UserFacingError {
             return "Have I Been Pwned asked to wait \(seconds) s before the next request, longer than the \(limit) s pwnvault waits"
         case .malformedBody: return "Have I Been Pwned answered with data pwnvault cannot read"
         case .bodyTooLarge: return "Have I Been Pwned's answer was larger than pwnvault accepts"
+        case let .kAnonymityRefused(detail):
+            return "Have I Been Pwned refused this key the k-anonymity search, and --k-anonymity=require sends no address whole"
+                + (detail.isEmpty ? "" : ": \(detail)")
+        case .lookupChanged: return "the lookup changed to the whole address"
         }
     }
 
@@ -114,6 +124,9 @@ extension HIBPError: UserFacingError {
             return "results already checked are saved; run it again later, or allow longer waits with --max-wait SECONDS or \(Settings.maxWaitVariable)"
         case let .badRequest(subject): return subject.badRequestHint
         case .malformedBody, .bodyTooLarge: return "if the api address was changed from the default, check it"
+        case .kAnonymityRefused:
+            return "it needs a plan that includes it (HIBP's Pro and High RPM plans); --k-anonymity=auto sends the address whole instead"
+        case .lookupChanged: return nil
         }
     }
 
@@ -121,7 +134,7 @@ extension HIBPError: UserFacingError {
         switch self {
         // A Cloudflare block is the network's doing, not the key's: the same status as an outage.
         case .forbidden(_?, _): return .network
-        case .unauthorized, .forbidden, .missingAPIKey: return .apiAuthorization
+        case .unauthorized, .forbidden, .missingAPIKey, .kAnonymityRefused: return .apiAuthorization
         default: return .network
         }
     }

@@ -36,6 +36,9 @@ struct CheckRunner {
         var outcomes: [Outcome] = []
         var interrupted = false
         var stop: UserFacingError?
+        /// How e-mail addresses were looked up: `KAnonymityMode.rangeLabel` or `.wholeLabel` (any
+        /// address sent whole); nil when none was.
+        var lookup: String?
         /// A result could not be saved (the vault is thrown after the report is printed).
         var saveFailure: Error?
         var checked: Int { outcomes.filter { !$0.attemptFailed }.count }
@@ -63,6 +66,9 @@ struct CheckRunner {
     var rpmFromUser = false
     /// New findings are saved as waiting for delivery (`watch`: VAULT_FORMAT §7, `unannounced`).
     var unannounced = false
+    /// How e-mail addresses are looked up, and the key whose refusal of k-anonymity is remembered.
+    var kAnonymity: KAnonymityMode = .off
+    var apiKey: SecretBytes?
 
     /// Runs `entries`; `show` gets each outcome as it arrives (through the progress bar's lock).
     func run(_ entries: [Entry], progress: Progress, show: @escaping @Sendable (Outcome, Progress) -> Void) -> Report {
@@ -71,9 +77,19 @@ struct CheckRunner {
                                        lastRequestAt: lastRequestAt, rateFromUser: rpmFromUser, onLongWait: { wait in
             progress.note(HIBPServices.waitNote(wait, stopping: "Ctrl-C stops here and keeps the results so far"))
         })
+        // A refusal of the range search is remembered for a day (auto starts whole meanwhile).
+        let remembered: KAnonymityCache? = kAnonymity == .auto && apiKey != nil
+            ? (try? HIBPServices(context).cacheDirectory()).map(KAnonymityCache.init(directory:)) : nil
+        let key = apiKey
+        let now = context.now
+        let refusedBefore = key.map { remembered?.isRefused($0, now: now()) ?? false } ?? false
         let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: pastes, stealerLogs: stealerLogs,
+                                       kAnonymity: kAnonymity, rangeRefused: refusedBefore,
                                        now: context.now, onStealerLogsRefused: { error in
             progress.note("stealer logs not checked: \(error.message) (they need a plan that includes them and an address on a domain the key verified); the rest goes on")
+        }, onKAnonymityRefused: { error in
+            if let key { remembered?.rememberRefusal(for: key, now: now()) }
+            progress.note("the k-anonymity search was refused (\(error.message)): e-mail addresses are sent whole for the rest of this run and for a day (--k-anonymity=require refuses instead)")
         })
         let outcomes = Collector.Box<[Outcome]>(initial: [])
         // Vault accounts' results are saved on the saver's queue, so no request waits for the disk;
@@ -103,8 +119,12 @@ struct CheckRunner {
         progress.flush()
         var report = Report(outcomes: outcomes.value ?? [])
         switch result {
-        case .success: break
-        case let .failure(error as HIBPError): report.stop = error
+        case let .success(summary):
+            if summary.wholeAddressLookups > 0 { report.lookup = KAnonymityMode.wholeLabel }
+            else if summary.kAnonymityLookups > 0 { report.lookup = KAnonymityMode.rangeLabel }
+        case let .failure(error as HIBPError):
+            report.stop = error
+            if case .kAnonymityRefused = error { report.lookup = KAnonymityMode.rangeLabel }
         case .failure(is CancellationError): report.interrupted = true
         case let .failure(error): report.stop = InternalError(error)
         }

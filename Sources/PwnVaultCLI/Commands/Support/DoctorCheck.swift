@@ -6,7 +6,7 @@ struct DoctorCheck: Encodable {
     enum Outcome: String, Encodable { case ok, warning, problem }
 
     /// The area checked: `keyring`, `vault`, `unlock`, `key derivation`, `permissions`, `api key`,
-    /// `api`, `pwned passwords`, `share mode`, `core dumps`.
+    /// `api`, `pwned passwords`, `lookup` (k-anonymity or whole address), `share mode`, `core dumps`.
     let name: String
     let outcome: Outcome
     let detail: String

@@ -35,6 +35,7 @@ struct DoctorRun {
         checks.append(api)
         checks.append(reach(context.settings.passwordsBaseURL, path: "range/00000", name: "Pwned Passwords",
                             variable: Settings.passwordsURLVariable))
+        checks.append(lookup(try? probe.get()))
         checks.append(shareMode())
         checks.append(coreDumps())
         return checks
@@ -288,6 +289,25 @@ struct DoctorRun {
     }
 
     // MARK: this process
+
+    /// How `check` and `watch` will look e-mail addresses up: by k-anonymity, or whole.
+    private func lookup(_ key: SecretBytes?) -> DoctorCheck {
+        let range = "\(KAnonymityMode.rangeLabel): only the first 6 hex characters of each e-mail address's SHA-1 are sent"
+        switch context.settings.kAnonymity {
+        case .off:
+            return .ok("lookup", "\(KAnonymityMode.wholeLabel): e-mail addresses are sent whole (\(Settings.kAnonymityVariable)=off)")
+        case .require:
+            return .ok("lookup", range + " (\(Settings.kAnonymityVariable)=require: a key whose plan lacks it ends the check, status 7)")
+        case .auto:
+            // The key check and watch would use: the environment's before the keyring's.
+            let env = context.environment[Settings.apiKeyVariable].flatMap { $0.isEmpty ? nil : SecretBytes(copying: Array($0.utf8)) }
+            if let key = env ?? key, let folder = try? HIBPServices(context).cacheDirectory(),
+               KAnonymityCache(directory: folder).isRefused(key, now: context.now()) {
+                return .ok("lookup", "\(KAnonymityMode.wholeLabel): HIBP refused this key the k-anonymity search within the last day, so e-mail addresses are sent whole (a plan with it: HIBP's Pro or High RPM)")
+            }
+            return .ok("lookup", range + ", while the key's plan allows it (else whole, after one refused request)")
+        }
+    }
 
     private func shareMode() -> DoctorCheck {
         if let reason = context.shareReason { return .ok("share mode", "on (\(reason))") }

@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+
+/// `check --k-anonymity`: e-mail addresses looked up by the first 6 hex characters of their SHA-1
+/// (`breachedaccount/range`) against the fake HIBP server, whose log shows what was sent.
+final class KAnonymityEndToEndTests: XCTestCase {
+    var server: FakeHIBP!
+    var s: Sandbox!
+    let accounts = ["pwned.kay@example.com", "pwned.lee@example.com", "clean.lou@example.com", "Pwned.Mo@Example.com"]
+
+    override func setUpWithError() throws {
+        server = try FakeHIBP()
+        s = try Sandbox()
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.environment["PWNVAULT_K_ANONYMITY"] = "auto"
+        // HIBP knows its accounts; the fake can list only those it was told about.
+        for account in accounts {
+            server.control("/__control/accounts", #"{"account": "\#(account)"}"#)
+        }
+        s.initVault()
+        XCTAssertEqual(s.run(["add"] + accounts).status, 0)
+    }
+
+    override func tearDown() { server = nil; s = nil }
+
+    private func grant(_ allowed: Bool) {
+        server.control("/__control/config", #"{"entitlements": {"\#(FakeHIBP.key)": {"k_anonymity": \#(allowed)}}}"#)
+    }
+
+    private func accountPaths() -> [(path: String, status: Int)] {
+        server.log().compactMap { e in
+            guard let path = e["path"] as? String, path.contains("/breachedaccount/") else { return nil }
+            return (path, e["status"] as? Int ?? 0)
+        }
+    }
+
+    private func isRange(_ path: String) -> Bool {
+        path.range(of: #"^/api/v3/breachedaccount/range/[0-9A-F]{6}$"#, options: .regularExpression) != nil
+    }
+
+    /// `check --all --force --json` with `extra`: its results by id (status, breach count, names) and
+    /// its summary.
+    private func check(_ extra: [String] = [], status expected: Int32 = 1) throws -> (results: [Int: String], summary: [String: Any]) {
+        let r = s.run(["check", "--all", "--force", "--json"] + extra)
+        XCTAssertEqual(r.status, expected, r.all)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], r.all)
+        var results: [Int: String] = [:]
+        for row in json["results"] as? [[String: Any]] ?? [] {
+            results[row["id"] as? Int ?? -1] = "\(row["status"] ?? "") \(row["breachCount"] ?? "") \(row["breaches"] ?? "")"
+        }
+        return (results, json["summary"] as? [String: Any] ?? [:])
+    }
+
+    func testAKeyWithItSendsOnlyPrefixesAndFindsWhatTheWholeAddressFinds() throws {
+        grant(true)
+        let ranged = try check()
+        XCTAssertEqual(ranged.summary["lookup"] as? String, "k-anonymity")
+        let paths = accountPaths()
+        XCTAssertEqual(paths.count, accounts.count)
+        for (path, status) in paths {
+            XCTAssertTrue(isRange(path), path)
+            XCTAssertEqual(status, 200, path)
+        }
+        let everything = server.log().map { "\($0["path"] ?? "") \($0["query"] ?? "")" }.joined(separator: "\n").lowercased()
+        for account in accounts {
+            let local = String(account.lowercased().split(separator: "@")[0])
+            XCTAssertFalse(everything.contains(local), "\(account) left whole:\n\(everything)")
+        }
+        XCTAssertFalse(everything.contains("example.com") || everything.contains("%40"), everything)
+
+        let whole = try check(["--k-anonymity=off"])
+        XCTAssertEqual(whole.summary["lookup"] as? String, "whole address")
+        XCTAssertEqual(ranged.results, whole.results, "the same findings either way")
+        XCTAssertEqual(ranged.results.count, accounts.count)
+        XCTAssertTrue(ranged.results.values.contains { $0.hasPrefix("clean") }, "\(ranged.results)")
+        XCTAssertTrue(ranged.results.values.contains { $0.hasPrefix("breached") }, "\(ranged.results)")
+    }
+
+    func testAutoFallsBackAfterOneRefusalAndRemembersIt() throws {
+        let whole = try check(["--k-anonymity=off"])
+        let before = accountPaths().count
+        let auto = try check()
+        XCTAssertEqual(auto.results, whole.results)
+        XCTAssertEqual(auto.summary["lookup"] as? String, "whole address")
+        let paths = accountPaths().dropFirst(before)
+        let refused = paths.filter { isRange($0.path) }
+        XCTAssertEqual(refused.count, 1, "\(paths)")
+        XCTAssertEqual(refused.first?.status, 403)
+        XCTAssertEqual(paths.filter { !isRange($0.path) }.count, accounts.count, "every account still looked up")
+        // The next run remembers the refusal: no range request.
+        let again = accountPaths().count
+        _ = try check()
+        XCTAssertTrue(accountPaths().dropFirst(again).allSatisfy { !isRange($0.path) })
+    }
+
+    func testRequireFailsWithStatus7AndSendsNoAddress() throws {
+        let r = s.run(["check", "--all", "--k-anonymity=require", "--json"])
+        XCTAssertEqual(r.status, 7, r.all)
+        XCTAssertTrue(r.stderr.contains("k-anonymity"), r.stderr)
+        let paths = accountPaths()
+        XCTAssertFalse(paths.isEmpty)
+        XCTAssertTrue(paths.allSatisfy { isRange($0.path) && $0.status == 403 }, "\(paths)")
+        let env = s.run(["check", "--all"], env: ["PWNVAULT_K_ANONYMITY": "require"])
+        XCTAssertEqual(env.status, 7, env.all)
+        XCTAssertTrue(accountPaths().allSatisfy { isRange($0.path) }, "the setting too")
+        let pastes = s.run(["check", "--all", "--k-anonymity=require", "--pastes"])
+        XCTAssertEqual(pastes.status, 2, "pastes are searched by the whole address: " + pastes.all)
+        XCTAssertEqual(s.run(["check", "--all", "--k-anonymity=maybe"]).status, 2)
+    }
+}
