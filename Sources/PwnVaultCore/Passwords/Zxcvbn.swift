@@ -13,9 +13,8 @@ import Glibc
 /// (no `ZxcvbnInit` file to read).
 ///
 /// The passphrase reaches C as a NUL-terminated copy in secret memory (`SecretBytes`), never as a
-/// Swift `String`. zxcvbn itself works on its own heap copies (lower-cased and de-leeted forms for
-/// its dictionary matches) that it frees without wiping: a limit of the library, written in
-/// THREAT_MODEL.
+/// Swift `String`. zxcvbn's own working copies (lower-cased and de-leeted forms for its dictionary
+/// matches, on its stack) are not wiped: a limit of the library, written in THREAT_MODEL.
 public enum Zxcvbn {
     /// Why the estimate could not be made; shown as the reason the strength was not checked.
     public struct Unavailable: Error, CustomStringConvertible, Sendable {
