@@ -92,7 +92,7 @@ def run_scenario(name, n, rpm, latency, burst, first, shared, told):
             f.write("benchmark passphrase\n")
         run = lambda args, **kw: subprocess.run([BIN] + args, env=env, stdout=subprocess.DEVNULL,
                                                 stderr=subprocess.PIPE, **kw)
-        run(["init", "--kdf", "interactive"], check=True)
+        run(["init", "--weak-passphrase-ok", "--kdf", "interactive"], check=True)
         accounts = "".join(f"{'pwned' if i % 3 == 0 else 'clean'}.bench{i}@example.com\n" for i in range(n))
         run(["add", "-"], input=accounts.encode(), check=True)
         if first != "passphrase":

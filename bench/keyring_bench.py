@@ -53,7 +53,7 @@ def bench(provider, options, rounds, binary):
             if provider == "hung":
                 run_env["PWNVAULT_KEYRING_TIMEOUT_MS"] = "2000"
             setup_env = dict(run_env, PWNVAULT_PASSPHRASE_FILE=passfile)
-            subprocess.run([binary, "init", "--kdf", "interactive"], env=setup_env, check=True,
+            subprocess.run([binary, "init", "--weak-passphrase-ok", "--kdf", "interactive"], env=setup_env, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             accounts = "".join(f"user{i}@example.com\n" for i in range(10))
             subprocess.run([binary, "add", "-"], input=accounts.encode(), env=setup_env, check=True,

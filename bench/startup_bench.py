@@ -122,7 +122,7 @@ def make_vault(work, n):
         with open(os.open(passfile, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.write("benchmark passphrase, not a secret\n")
     env["PWNVAULT_PASSPHRASE_FILE"] = passfile
-    subprocess.run([BIN, "init", "--kdf", "interactive"], env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([BIN, "init", "--weak-passphrase-ok", "--kdf", "interactive"], env=env, check=True, stdout=subprocess.DEVNULL)
     accounts = "".join(f"watcher{i}@example{i % 97}.com\n" for i in range(n))
     subprocess.run([BIN, "add", "-"], env=env, input=accounts.encode(), check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)

@@ -129,7 +129,7 @@ def main():
                "LANG": "C.UTF-8", "XDG_CACHE_HOME": os.path.join(work, "cache"),
                "PWNVAULT_VAULT": os.path.join(work, "vault"), "PWNVAULT_KEYRING": "none",
                "PWNVAULT_PASSPHRASE_FILE": passfile, "PWNVAULT_API_URL": f"http://127.0.0.1:{port}/api/v3"}
-        run(["init", "--kdf", "interactive"], env)
+        run(["init", "--weak-passphrase-ok", "--kdf", "interactive"], env)
         run(["add", "-"], env, stdin="".join(f"watcher{i}@example{i % 97}.com\n" for i in range(ACCOUNTS)))
         run(["breaches"], env)
 

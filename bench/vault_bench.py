@@ -43,7 +43,7 @@ def main():
             env["PWNVAULT_PASSPHRASE_FILE"] = passfile
             if mode == "passphrase":
                 env["PWNVAULT_KEYRING"] = "none"
-            run(["init"], env)  # the default (moderate) Argon2id cost, as a user gets it
+            run(["init", "--weak-passphrase-ok"], env)  # the default (moderate) Argon2id cost, as a user gets it
             accounts = "".join(f"watcher{i}@example{i % 97}.com\n" for i in range(n))
             run(["add", "-"], env, stdin=accounts)
             if mode == "keyring":

@@ -24,6 +24,8 @@ head -c 24 /dev/urandom | base64 > "$demo_dir/passphrase"
 
 export PWNVAULT_BIN="$bin" DEMO_DIR="$demo_dir" DEMO_KEY="$key"
 export PWNVAULT_API_URL="http://127.0.0.1:$(cat "$demo_dir/port")/api/v3"
+# init checks the new passphrase against Pwned Passwords: the fake's /range answers, nothing leaves.
+export PWNVAULT_PASSWORDS_URL="http://127.0.0.1:$(cat "$demo_dir/port")"
 # Not exec: the trap above must still stop the server and remove the folder afterwards.
 Tests/Support/keyring-session.sh -- bash -c '
   set -uo pipefail

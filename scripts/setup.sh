@@ -2,7 +2,7 @@
 # Installs what pwnvault needs to build, test and demo on Debian/Ubuntu, once. Safe to run again.
 set -euo pipefail
 
-packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
+packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libzxcvbn-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
           dbus libglib2.0-bin tmux python3 python3-gi systemd bsdextrautils
           groff-base man-db zsh fish make   # the man page and completion tests, make install
           keepassxc libkf5wallet-bin libqca-qt5-2-plugins xvfb xdotool x11-utils)
@@ -20,6 +20,8 @@ packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libcurl4 l
 # (/usr/lib/<arch>/gconv) Debian ships in libc6 itself (checked with `iconv -l` and `dpkg -S`).
 # libphonenumber-dev: headers and link for the shim libPwnVaultPhone.so (phone numbers to E.164), which pwnvault
 #   dlopens at the first phone number; a machine that only runs pwnvault needs libphonenumber8.
+# libzxcvbn-dev: zxcvbn's C port (what KeePassXC uses), which init and passwd load (dlopen libzxcvbn.so.0) to
+#   estimate a new passphrase's strength; its header documents ZxcvbnMatch. Running pwnvault needs libzxcvbn0.
 # libicu-dev: its libicui18n.so link names the libicuNN that `add` loads (dlopen) for look-alike checks.
 missing=()
 for p in "${packages[@]}"; do

@@ -7,7 +7,7 @@ final class ConfirmEndToEndTests: XCTestCase {
     func testNewPassphrasePromptsAskAgainWithAReason() throws {
         let s = try Sandbox(keyring: false)
         let good = "four unrelated words here"
-        let r = s.runOnTerminal(["init", "--kdf", "interactive"],
+        let r = s.runOnTerminal(["init", "--weak-passphrase-ok", "--kdf", "interactive"],
                                 steps: [("New passphrase", "short\n"),
                                         ("try again (2 more attempts)", ""), ("New passphrase", "first passphrase typed\n"),
                                         ("Repeat it", "second passphrase typed\n"),

@@ -148,7 +148,7 @@ final class FinishEndToEndTests: XCTestCase {
         env["PASSFILE"] = s.passphraseFile
         let r = Sandbox.exec("/bin/bash", [Paths.support("keyring-session.sh"), "--", "/bin/bash", "-c", """
             set -u
-            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --kdf interactive >/dev/null 2>&1 || exit 90
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --weak-passphrase-ok --kdf interactive >/dev/null 2>&1 || exit 90
             gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
               --method org.freedesktop.Secret.Service.Lock '["/org/freedesktop/secrets/collection/login"]' >/dev/null || exit 92
             "$PWNVAULT" doctor </dev/null; echo "status=$?"

@@ -27,7 +27,7 @@ final class KeyringProviderEndToEndTests: XCTestCase {
 
     @discardableResult
     private func initVault(_ s: Sandbox, file: StaticString = #filePath, line: UInt = #line) -> RunResult {
-        let r = s.run(["init", "--kdf", "interactive"])
+        let r = s.run(["init", "--weak-passphrase-ok", "--kdf", "interactive"])
         XCTAssertEqual(r.status, 0, r.all, file: file, line: line)
         return r
     }

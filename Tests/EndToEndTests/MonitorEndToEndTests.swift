@@ -211,7 +211,7 @@ final class MonitorEndToEndTests: XCTestCase {
         env["PASSFILE"] = s.passphraseFile
         let r = Sandbox.exec("/bin/bash", [Paths.support("keyring-session.sh"), "--", "/bin/bash", "-c", """
             set -u
-            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --kdf interactive >/dev/null 2>&1 || exit 90
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --weak-passphrase-ok --kdf interactive >/dev/null 2>&1 || exit 90
             "$PWNVAULT" add clean-locked@example.com >/dev/null 2>&1 || exit 91
             "$PWNVAULT" watch >/dev/null 2>&1; echo "unlocked=$?"
             gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \

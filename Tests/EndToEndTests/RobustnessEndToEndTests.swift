@@ -56,7 +56,7 @@ final class RobustnessEndToEndTests: XCTestCase {
         s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
         let r = inKeyringSession(s, script: """
             set -u
-            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --kdf interactive || exit 90
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --weak-passphrase-ok --kdf interactive || exit 90
             "$PWNVAULT" add vic@example.com || exit 91
             gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
               --method org.freedesktop.Secret.Service.Lock '["/org/freedesktop/secrets/collection/login"]' >/dev/null || exit 92
@@ -84,7 +84,7 @@ final class RobustnessEndToEndTests: XCTestCase {
         s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
         let r = inKeyringSession(s, script: """
             set -u
-            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --kdf interactive >/dev/null || exit 90
+            PWNVAULT_PASSPHRASE_FILE=$PASSFILE "$PWNVAULT" init --weak-passphrase-ok --kdf interactive >/dev/null || exit 90
             "$PWNVAULT" add ann@example.com >/dev/null 2>&1 || exit 91
             id=$(secret-tool search --all application pwnvault type vault-key 2>&1 | sed -n 's/^attribute.vault-id = //p')
             [ -n "$id" ] || exit 92
@@ -119,7 +119,7 @@ final class RobustnessEndToEndTests: XCTestCase {
         s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
         let r = inKeyringSession(s, options: ["--no-daemon"], script: """
             export PWNVAULT_PASSPHRASE_FILE=$PASSFILE
-            "$PWNVAULT" init --kdf interactive; echo "init=$?"
+            "$PWNVAULT" init --weak-passphrase-ok --kdf interactive; echo "init=$?"
             "$PWNVAULT" add wes@example.com; echo "add=$?"
             """)
         XCTAssertTrue(r.stdout.contains("init=0") && r.stdout.contains("add=0"), r.all)
@@ -132,7 +132,7 @@ final class RobustnessEndToEndTests: XCTestCase {
         s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
         let r = inKeyringSession(s, script: """
             export PWNVAULT_PASSPHRASE_FILE=$PASSFILE
-            "$PWNVAULT" init --kdf interactive || exit 90
+            "$PWNVAULT" init --weak-passphrase-ok --kdf interactive || exit 90
             [ -n "${KEYRING_DAEMON_PID:-}" ] || exit 91
             kill -STOP "$KEYRING_DAEMON_PID"
             PWNVAULT_KEYRING_TIMEOUT_MS=1500 "$PWNVAULT" list; echo "status=$?"

@@ -16,7 +16,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         let folder = s.dir.appendingPathComponent("My Vaults/100% \"family\" $HOME's \\ stuff")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         vault = folder.appendingPathComponent("family vault").path
-        let made = s.run(["init", "--kdf", "interactive", "--vault", vault])
+        let made = s.run(["init", "--weak-passphrase-ok", "--kdf", "interactive", "--vault", vault])
         XCTAssertEqual(made.status, 0, made.all)
         // The per-user bus that outlives logins, which the crontab route needs: a socket at $XDG_RUNTIME_DIR/bus.
         let runtime = s.dir.appendingPathComponent("run")

@@ -204,7 +204,7 @@ final class ScreenEndToEndTests: XCTestCase {
     /// between the passphrase's Enter and the first frame, as it can for a person.
     private func slowVault() -> String {
         let path = s.dir.appendingPathComponent("slow-vault").path
-        XCTAssertEqual(s.run(["init", "--kdf", "moderate", "--vault", path]).status, 0)
+        XCTAssertEqual(s.run(["init", "--weak-passphrase-ok", "--kdf", "moderate", "--vault", path]).status, 0)
         XCTAssertEqual(s.run(["add", secretAccount, "--vault", path]).status, 0)
         return path
     }

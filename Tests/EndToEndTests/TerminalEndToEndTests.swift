@@ -6,7 +6,7 @@ final class TerminalEndToEndTests: XCTestCase {
     func testInitAsksTwiceWithoutEchoAndTheKeyringOpensItAfterwards() throws {
         let s = try Sandbox()
         let typed = "tr0ub4dor and 3 more words"
-        let r = s.runOnTerminal(["init", "--kdf", "interactive"],
+        let r = s.runOnTerminal(["init", "--weak-passphrase-ok", "--kdf", "interactive"],
                                 steps: [("New passphrase", typed + "\n"), ("Repeat it", typed + "\n")],
                                 passphraseFromFile: false)
         XCTAssertEqual(r.status, 0, r.stdout)
@@ -17,7 +17,7 @@ final class TerminalEndToEndTests: XCTestCase {
 
     func testMismatchedPassphrasesCreateNothing() throws {
         let s = try Sandbox()
-        let r = s.runOnTerminal(["init", "--kdf", "interactive"],
+        let r = s.runOnTerminal(["init", "--weak-passphrase-ok", "--kdf", "interactive"],
                                 steps: (1...3).flatMap { _ in [("New passphrase", "first passphrase\n"), ("Repeat it", "second passphrase\n")] },
                                 passphraseFromFile: false)
         XCTAssertEqual(r.status, 3, r.stdout)

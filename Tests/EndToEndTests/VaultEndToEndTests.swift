@@ -165,7 +165,7 @@ final class VaultEndToEndTests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("pwnvault init"), none.stderr)
         s.initVault()
         let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
-        let again = s.run(["init", "--kdf", "interactive"])
+        let again = s.run(["init", "--weak-passphrase-ok", "--kdf", "interactive"])
         XCTAssertEqual(again.status, 4, again.all)
         XCTAssertTrue(again.stderr.contains("already"), again.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: s.vault)), before)
@@ -176,7 +176,7 @@ final class VaultEndToEndTests: XCTestCase {
         s.initVault()
         XCTAssertEqual(s.run(["add", "olga@example.com"]).status, 0)
         let newFile = s.writeFile("new", "a brand new passphrase\n")
-        let r = s.run(["passwd", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile, "--kdf", "interactive"])
+        let r = s.run(["passwd", "--weak-passphrase-ok", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile, "--kdf", "interactive"])
         XCTAssertEqual(r.status, 0, r.all)
         XCTAssertEqual(s.run(["list"]).status, 3, "the old passphrase must no longer open it")
         let list = s.run(["list", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
@@ -197,18 +197,18 @@ final class VaultEndToEndTests: XCTestCase {
         let wrong = s.writeFile("wrong", "not the passphrase\n")
 
         // The keyring holds the key and PWNVAULT_PASSPHRASE_FILE is set: neither proves knowledge.
-        let keyringOnly = s.run(["passwd", "--new-passphrase-file", newFile])
+        let keyringOnly = s.run(["passwd", "--weak-passphrase-ok", "--new-passphrase-file", newFile])
         XCTAssertEqual(keyringOnly.status, 3, keyringOnly.all)
         XCTAssertTrue(keyringOnly.stderr.contains("pwnvault: error: passwd needs the passphrase"), keyringOnly.stderr)
         XCTAssertTrue(keyringOnly.stderr.contains("--passphrase-file PATH or --passphrase-fd N"), keyringOnly.stderr)
         XCTAssertFalse(keyringOnly.stderr.contains("PWNVAULT_PASSPHRASE_FILE"), "hints name only what passwd honours: \(keyringOnly.stderr)")
         // A wrong current passphrase, given explicitly.
-        let wrongOne = s.run(["passwd", "--passphrase-file", wrong, "--new-passphrase-file", newFile])
+        let wrongOne = s.run(["passwd", "--weak-passphrase-ok", "--passphrase-file", wrong, "--new-passphrase-file", newFile])
         XCTAssertEqual(wrongOne.status, 3, wrongOne.all)
         XCTAssertTrue(wrongOne.stderr.contains("wrong passphrase; the passphrase was not changed"), wrongOne.stderr)
         XCTAssertTrue(wrongOne.stderr.contains("keyring still opens the vault"), wrongOne.stderr)
         // A person at the terminal who does not know it.
-        let typed = s.runOnTerminal(["passwd", "--new-passphrase-file", newFile],
+        let typed = s.runOnTerminal(["passwd", "--weak-passphrase-ok", "--new-passphrase-file", newFile],
                                     steps: [("Passphrase for", "a guess that is wrong\n"), ("Passphrase for", "another guess\n"),
                                             ("Passphrase for", "a third guess\n")])
         XCTAssertEqual(typed.status, 3, typed.stdout)
@@ -220,7 +220,7 @@ final class VaultEndToEndTests: XCTestCase {
                        "the attacker's passphrase opens nothing")
 
         // The owner, typing the current passphrase at the terminal, can change it.
-        let owner = s.runOnTerminal(["passwd", "--new-passphrase-file", newFile],
+        let owner = s.runOnTerminal(["passwd", "--weak-passphrase-ok", "--new-passphrase-file", newFile],
                                     steps: [("Passphrase for", Sandbox.passphrase + "\n")])
         XCTAssertEqual(owner.status, 0, owner.stdout)
         XCTAssertEqual(s.run(["list"], env: ["PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": newFile]).status, 0)
@@ -245,7 +245,7 @@ final class VaultEndToEndTests: XCTestCase {
         let doctor = s.run(["doctor"])
         XCTAssertTrue(doctor.all.contains("vault.bak"), doctor.all)
 
-        let again = s.run(["init", "--kdf", "interactive"])
+        let again = s.run(["init", "--weak-passphrase-ok", "--kdf", "interactive"])
         XCTAssertEqual(again.status, 4, again.all)
         XCTAssertTrue(again.stderr.contains("refusing to create a vault"), again.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: s.vault), "nothing was created")
@@ -264,12 +264,12 @@ final class VaultEndToEndTests: XCTestCase {
         // Moved out of the way on purpose, init starts afresh.
         try FileManager.default.removeItem(atPath: s.vault)
         try FileManager.default.moveItem(atPath: backupPath, toPath: s.dir.appendingPathComponent("old-vault").path)
-        XCTAssertEqual(s.run(["init", "--kdf", "interactive"]).status, 0)
+        XCTAssertEqual(s.run(["init", "--weak-passphrase-ok", "--kdf", "interactive"]).status, 0)
     }
 
     func testVaultFilesArePrivateWhateverTheUmaskAndUnsafeOnesAreRefused() throws {
         let s = try Sandbox()
-        let r = Sandbox.exec("/bin/sh", ["-c", "umask 000; exec \"$0\" init --kdf interactive", Paths.binary], input: nil,
+        let r = Sandbox.exec("/bin/sh", ["-c", "umask 000; exec \"$0\" init --weak-passphrase-ok --kdf interactive", Paths.binary], input: nil,
                              environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         XCTAssertEqual(r.status, 0, r.all)
         XCTAssertEqual(s.run(["add", "pat@example.com"]).status, 0)
@@ -373,7 +373,7 @@ final class VaultEndToEndTests: XCTestCase {
         s.initVault(kdf: "interactive")
         XCTAssertEqual(s.run(["add", "xavier@example.com"]).status, 0)
         let newFile = s.writeFile("new2", "another new passphrase\n")
-        XCTAssertEqual(s.run(["passwd", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile]).status, 0)
+        XCTAssertEqual(s.run(["passwd", "--weak-passphrase-ok", "--passphrase-file", s.passphraseFile, "--new-passphrase-file", newFile]).status, 0)
         let status = s.run(["status", "--json"], env: ["PWNVAULT_PASSPHRASE_FILE": newFile])
         XCTAssertTrue(status.stdout.contains("\"preset\" : \"interactive\""), "the cost is kept: \(status.stdout)")
         // the backup opens with the new passphrase only

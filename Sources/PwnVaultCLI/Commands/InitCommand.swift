@@ -7,15 +7,19 @@ enum InitCommand: Command {
     static let spec = CommandSpec(
         name: "init",
         summary: "create a new, empty vault",
-        usage: ["[--kdf interactive|moderate|sensitive]"],
+        usage: ["[--kdf interactive|moderate|sensitive] [--weak-passphrase-ok]"],
         discussion: """
         Asks twice for a new passphrase (on the terminal, without echo), creates a random vault key,
         stores it in the desktop keyring (Secret Service) and a passphrase-wrapped copy in the vault.
         The passphrase opens the vault where no keyring is usable, moves it to another machine, and
-        unlocks 'reveal'. An existing vault is never overwritten, and neither is the backup of an earlier
+        unlocks 'reveal'. The passphrase must be strong (zxcvbn estimates at least 50 bits: four words
+        picked at random pass, a keyboard walk or a well-known phrase does not) and must not be in Pwned
+        Passwords (only the first 5 hex characters of its SHA-1 are sent, $PWNVAULT_PASSWORDS_URL); when
+        that lookup fails, a line says it was not checked. --weak-passphrase-ok skips both. An existing vault is never overwritten, and neither is the backup of an earlier
         one (vault.bak): restore it or move it away first.
         """,
-        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost: interactive, moderate (default) or sensitive")],
+        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost: interactive, moderate (default) or sensitive"),
+                  NewPassphraseOption.spec],
         examples: [("pwnvault init", "create the default vault, asking for a passphrase"),
                    ("pwnvault init --vault ~/family.pwnvault --passphrase-fd 3 3<secret.txt",
                     "create a vault elsewhere, passphrase from a file descriptor")])
@@ -30,7 +34,8 @@ enum InitCommand: Command {
             throw VaultStoreError.backupInTheWay(path: location.displayPath, backup: location.display(store.backupPath))
         }
         let source = try context.passphraseSource()
-        let passphrase = try readNewPassphrase(from: source, prompt: "New passphrase for \(location.displayPath): ", console: context.console)
+        let passphrase = try readNewPassphrase(from: source, prompt: "New passphrase for \(location.displayPath): ", console: context.console,
+                                           check: NewPassphraseOption.check(context))
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
             context.console.note("\(problem.reason); the vault opens with the passphrase only")
@@ -57,13 +62,17 @@ enum InitCommand: Command {
         return kdf
     }
 
-    /// A new passphrase: typed twice on a terminal (up to three tries when it is too short, empty or
-    /// not repeated the same, each refusal said on `console`), read once from a file or descriptor.
-    static func readNewPassphrase(from source: PassphraseSource, prompt: String, console: Console) throws -> SecretBytes {
+    /// A new passphrase: typed twice on a terminal (up to three tries when it is too short, weak, seen
+    /// in breaches, empty or not repeated the same, each refusal said on `console`), read once from a
+    /// file or descriptor. `check` (nil: --weak-passphrase-ok) runs before it is asked again; what it
+    /// could not check is said on `console`, one line each.
+    static func readNewPassphrase(from source: PassphraseSource, prompt: String, console: Console,
+                                  check: NewPassphraseCheck?) throws -> SecretBytes {
         let retry = PromptRetry.forPerson(interactive: source.isInteractive, say: { console.note($0) })
         return try retry.run(retryIf: { $0 is PassphraseError }) { _ in
             let first = try source.read(prompt: prompt)
             guard first.count >= minimumPassphraseLength else { throw PassphraseError.tooShort(minimum: minimumPassphraseLength) }
+            for note in try check?.check(first) ?? [] { console.note(note) }
             if source.isInteractive {
                 let second = try source.read(prompt: "Repeat it: ")
                 guard first.isEqual(to: second) else { throw PassphraseError.mismatch }

@@ -5,7 +5,7 @@ enum PasswdCommand: Command {
     static let spec = CommandSpec(
         name: "passwd",
         summary: "change the vault's passphrase, after the current one (the vault key and the keyring item stay)",
-        usage: ["[--kdf PRESET] [--new-passphrase-file PATH | --new-passphrase-fd N]"],
+        usage: ["[--kdf PRESET] [--new-passphrase-file PATH | --new-passphrase-fd N] [--weak-passphrase-ok]"],
         discussion: """
         Asks for the current passphrase (always, even when the keyring holds the key), then asks twice for the
         new one and re-wraps the vault key under it. The vault key stays, so the keyring item is
@@ -13,11 +13,13 @@ enum PasswdCommand: Command {
         as vault.bak, which still opens with the old passphrase). Only the current passphrase can
         replace it: at an unlocked session the keyring opens the vault, but it does not stand in for the
         passphrase. The current passphrase is typed or given with --passphrase-file or --passphrase-fd;
-        PWNVAULT_PASSPHRASE_FILE is not used here.
+        PWNVAULT_PASSPHRASE_FILE is not used here. The new passphrase is checked as 'init' checks it
+        (zxcvbn at least 50 bits, not in Pwned Passwords); --weak-passphrase-ok skips both checks.
         """,
         options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)"),
                   OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH"),
-                  OptionSpec("new-passphrase-fd", value: "N", help: "read the new passphrase from the first line of file descriptor N")],
+                  OptionSpec("new-passphrase-fd", value: "N", help: "read the new passphrase from the first line of file descriptor N"),
+                  NewPassphraseOption.spec],
         examples: [("pwnvault passwd", "change it interactively"),
                    ("pwnvault passwd --passphrase-fd 3 --new-passphrase-fd 4 3<old.txt 4<new.txt", "change it from a script")])
 
@@ -34,7 +36,8 @@ enum PasswdCommand: Command {
         }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
         let kdf = context.arguments.has("kdf") ? try InitCommand.kdfParameters(context) : session.header.kdf
-        let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ", console: context.console)
+        let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ", console: context.console,
+                                                          check: NewPassphraseOption.check(context))
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
         struct Report: Encodable { let changed = true; let kdf: String? }
         if context.json { try context.console.json(Report(kdf: kdf.name)); return .success }

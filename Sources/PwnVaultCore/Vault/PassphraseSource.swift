@@ -64,6 +64,10 @@ public enum PassphraseError: UserFacingError, Equatable {
     case tooShort(minimum: Int)
     /// The passphrase file is a FIFO, a device, a socket or a folder (`what` says which).
     case notARegularFile(path: String, what: String)
+    /// zxcvbn estimates fewer bits than `NewPassphraseCheck.minimumBits` (both rounded down).
+    case tooWeak(bits: Int, minimum: Int)
+    /// Pwned Passwords has seen it `times` times.
+    case seenInBreaches(times: Int)
 
     public var message: String {
         switch self {
@@ -73,6 +77,10 @@ public enum PassphraseError: UserFacingError, Equatable {
         case .mismatch: return "the two passphrases do not match"
         case let .notARegularFile(path, what): return "the passphrase file \(path) is \(what), not a regular file"
         case let .tooShort(minimum): return "the passphrase is too short (at least \(minimum) characters)"
+        case let .tooWeak(bits, minimum):
+            return "the passphrase is too easy to guess: zxcvbn estimates \(bits) bits, at least \(minimum) are needed"
+        case let .seenInBreaches(times):
+            return "the passphrase was seen \(Self.grouped(times)) times in data breaches (Pwned Passwords): it is on attackers' lists"
         }
     }
 
@@ -82,6 +90,10 @@ public enum PassphraseError: UserFacingError, Equatable {
         case .notARegularFile:
             return "write the passphrase to a file (mode 0600) and name that, or hand a pipe over with --passphrase-fd N (e.g. --passphrase-fd 3 3< <(pass show vault))"
         case .tooShort: return "a few unrelated words make a strong passphrase that is easy to type"
+        case .tooWeak:
+            return "four or more words picked at random make a strong passphrase that is easy to type (no keyboard walks, no well-known phrases); --weak-passphrase-ok uses it anyway"
+        case .seenInBreaches:
+            return "choose one that was never used anywhere; --weak-passphrase-ok uses it anyway"
         case .mismatch: return "nothing was changed; type the same passphrase twice"
         default: return nil
         }
@@ -99,6 +111,14 @@ public enum PassphraseError: UserFacingError, Equatable {
         case .directory: return "a folder"
         case .other: return "of a kind that is not a file"
         }
+    }
+
+    /// 9659365 → "9,659,365".
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var i = digits.count - 3
+        while i > 0 { digits.insert(",", at: i); i -= 3 }
+        return String(digits)
     }
 
     /// The one place that says how to give pwnvault a passphrase without a terminal.

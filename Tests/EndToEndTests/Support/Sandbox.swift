@@ -103,7 +103,7 @@ final class Sandbox {
 
     /// `pwnvault init` with the interactive KDF preset (fast) and the sandbox's passphrase.
     func initVault(kdf: String = "interactive", file: StaticString = #filePath, line: UInt = #line) {
-        let r = run(["init", "--kdf", kdf])
+        let r = run(["init", "--weak-passphrase-ok", "--kdf", kdf])
         XCTAssertEqual(r.status, 0, "init failed: \(r.stderr)", file: file, line: line)
     }
 
