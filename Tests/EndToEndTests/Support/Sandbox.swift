@@ -65,6 +65,10 @@ final class Sandbox {
         env["TERM"] = "xterm-256color"
         // Explicit, so runs inside another keyring session (which brings its own HOME) find the same vault.
         env["PWNVAULT_VAULT"] = home.appendingPathComponent(".local/share/pwnvault/vault").path
+        // Only loopback: a run that would ask Pwned Passwords (init and passwd check a new passphrase)
+        // and was not pointed at a test server meets a refused port here, never the real service.
+        env["PWNVAULT_PASSWORDS_URL"] = "http://127.0.0.1:9"
+        env["PWNVAULT_API_URL"] = "http://127.0.0.1:9/api/v3"
         if !keyring { env["PWNVAULT_KEYRING"] = "none" }
         // The fake's keys lack the k-anonymity search unless a test grants it, and `auto` would spend
         // one refused request on finding that out: the other tests count whole-address requests and
