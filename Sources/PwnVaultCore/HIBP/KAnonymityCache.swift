@@ -13,25 +13,16 @@ public struct KAnonymityCache: Sendable {
 
     private struct Entry: Codable { var refusedAt: Date }
 
+    private var file: KeyFingerprintFile<Entry> { KeyFingerprintFile(folder: folder, fileName: Self.fileName) }
+
     /// True when HIBP refused `key` the range search within a day.
     public func isRefused(_ key: SecretBytes, now: Date) -> Bool {
-        guard let entry = entries()[RateLimitCache.fingerprint(key)] else { return false }
+        guard let entry = file.entries()[RateLimitCache.fingerprint(key)] else { return false }
         return entry.refusedAt <= now && now.timeIntervalSince(entry.refusedAt) < Self.maxAge
     }
 
     /// Remembers the refusal; failures to write are not worth failing a run for.
     public func rememberRefusal(for key: SecretBytes, now: Date) {
-        var all = entries().filter { now.timeIntervalSince($0.value.refusedAt) < Self.maxAge }
-        all[RateLimitCache.fingerprint(key)] = Entry(refusedAt: now)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        if let data = try? encoder.encode(all) { try? folder.write(data, as: Self.fileName) }
-    }
-
-    private func entries() -> [String: Entry] {
-        guard let data = folder.read(Self.fileName, maxBytes: 1 << 16) else { return [:] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return (try? decoder.decode([String: Entry].self, from: data)) ?? [:]
+        file.remember(Entry(refusedAt: now), for: key) { now.timeIntervalSince($0.refusedAt) < Self.maxAge }
     }
 }

@@ -12,30 +12,19 @@ public struct RateLimitCache: Sendable {
 
     private struct Entry: Codable { var rpm: Int; var learnedAt: Date }
 
-    public static func fingerprint(_ key: SecretBytes) -> String {
-        Sodium.hex(Array(key.withUnsafeBytes { Sodium.blake2b($0, key: nil) }.prefix(16)))
-    }
+    public static func fingerprint(_ key: SecretBytes) -> String { KeyFingerprintFile<Entry>.fingerprint(key) }
+
+    private var file: KeyFingerprintFile<Entry> { KeyFingerprintFile(folder: folder, fileName: Self.fileName) }
 
     /// The remembered rate of `key`, if learned within a day.
     public func rpm(for key: SecretBytes, now: Date) -> Int? {
-        guard let entry = entries()[Self.fingerprint(key)], now.timeIntervalSince(entry.learnedAt) < Self.maxAge,
+        guard let entry = file.entries()[Self.fingerprint(key)], now.timeIntervalSince(entry.learnedAt) < Self.maxAge,
               entry.learnedAt <= now else { return nil }
         return entry.rpm
     }
 
     /// Remembers `rpm` for `key`; failures to write are not worth failing a run for.
     public func remember(_ rpm: Int, for key: SecretBytes, now: Date) {
-        var all = entries().filter { now.timeIntervalSince($0.value.learnedAt) < Self.maxAge }
-        all[Self.fingerprint(key)] = Entry(rpm: rpm, learnedAt: now)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        if let data = try? encoder.encode(all) { try? folder.write(data, as: Self.fileName) }
-    }
-
-    private func entries() -> [String: Entry] {
-        guard let data = folder.read(Self.fileName, maxBytes: 1 << 16) else { return [:] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return (try? decoder.decode([String: Entry].self, from: data)) ?? [:]
+        file.remember(Entry(rpm: rpm, learnedAt: now), for: key) { now.timeIntervalSince($0.learnedAt) < Self.maxAge }
     }
 }
