@@ -4,7 +4,6 @@ import PwnVaultCore
 /// `pwnvault add`: accounts to watch, from arguments or one per line on stdin. All or nothing:
 /// one invalid account and none is added.
 enum AddCommand: Command {
-    static let maxLabelLength = AccountLabel.maxLength
 
     static let spec = CommandSpec(
         name: "add",
@@ -73,7 +72,7 @@ enum AddCommand: Command {
             }
         }
         let c = context.console
-        for (p, position) in parsed where p.droppedExtension { c.note("\(position.text): \(droppedExtensionNote)") }
+        for (p, position) in parsed where p.droppedExtension { c.note("\(position.text): \(AccountAdder.droppedExtensionNote)") }
         for d in duplicates { c.note("\(d.input) is already in the vault as #\(d.id); not added again") }
         if context.json {
             try c.json(Report(added: added.map { Added(id: $0.id, kind: $0.kind, label: c.label($0)) }, duplicates: duplicates))
@@ -85,7 +84,6 @@ enum AddCommand: Command {
     }
 
     /// Said of a phone number given with an extension (tel:+1-555-555-5555;ext=5555).
-    static let droppedExtensionNote = "the phone number's extension was left out (HIBP knows numbers, not extensions)"
 
     /// The --label screened by `AccountLabel`: plain text, not too long, carrying no account.
     static func validatedLabel(_ raw: String?, accounts: [Account] = [], adding: [ParsedAccount] = [],

@@ -82,7 +82,7 @@ enum ImportCommand: Command {
         // ICU's skeletons read look-alike letters in names too; without ICU the folded forms are still read.
         let checker = try? ICUSpoofChecker.load()
         var plan = try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"), phones: phones,
-                                         maxLabelLength: AddCommand.maxLabelLength, checker: checker)
+                                         maxLabelLength: AccountLabel.maxLength, checker: checker)
         // An extension dropped from a tel: URI (the vCard reader) or from a number written with one (the parser).
         let extensionLines = Set(plan.extensionsDropped + plan.addresses.filter(\.account.droppedExtension).map(\.line)).sorted()
         var report = Report(repeated: plan.repeated, invalid: plan.invalid, skippedLines: reading.skippedLines,
@@ -94,7 +94,7 @@ enum ImportCommand: Command {
         noteEach((contactSkips + lineSkips).sorted { $0.0 < $1.0 }.map(\.1), c, warning: true)
         if let codePage = reading.codePage { c.note(codePage.text) }
         noteEach(plan.invalid.map { "line \($0.line): \($0.reason); skipped" }, c, warning: true)
-        noteEach(extensionLines.map { "line \($0): \(AddCommand.droppedExtensionNote)" }, c)
+        noteEach(extensionLines.map { "line \($0): \(AccountAdder.droppedExtensionNote)" }, c)
         noteEach(plan.repeated.map { "line \($0.line) repeats the address on line \($0.firstLine); not added twice" }, c)
         report.labelsPassedOver = plan.contacts.compactMap { contact in
             contact.labelNote.map { LabelPassedOver(line: contact.line, skipped: $0.skipped, reason: $0.reason, used: $0.used) }

@@ -2,7 +2,6 @@ import PwnVaultCore
 
 /// `pwnvault init`: a new vault, its key in the keyring and wrapped under a new passphrase.
 enum InitCommand: Command {
-    static let minimumPassphraseLength = 8
 
     static let spec = CommandSpec(
         name: "init",
@@ -34,7 +33,7 @@ enum InitCommand: Command {
             throw VaultStoreError.backupInTheWay(path: location.displayPath, backup: location.display(store.backupPath))
         }
         let source = try context.passphraseSource()
-        let passphrase = try readNewPassphrase(from: source, prompt: "New passphrase for \(location.displayPath): ", console: context.console,
+        let passphrase = try NewPassphraseOption.read(from: source, prompt: "New passphrase for \(location.displayPath): ", console: context.console,
                                            check: NewPassphraseOption.check(context))
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
@@ -60,24 +59,5 @@ enum InitCommand: Command {
                                           reason: "expected interactive, moderate or sensitive")
         }
         return kdf
-    }
-
-    /// A new passphrase: typed twice on a terminal (up to three tries when it is too short, weak, seen
-    /// in breaches, empty or not repeated the same, each refusal said on `console`), read once from a
-    /// file or descriptor. `check` (nil: --weak-passphrase-ok) runs before it is asked again; what it
-    /// could not check is said on `console`, one line each.
-    static func readNewPassphrase(from source: PassphraseSource, prompt: String, console: Console,
-                                  check: NewPassphraseCheck?) throws -> SecretBytes {
-        let retry = PromptRetry.forPerson(interactive: source.isInteractive, say: { console.note($0) })
-        return try retry.run(retryIf: { $0 is PassphraseError }) { _ in
-            let first = try source.read(prompt: prompt)
-            guard first.count >= minimumPassphraseLength else { throw PassphraseError.tooShort(minimum: minimumPassphraseLength) }
-            for note in try check?.check(first) ?? [] { console.note(note) }
-            if source.isInteractive {
-                let second = try source.read(prompt: "Repeat it: ")
-                guard first.isEqual(to: second) else { throw PassphraseError.mismatch }
-            }
-            return first
-        }
     }
 }

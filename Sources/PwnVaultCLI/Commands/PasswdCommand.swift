@@ -36,7 +36,7 @@ enum PasswdCommand: Command {
         }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
         let kdf = context.arguments.has("kdf") ? try InitCommand.kdfParameters(context) : session.header.kdf
-        let newPassphrase = try InitCommand.readNewPassphrase(from: newSource, prompt: "New passphrase: ", console: context.console,
+        let newPassphrase = try NewPassphraseOption.read(from: newSource, prompt: "New passphrase: ", console: context.console,
                                                           check: NewPassphraseOption.check(context))
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
         struct Report: Encodable { let changed = true; let kdf: String? }

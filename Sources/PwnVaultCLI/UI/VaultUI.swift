@@ -621,7 +621,7 @@ final class VaultUI: FullScreenApp {
         let checker = try? ICUSpoofChecker.load()
         do {
             plan = try ContactImportPlan(contacts: try VCardParser.parse(try ImportCommand.read(path, name: name)),
-                                         includePhones: false, phones: context.phoneNumbering, maxLabelLength: AddCommand.maxLabelLength,
+                                         includePhones: false, phones: context.phoneNumbering, maxLabelLength: AccountLabel.maxLength,
                                          checker: checker)
         } catch let e as VCardError {
             message = "\(name): \(e.message); nothing was added"

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// zxcvbn's strength estimate (Debian's `libzxcvbn0`, the C port KeePassXC uses), loaded with
 /// `dlopen` at the first new passphrase. The only file that touches libzxcvbn.
 ///
@@ -55,19 +51,14 @@ public enum Zxcvbn {
     private static func load() -> Result<MatchFn, Unavailable> {
         var reason = "libzxcvbn (Debian's libzxcvbn0) is not installed"
         for file in libraryFiles {
-            guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-                if let e = dlerror() {
-                    let text = String(cString: e)
-                    if !text.contains("No such file") { reason = "libzxcvbn could not be loaded (\(Sanitizer.singleLine(text)))" }
-                }
-                continue
-            }
-            guard let symbol = dlsym(handle, "ZxcvbnMatch") else {
-                dlclose(handle)
+            switch SharedLibrary.open(file) {
+            case let .failure(failure):
+                if !failure.reason.contains("No such file") { reason = "libzxcvbn could not be loaded (\(failure.reason))" }
+            case let .success(library):
+                if let match = library.symbol("ZxcvbnMatch", as: MatchFn.self) { return .success(match) }
+                library.close()
                 reason = "\(file) has no ZxcvbnMatch"
-                continue
             }
-            return .success(unsafeBitCast(symbol, to: MatchFn.self))
         }
         return .failure(Unavailable(description: reason))
     }

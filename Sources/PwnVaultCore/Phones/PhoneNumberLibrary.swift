@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Debian's libphonenumber, through pwnvault's shim `libPwnVaultPhone.so` (Sources/CPhoneShim,
 /// include/pwv_phone.h), loaded with `dlopen` the first time a phone number is read. The only file
@@ -44,10 +41,10 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
     private let format: FormatFn
     private let regionKnown: RegionKnownFn
 
-    private init(handle: UnsafeMutableRawPointer, path: String) throws {
+    private init(library: SharedLibrary, path: String) throws {
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let p = dlsym(handle, name) else { throw PhoneLibraryError.unusable(reason: "\(path) has no \(name)") }
-            return unsafeBitCast(p, to: type)
+            guard let f = library.symbol(name, as: type) else { throw PhoneLibraryError.unusable(reason: "\(path) has no \(name)") }
+            return f
         }
         self.path = path
         format = try symbol("pwv_phone_format_e164", as: FormatFn.self)
@@ -97,44 +94,26 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
     public static func load(candidates: [String]? = nil) throws(PhoneLibraryError) -> PhoneNumberLibrary {
         let files = candidates ?? defaultCandidates()
         guard let file = files.first(where: isTrusted) else { throw .notFound(searched: files) }
-        guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-            let why = dlerror().map { String(cString: $0) } ?? "it could not be loaded"
-            if why.contains("libphonenumber") { throw .libphonenumberMissing }
-            throw .unusable(reason: Sanitizer.singleLine(why))
+        let library: SharedLibrary
+        switch SharedLibrary.open(file) {
+        case let .success(opened): library = opened
+        case let .failure(failure):
+            if failure.reason.contains("libphonenumber") { throw .libphonenumberMissing }
+            throw .unusable(reason: failure.reason)
         }
         do {
-            return try PhoneNumberLibrary(handle: handle, path: file)
+            return try PhoneNumberLibrary(library: library, path: file)
         } catch let e as PhoneLibraryError {
-            dlclose(handle)
+            library.close()
             throw e
         } catch {
-            dlclose(handle)
+            library.close()
             throw .unusable(reason: "\(error)")
         }
     }
 
-    /// The file of the image this code is in (the pwnvault binary; the test bundle under XCTest): the
-    /// mapping in /proc/self/maps that holds `#dsohandle`. (`dladdr` would say the same, but Glibc's
-    /// module leaves it out: it is a GNU extension.)
-    static var imagePath: String? {
-        let here = UInt(bitPattern: #dsohandle)
-        guard let maps = fopen("/proc/self/maps", "r") else { return nil }
-        defer { fclose(maps) }
-        var line: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(line) }
-        while getline(&line, &capacity, maps) > 0, let line {
-            // "start-end perms offset dev inode   /path"
-            let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, let dash = fields[0].firstIndex(of: "-"),
-                  let start = UInt(fields[0][..<dash], radix: 16),
-                  let end = UInt(fields[0][fields[0].index(after: dash)...], radix: 16),
-                  start <= here, here < end else { continue }
-            let path = fields[5...].joined(separator: " ").trimmingWhitespaceAndNewlines()
-            return path.hasPrefix("/") ? path : nil
-        }
-        return nil
-    }
+    /// The file of the image this code is in (see `SharedLibrary.imagePath`).
+    static var imagePath: String? { SharedLibrary.imagePath }
 
     static func defaultCandidates(image: String? = imagePath) -> [String] {
         func parent(_ path: Substring) -> Substring { path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
@@ -145,12 +124,11 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
 
     /// A regular file owned by root or by whoever owns the image, that no one else may write.
     static func isTrusted(_ path: String) -> Bool {
-        var file = stat(), image = stat()
-        guard stat(path, &file) == 0, file.st_mode & S_IFMT == S_IFREG,
-              file.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return false }
-        if file.st_uid == 0 { return true }
-        guard let imagePath, stat(imagePath, &image) == 0 else { return false }
-        return file.st_uid == image.st_uid
+        guard let file = try? FileSystem.status(path, followingLinks: true), file.kind == .regular,
+              !file.isWritableByOthers else { return false }
+        if file.owner == 0 { return true }
+        guard let imagePath, let image = try? FileSystem.status(imagePath, followingLinks: true) else { return false }
+        return file.owner == image.owner
     }
 }
 

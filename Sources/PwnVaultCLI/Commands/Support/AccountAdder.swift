@@ -4,6 +4,9 @@ import PwnVaultCore
 /// Adds parsed accounts to a vault, skipping those already in it: the one place `add`, `import` and
 /// `check --save` do it, under the vault's lock, against its latest content.
 enum AccountAdder {
+    /// Said by add and import for a phone number written with an extension.
+    static let droppedExtensionNote = "the phone number's extension was left out (HIBP knows numbers, not extensions)"
+
     /// What happened to candidate `index` (its position in the list given).
     enum Outcome {
         case added(Account)

@@ -16,4 +16,26 @@ enum NewPassphraseOption {
         let client = PwnedPasswordsClient(baseURL: settings.passwordsBaseURL, version: CLI.version, transport: transport)
         return NewPassphraseCheck(lookup: { hash in try blocking { try await client.timesSeen(hash) } })
     }
+
+    /// The shortest new passphrase accepted.
+    static let minimumLength = 8
+
+    /// A new passphrase: typed twice on a terminal (up to three tries when it is too short, weak, seen
+    /// in breaches, empty or not repeated the same, each refusal said on `console`), read once from a
+    /// file or descriptor. `check` (nil: --weak-passphrase-ok) runs before it is asked again; what it
+    /// could not check is said on `console`, one line each.
+    static func read(from source: PassphraseSource, prompt: String, console: Console,
+                     check: NewPassphraseCheck?) throws -> SecretBytes {
+        let retry = PromptRetry.forPerson(interactive: source.isInteractive, say: { console.note($0) })
+        return try retry.run(retryIf: { $0 is PassphraseError }) { _ in
+            let first = try source.read(prompt: prompt)
+            guard first.count >= minimumLength else { throw PassphraseError.tooShort(minimum: minimumLength) }
+            for note in try check?.check(first) ?? [] { console.note(note) }
+            if source.isInteractive {
+                let second = try source.read(prompt: "Repeat it: ")
+                guard first.isEqual(to: second) else { throw PassphraseError.mismatch }
+            }
+            return first
+        }
+    }
 }
