@@ -147,14 +147,15 @@ public struct Settings: Sendable, Equatable {
         vaultPath = value(Self.vaultVariable)
         passphraseFile = value(Self.passphraseFileVariable)
 
-        if let raw = value(Self.keyringVariable) {
-            guard let mode = KeyringMode(rawValue: raw) else {
-                throw SettingsError.invalidValue(variable: Self.keyringVariable, value: raw, expected: "none or auto")
+        /// One of a variable's named values, or `fallback` when it is unset; anything else is refused.
+        func choice<T: RawRepresentable>(_ variable: String, default fallback: T, expected: String) throws -> T where T.RawValue == String {
+            guard let raw = value(variable) else { return fallback }
+            guard let chosen = T(rawValue: raw) else {
+                throw SettingsError.invalidValue(variable: variable, value: raw, expected: expected)
             }
-            keyring = mode
-        } else {
-            keyring = .auto
+            return chosen
         }
+        keyring = try choice(Self.keyringVariable, default: KeyringMode.auto, expected: "none or auto")
 
         /// Milliseconds in `keyringTimeoutRange` from `variable`, or `fallback` when it is unset.
         func milliseconds(_ variable: String, default fallback: Int) throws -> Int {
@@ -193,14 +194,7 @@ public struct Settings: Sendable, Equatable {
         httpTimeoutSeconds = try seconds(Self.httpTimeoutVariable, in: Self.httpTimeoutRange, default: Self.defaultHTTPTimeoutSeconds)
         maxWaitSeconds = try seconds(Self.maxWaitVariable, in: Self.maxWaitRange, default: Self.defaultMaxWaitSeconds)
 
-        if let raw = value(Self.kAnonymityVariable) {
-            guard let mode = KAnonymityMode(rawValue: raw) else {
-                throw SettingsError.invalidValue(variable: Self.kAnonymityVariable, value: raw, expected: "auto, require or off")
-            }
-            kAnonymity = mode
-        } else {
-            kAnonymity = .auto
-        }
+        kAnonymity = try choice(Self.kAnonymityVariable, default: KAnonymityMode.auto, expected: "auto, require or off")
 
         if let raw = value(Self.shareVariable) {
             shareMode = !["0", "no", "false", "off"].contains(raw.lowercased())
