@@ -14,9 +14,9 @@ final class ScreenGuardTests: XCTestCase {
         var reader = KeyReader()
         XCTAssertEqual(reader.feed(Array("\u{1B}[O\u{1B}[Iq\u{03}".utf8)), [.focusOut, .focusIn, .byte(0x71), .interrupt])
         XCTAssertFalse(reader.isWaitingAfterEscape)
-        // Arrows (CSI and SS3), Alt+x and modified keys are sequences, not Esc and not focus.
-        XCTAssertEqual(reader.feed(Array("\u{1B}[A\u{1B}OB\u{1B}x\u{1B}[1;5O".utf8)),
-                       [.sequence, .sequence, .sequence, .sequence])
+        // Arrows (CSI and SS3) and PgDn are keys; Alt+x and modified keys are sequences; none is Esc or focus.
+        XCTAssertEqual(reader.feed(Array("\u{1B}[A\u{1B}OB\u{1B}x\u{1B}[1;5O\u{1B}[6~\u{1B}[15~".utf8)),
+                       [.key(.up), .key(.down), .sequence, .sequence, .key(.pageDown), .sequence])
         // Answers to queries: device attributes, and whether focus reporting (mode 1004) is on.
         XCTAssertEqual(reader.feed(Array("\u{1B}[?1;2c\u{1B}[?1004;1$y\u{1B}[?1004;0$y\u{1B}[?1004$y".utf8)),
                        [.deviceAttributes, .modeReport(mode: 1004, setting: 1), .modeReport(mode: 1004, setting: 0), .sequence])

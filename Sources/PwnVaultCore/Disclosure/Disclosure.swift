@@ -14,7 +14,7 @@ import FoundationEssentials
 /// | terminal | masked `a•••e@e•••.com` | as typed, account-like parts masked (a label spelling one in disguise: masked whole) | not sensitive: named; sensitive: counted |
 /// | terminal, share mode | the label, else `#ID` | account-like parts `•••` | the same |
 /// | pipe, file, `TERM=dumb`, `--json` | `#ID` only | account-like parts `•••` | the same |
-/// | reveal (needs a `RevealGrant`) | unmasked | as typed | all, sensitive ones marked |
+/// | reveal (needs a `RevealGrant`) | unmasked | as typed | all, sensitive ones marked; pastes and stealer-log websites named (nowhere else) |
 ///
 /// A breach is named only when the public catalog says it is not sensitive; when the catalog cannot
 /// be had, or does not know the name, the breach is counted as not named, never guessed.
@@ -188,6 +188,18 @@ public struct Disclosure: Sendable {
     /// Every breach of a result, sensitive ones included, newest first; unknown names as placeholders.
     public static func revealedBreaches(_ result: CheckResult, catalog: BreachCatalog?, grant: RevealGrant) -> [Breach] {
         newestFirst(result.breaches.map { catalog?.breach(named: $0) ?? .placeholder(named: $0) })
+    }
+
+    /// Every paste the account was ever found in, as stored (`Source/Id`, cleaned for one line), in
+    /// the order first seen. Only reveal names them.
+    public static func revealedPastes(_ account: Account, grant: RevealGrant) -> [String] {
+        account.knownFindings.filter { $0.kind == .paste }.map { Sanitizer.singleLine($0.key) }
+    }
+
+    /// Every website whose info-stealer logs held the account (its domain, cleaned for one line), in
+    /// the order first seen. Only reveal names them: everywhere else they are counted.
+    public static func revealedStealerLogSites(_ account: Account, grant: RevealGrant) -> [String] {
+        account.knownFindings.filter { $0.kind == .stealerLog }.map { Sanitizer.singleLine($0.key) }
     }
 
     // MARK: helpers

@@ -33,7 +33,7 @@ struct FocusTracker: Sendable {
             if mode == 1004 && reporting != .reported { reporting = setting == 1 || setting == 3 ? .reported : .notReported }
         case .deviceAttributes:
             deviceAttributesSeen = true
-        case .escape, .interrupt, .byte, .sequence:
+        case .escape, .interrupt, .byte, .key, .sequence:
             return false
         }
         return true

@@ -16,6 +16,9 @@ public enum KeyEvent: Equatable, Sendable {
     /// The answer to the Primary Device Attributes query (`ESC [ ? … c`): everything the terminal was
     /// sent before that query has been processed.
     case deviceAttributes
-    /// Any other escape sequence: arrows, function keys, Alt+key, other answers to terminal queries.
+    /// A key that comes as an escape sequence and moves through text: an arrow, Home, End, PgUp or PgDn
+    /// (never `.char` or the others). Not proof that a person is here (see `PrivateScreen`).
+    case key(UIKey)
+    /// Any other escape sequence: function keys, Alt+key, other answers to terminal queries.
     case sequence
 }

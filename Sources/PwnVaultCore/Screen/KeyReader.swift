@@ -6,8 +6,9 @@
 /// once, so its bytes arrive together; a person cannot type Esc and `[` that fast.
 ///
 /// Recognised: CSI (`ESC [` parameters, intermediates, final byte), SS3 (`ESC O` and one byte), and
-/// Alt+key (`ESC` and any other byte). Among CSI sequences, focus reports, mode reports (DECRPM) and
-/// device-attribute answers have events of their own. A sequence that breaks off is reported as `.sequence` and the
+/// Alt+key (`ESC` and any other byte). Among CSI sequences, focus reports, mode reports (DECRPM),
+/// device-attribute answers and the keys that move through text (arrows, Home/End, PgUp/PgDn) have
+/// events of their own. A sequence that breaks off is reported as `.sequence` and the
 /// byte that broke it is read afresh. Sequences longer than `maximumSequenceLength` are cut off.
 public struct KeyReader: Sendable {
     /// How long to wait after an ESC before taking it for the Esc key: 100 ms (vim's `ttimeoutlen`).
@@ -50,6 +51,14 @@ public struct KeyReader: Sendable {
         return .modeReport(mode: mode, setting: setting)
     }
 
+    /// The keys reported as `.key`: arrows, Home, End, PgUp and PgDn.
+    static func movesThroughText(_ key: UIKey) -> Bool {
+        switch key {
+        case .up, .down, .left, .right, .pageUp, .pageDown, .home, .end: return true
+        default: return false
+        }
+    }
+
     private mutating func take(_ byte: UInt8, into events: inout [KeyEvent]) {
         if pending.isEmpty {
             switch byte {
@@ -73,8 +82,13 @@ public struct KeyReader: Sendable {
         }
         if pending[1] == UInt8(ascii: "O") {   // SS3: exactly one more byte
             pending = []
-            events.append(.sequence)
-            if !(0x20...0x7E).contains(byte) { take(byte, into: &events) }   // broken off: read it afresh
+            guard (0x20...0x7E).contains(byte) else {
+                events.append(.sequence)
+                take(byte, into: &events)   // broken off: read it afresh
+                return
+            }
+            let key = UIKeyDecoder.csi("", final: Character(Unicode.Scalar(byte)))
+            events.append(KeyReader.movesThroughText(key) ? .key(key) : .sequence)
             return
         }
         // CSI: parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, then one final byte 0x40-0x7E.
@@ -92,7 +106,10 @@ public struct KeyReader: Sendable {
             else if body.isEmpty && byte == UInt8(ascii: "O") { events.append(.focusOut) }
             else if byte == UInt8(ascii: "y"), let report = KeyReader.modeReport(body) { events.append(report) }
             else if byte == UInt8(ascii: "c") && body.first == UInt8(ascii: "?") { events.append(.deviceAttributes) }
-            else { events.append(.sequence) }
+            else {
+                let key = UIKeyDecoder.csi(String(decoding: body, as: UTF8.self), final: Character(Unicode.Scalar(byte)))
+                events.append(KeyReader.movesThroughText(key) ? .key(key) : .sequence)
+            }
         default:
             pending = []
             events.append(.sequence)

@@ -9,12 +9,14 @@ import Glibc
 /// - the alternate screen (`ESC[?1049h`) holds the lines, the cursor is hidden, focus reporting
 ///   (`ESC[?1004h`) is on, and input is read key by key without echo (ISIG stays on);
 /// - focus out (`ESC[O`) blanks the screen at once to `hiddenLine`; focus in (`ESC[I`) or a key press
-///   other than the quitting keys draws it again. After `listen()` (see PrivateScreenPrompt.swift)
+///   other than the quitting keys draws it again (and does nothing else). After `listen()` (see PrivateScreenPrompt.swift)
 ///   focus is followed from the passphrase prompt on, and a focus-out after its Enter makes the first
 ///   frame `hiddenLine`. A terminal that starts "unfocused" (tmux with no client attached answers
 ///   `ESC[?1004h` with `ESC[O`) is blank until focused or a key is pressed: never broken;
 /// - `q`, `Q` and Esc end it (`.userQuit`); Ctrl-C ends it as `.interrupted(SIGINT)`, whether it
-///   comes as the signal or, with ISIG off, as the byte;
+///   comes as the signal or, with ISIG off, as the byte. With a `TextPager` (`run(timeout:pager:)`),
+///   the other keys scroll and search it while it is shown; while a search is typed `q` and `Q` are
+///   letters of it, but Esc and Ctrl-C still end the screen. Keys never move the timeout;
 /// - SIGINT, SIGTERM, SIGHUP and SIGQUIT end it as `.interrupted(signal)`, after the same cleanup;
 /// - Ctrl-Z (SIGTSTP): cleared, alternate screen left, focus reporting off, settings restored, then
 ///   the process stops for real, so the shell's prompt shows nothing revealed. On `fg` it comes back
@@ -100,6 +102,21 @@ public final class PrivateScreen {
     /// Throws `ScreenError.notATerminal` when `input` or `output` is not a terminal, before touching it.
     public func run(timeout: TimeInterval = PrivateScreen.defaultTimeout,
                     render: (_ columns: Int, _ rows: Int) -> [String]) throws -> EndReason {
+        var none: TextPager?
+        return try run(timeout: timeout, pager: &none, render: render)
+    }
+
+    /// Shows `pager`'s view until the timeout, a quitting key or a signal, as `run(timeout:render:)`
+    /// does, and lets the keys scroll and search it (see `TextPager`). `pager` is left as the person
+    /// left it. The timeout stays what it was: scrolling does not keep the screen open longer.
+    public func run(timeout: TimeInterval = PrivateScreen.defaultTimeout, pager: inout TextPager) throws -> EndReason {
+        var held: TextPager? = pager
+        defer { if let held { pager = held } }
+        return try run(timeout: timeout, pager: &held) { _, _ in [] }
+    }
+
+    private func run(timeout: TimeInterval, pager: inout TextPager?,
+                     render: (_ columns: Int, _ rows: Int) -> [String]) throws -> EndReason {
         let terminal: PrivateScreenTerminal
         let signals: SignalPipe
         if let listening {
@@ -117,7 +134,9 @@ public final class PrivateScreen {
         return withoutActuallyEscaping(render) { render in
             var session = Session(terminal: terminal, signals: signals, render: render, deadline: deadline,
                                   keys: keys, blanked: !focus.focused)
+            session.pager = pager
             let reason = session.run()
+            pager = session.pager
             session.terminal.leave()
             signals.restore()
             return reason
@@ -146,6 +165,10 @@ private struct Session {
     var keys = KeyReader()
     /// When the waiting ESC arrived, while one waits.
     var escapeSince: Double?
+    /// What keys scroll and search, when the screen shows a pager rather than `render`'s lines.
+    var pager: TextPager?
+    /// The bytes of a UTF-8 character typed into the pager's search, until it is whole.
+    var utf8: [UInt8] = []
 
     init(terminal: PrivateScreenTerminal, signals: SignalPipe, render: @escaping (Int, Int) -> [String], deadline: Double,
          keys: KeyReader, blanked: Bool) {
@@ -241,6 +264,8 @@ private struct Session {
     private mutating func handle(keys events: [KeyEvent]) -> PrivateScreen.EndReason? {
         for event in events {
             switch event {
+            case let .byte(b) where (b == UInt8(ascii: "q") || b == UInt8(ascii: "Q")) && !blanked && pager?.isTyping == true:
+                page(byte: b)   // a letter of the search being typed
             case .escape, .byte(UInt8(ascii: "q")), .byte(UInt8(ascii: "Q")):
                 return .userQuit
             case .interrupt:
@@ -249,13 +274,43 @@ private struct Session {
                 if !blanked { blanked = true; draw() }
             case .focusIn:
                 if blanked { blanked = false; draw() }
-            case .byte:
-                if blanked { blanked = false; draw() }   // a key reached this terminal: someone is here
+            case let .byte(b):
+                if blanked { blanked = false; draw() }   // a key reached this terminal: someone is here (and that is all it does)
+                else { page(byte: b) }
+            case let .key(key):
+                // Arrows are not proof that someone is here: they move the text only while it is shown.
+                guard !blanked, pager != nil else { break }
+                let size = terminal.size
+                if pager?.take(key, columns: size.columns, rows: size.rows) == true { draw() }
             case .sequence, .modeReport, .deviceAttributes:
-                break   // arrows, answers to queries: not proof of anything
+                break   // answers to queries: not proof of anything
             }
         }
         return nil
+    }
+
+    /// One byte of a key for the pager, as the key it is (UTF-8 put together for the search).
+    private mutating func page(byte b: UInt8) {
+        guard pager != nil else { return }
+        let key: UIKey
+        switch b {
+        case 0x0D, 0x0A: key = .enter
+        case 0x7F, 0x08: key = .backspace
+        case 0x09: key = .tab
+        case 0x00..<0x20: key = .control(b)
+        case 0x20..<0x7F: key = .char(Character(Unicode.Scalar(b)))
+        default:
+            if b >= 0xC0 { utf8 = [] }
+            utf8.append(b)
+            let need = utf8[0] >= 0xF0 ? 4 : utf8[0] >= 0xE0 ? 3 : 2
+            guard utf8.count >= need || utf8[0] < 0xC0 else { return }
+            let text = String(decoding: utf8, as: UTF8.self)
+            utf8 = []
+            guard let c = text.first, c != "\u{FFFD}" else { return }
+            key = .char(c)
+        }
+        let size = terminal.size
+        if pager?.take(key, columns: size.columns, rows: size.rows) == true { draw() }
     }
 
     private func draw() {
@@ -264,7 +319,7 @@ private struct Session {
             terminal.draw([PrivateScreen.hiddenLine])
         } else {
             let size = terminal.size
-            terminal.draw(render(size.columns, size.rows))
+            terminal.draw(pager?.view(columns: size.columns, rows: size.rows) ?? render(size.columns, size.rows))
         }
     }
 }
