@@ -9,14 +9,21 @@ enum RevealCommand: Command {
         usage: ["[ACCOUNT|#ID...] [--timeout SECONDS]", "[ACCOUNT|#ID...] --unredacted > FILE"],
         discussion: """
         Always asks for the passphrase, even when the keyring holds the key: typing it is the deliberate
-        act that unmasks. The accounts, their labels and results (sensitive breaches named) appear on the
-        terminal's alternate screen, so nothing enters the scrollback. Focus is followed from the passphrase
+        act that unmasks. The accounts, their labels and results appear on the terminal's alternate screen,
+        so nothing enters the scrollback: every breach (sensitive ones named and marked), every paste
+        (source/id) and every website whose info-stealer logs held the account (named only here; other
+        commands count them). The lines wrap to the window; ↑ ↓ j k scroll a line, PgUp PgDn Space a
+        page, Home End to either end; / types a search (Enter finds, n next, N previous; while typing, q
+        is a letter and Esc still closes). Keys do not restart the timeout: give --timeout for a long
+        read. Focus is followed from the passphrase
         prompt on: the screen is blank while the window does not have focus (also when focus moved away
         after Enter) and comes back on focus or a key; it closes after the timeout, on q, Esc or Ctrl-C,
         and clears itself before a Ctrl-Z stops the process. Where focus changes cannot reach pwnvault
         (tmux with focus-events off, GNU screen, a terminal that does not report them) one line says so
         and the timeout is 10 s. Refused in share mode and with TERM=dumb. Into a pipe or a file it is
-        refused unless --unredacted is given (a file is then made 0600). The passphrase is typed, or
+        refused unless --unredacted is given (a file is then made 0600): one tab-separated line per
+        account, or with --json the fields id, account, kind, label, status, breaches, pastes and
+        stealerLogSites. The passphrase is typed, or
         given with --passphrase-file or --passphrase-fd; PWNVAULT_PASSPHRASE_FILE is not used here.
         """,
         options: [OptionSpec("timeout", value: "SECONDS", help: "close the private screen after SECONDS (default 30; 10 where focus is not reported)"),
@@ -34,6 +41,8 @@ enum RevealCommand: Command {
         let label: String?
         let status: CheckStatus
         let breaches: [String]
+        let pastes: [String]
+        let stealerLogSites: [String]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -83,12 +92,14 @@ enum RevealCommand: Command {
                                 fix: "use a terminal that does (xterm, kitty, alacritty, GNOME Terminal)", timeout: chosenTimeout))
         }
         let timeout = chosenTimeout ?? (hides ? PrivateScreen.defaultTimeout : PrivateScreen.unfocusableTimeout)
-        let end = try screen.run(timeout: timeout) { _, _ in
-            let what = "pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s or on q or Esc"
-            var out = [hides ? what + "; hidden without focus" : what, ""]
-            for a in chosen { out.append(lines(for: a, catalog: catalog, grant: grant).joined(separator: "  ")) }
-            return out
+        let what = "pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s or on q or Esc"
+        var text: [TextPager.Line] = []
+        for a in chosen {
+            if !text.isEmpty { text.append(TextPager.Line("")) }
+            text += RevealedLines.lines(for: a, status: ListCommand.statusText(a), catalog: catalog, grant: grant)
         }
+        var pager = TextPager(header: [hides ? what + "; hidden without focus" : what, ""], lines: text)
+        let end = try screen.run(timeout: timeout, pager: &pager)
         switch end {
         case .timeout: c.note("hidden again (timeout)")
         case .userQuit: break
@@ -123,25 +134,15 @@ enum RevealCommand: Command {
         if context.json {
             try c.json(chosen.map { Row(id: $0.id, account: Disclosure.revealed($0, grant: grant), kind: $0.kind,
                                         label: Disclosure.revealedLabel($0, grant: grant), status: $0.result.status,
-                                        breaches: Disclosure.revealedBreaches($0.result, catalog: catalog, grant: grant).map(\.name)) })
+                                        breaches: Disclosure.revealedBreaches($0.result, catalog: catalog, grant: grant).map(\.name),
+                                        pastes: Disclosure.revealedPastes($0, grant: grant),
+                                        stealerLogSites: Disclosure.revealedStealerLogSites($0, grant: grant)) })
         } else {
-            for a in chosen { c.out(lines(for: a, catalog: catalog, grant: grant).joined(separator: "\t")) }
+            for a in chosen {
+                c.out(RevealedLines.fields(for: a, status: ListCommand.statusText(a), catalog: catalog, grant: grant).joined(separator: "\t"))
+            }
         }
         return .success
-    }
-
-    /// One account, unmasked: id, account, label, status and breach names (sensitive ones marked).
-    static func lines(for a: Account, catalog: BreachCatalog?, grant: RevealGrant) -> [String] {
-        var parts = ["#\(a.id)", Disclosure.revealed(a, grant: grant)]
-        if let l = Disclosure.revealedLabel(a, grant: grant) { parts.append("(\(l))") }
-        parts.append(ListCommand.statusText(a, a.result))
-        let breaches = Disclosure.revealedBreaches(a.result, catalog: catalog, grant: grant)
-        if !breaches.isEmpty {
-            parts.append(breaches.map { b in
-                Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (b.isSensitive ? " (sensitive)" : "")
-            }.joined(separator: ", "))
-        }
-        return parts
     }
 }
 

@@ -50,8 +50,9 @@ final class VaultUI: FullScreenApp {
     /// Why a passphrase is being typed (on the status line, never shown), and what was typed.
     enum Asking { case reveal(id: Int), unlock, add }
     var asking: (purpose: Asking, field: SecretField)?
-    /// The one account shown unmasked, until a key, a focus loss, a stop or `revealSeconds`.
-    var revealed: (id: Int, text: String, until: Double)?
+    /// The one account shown unmasked, with all reveal shows of it (`RevealedLines`, scrolled by the
+    /// keys `revealedKeeps` lets through), until another key, a focus loss, a stop or `revealSeconds`.
+    var revealed: (id: Int, text: String, until: Double, pager: TextPager)?
     /// Something was revealed in this run: the idle lock then needs the passphrase.
     var revealedSomething = false
     static let revealSeconds = 30.0
@@ -181,6 +182,9 @@ final class VaultUI: FullScreenApp {
             out.append(bar("pwnvault · Keys", columns))
             out += scrolled(VaultUI.helpLines, rows: rows - 2)
         }
+        if let revealed {
+            out = [bar("pwnvault · Revealed #\(revealed.id)", columns)] + revealed.pager.view(columns: columns, rows: rows - 2)
+        }
         while out.count < rows - 1 { out.append("") }
         out = Array(out.prefix(rows - 1))
         out.append(statusLine(columns))
@@ -198,7 +202,7 @@ final class VaultUI: FullScreenApp {
         } else if let asking, case .add = asking.purpose {
             left = "new account: e-mail, phone or username (not shown as you type; Enter adds, Esc cancels): "
         } else if let revealed {
-            left = "#\(revealed.id) revealed until a key is pressed (at most \(Int(VaultUI.revealSeconds)) s)"
+            left = "#\(revealed.id) revealed: ↑↓ PgUp PgDn Home End scroll, / find; any other key hides it (at most \(Int(VaultUI.revealSeconds)) s)"
         } else if let typingPath {
             left = "import a vCard: path " + typingPath + "▏  (Enter reads it, Esc cancels)"
         } else if typingFilter { left = "filter: " + filter + "▏  (Enter keeps it, Esc clears)" }
@@ -307,8 +311,9 @@ final class VaultUI: FullScreenApp {
         "  a               acknowledge the account's findings (Result)",
         "  n               add an account (typed without echo, then shown masked)",
         "  i               import a vCard: type its path, then pick addresses (Space, * all)",
-        "  v               reveal the selected account: asks the passphrase; shown until a key,",
-        "                  a focus loss or 30 s (refused in share mode)",
+        "  v               reveal the selected account with every breach, paste and stealer-log",
+        "                  website: asks the passphrase; ↑↓ PgUp PgDn Home End scroll, / find;",
+        "                  shown until another key, a focus loss or 30 s (refused in share mode)",
         "",
         "Catalog",
         "  s               sort by date, size or name",
@@ -324,7 +329,7 @@ final class VaultUI: FullScreenApp {
     func handle(_ key: UIKey, screen: FullScreen) throws -> FullScreen.Answer {
         message = nil
         if let work, !work.isRunning { settle(work) }   // ended since the last tick
-        if revealed != nil { revealed = nil; return .stay }   // unmasked only until a key
+        if revealed != nil { if !revealedKeeps(key) { revealed = nil }; return .stay }   // unmasked only until a key
         if asking != nil { passphraseKey(key); return .stay }
         if typingPath != nil { pathKey(key); return .stay }
         if typingFilter || typingQuery { typed(key); return .stay }
@@ -552,8 +557,21 @@ final class VaultUI: FullScreenApp {
             message = "wrong passphrase: nothing revealed"
             return
         }
-        revealed = (id, Disclosure.revealed(account, grant: grant), TerminalClock.now + VaultUI.revealSeconds)
+        let text = RevealedLines.lines(for: account, status: VaultUI.status(account), catalog: catalog, grant: grant)
+        revealed = (id, Disclosure.revealed(account, grant: grant), TerminalClock.now + VaultUI.revealSeconds, TextPager(lines: text))
         revealedSomething = true
+    }
+
+    /// Whether `key` scrolls or searches the revealed text (it stays); any other key hides it.
+    func revealedKeeps(_ key: UIKey) -> Bool {
+        guard var r = revealed else { return false }
+        var typed = key == .backspace || key == .enter
+        if case .char = key { typed = true }
+        let scrolls: [UIKey] = [.up, .down, .pageUp, .pageDown, .home, .end, .char("j"), .char("k"), .char(" "), .char("/"), .char("n"), .char("N")]
+        guard r.pager.isTyping ? typed : scrolls.contains(key) else { return false }
+        r.pager.take(key, columns: lastSize.columns, rows: lastSize.rows - 2)
+        revealed = r
+        return true
     }
 
     // MARK: add

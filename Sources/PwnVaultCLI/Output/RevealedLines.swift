@@ -1,0 +1,61 @@
+import PwnVaultCore
+
+/// What reveal shows of one account, after the passphrase: the account, its label and status, then
+/// every breach (sensitive ones named and marked), every paste and every stealer-log website. The one
+/// builder for `reveal`'s private screen, its `--unredacted` text and the ui's `v`, so they show the
+/// same. Stealer-log websites are named here and nowhere else (other outputs count them).
+enum RevealedLines {
+    /// The account's lines for a `TextPager`: a heading, then one line per finding under its group.
+    static func lines(for a: Account, status: String, catalog: BreachCatalog?, grant: RevealGrant) -> [TextPager.Line] {
+        var out = [TextPager.Line(heading(for: a, status: status, grant: grant))]
+        let breaches = names(of: a, catalog: catalog, grant: grant)
+        let sensitive = breaches.filter(\.sensitive).count
+        if !breaches.isEmpty {
+            out.append(TextPager.Line(count(breaches.count, "breach", "breaches") + (sensitive > 0 ? ", \(sensitive) sensitive" : "") + ":", indent: 2))
+            out += breaches.map { TextPager.Line($0.text, indent: 4) }
+        }
+        let pastes = Disclosure.revealedPastes(a, grant: grant)
+        if !pastes.isEmpty {
+            out.append(TextPager.Line(count(pastes.count, "paste", "pastes") + " (source/id):", indent: 2))
+            out += pastes.map { TextPager.Line($0, indent: 4) }
+        }
+        let sites = Disclosure.revealedStealerLogSites(a, grant: grant)
+        if !sites.isEmpty {
+            out.append(TextPager.Line(count(sites.count, "website", "websites") + " in info-stealer logs (change the passwords used there):", indent: 2))
+            out += sites.map { TextPager.Line($0, indent: 4) }
+        }
+        return out
+    }
+
+    /// The account on one line for `--unredacted` into a pipe or a file, tab-separated: id, account,
+    /// label (in brackets, when there is one), status, then the breaches, `pastes: …` and
+    /// `stealer-log websites: …` (each comma-separated, only when there are any).
+    static func fields(for a: Account, status: String, catalog: BreachCatalog?, grant: RevealGrant) -> [String] {
+        var parts = ["#\(a.id)", Disclosure.revealed(a, grant: grant)]
+        if let l = Disclosure.revealedLabel(a, grant: grant) { parts.append("(\(l))") }
+        parts.append(status)
+        let breaches = names(of: a, catalog: catalog, grant: grant)
+        if !breaches.isEmpty { parts.append(breaches.map(\.text).joined(separator: ", ")) }
+        let pastes = Disclosure.revealedPastes(a, grant: grant)
+        if !pastes.isEmpty { parts.append("pastes: " + pastes.joined(separator: ", ")) }
+        let sites = Disclosure.revealedStealerLogSites(a, grant: grant)
+        if !sites.isEmpty { parts.append("stealer-log websites: " + sites.joined(separator: ", ")) }
+        return parts
+    }
+
+    /// `#3 alice@example.com (Alice)  breached (40)`.
+    static func heading(for a: Account, status: String, grant: RevealGrant) -> String {
+        var parts = ["#\(a.id)", Disclosure.revealed(a, grant: grant)]
+        if let l = Disclosure.revealedLabel(a, grant: grant) { parts.append("(\(l))") }
+        return parts.joined(separator: " ") + "  " + status
+    }
+
+    /// Every breach, newest first: its title (the name when the catalog lacks it), sensitive ones marked.
+    static func names(of a: Account, catalog: BreachCatalog?, grant: RevealGrant) -> [(text: String, sensitive: Bool)] {
+        Disclosure.revealedBreaches(a.result, catalog: catalog, grant: grant).map { b in
+            (Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (b.isSensitive ? " (sensitive)" : ""), b.isSensitive)
+        }
+    }
+
+    private static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+}
