@@ -12,8 +12,9 @@ enum UICommand: Command {
         acknowledges), the breach catalog (c; search with /, sort with s) and each breach's details. r
         checks the selected account, R every account that is due (paced like 'check --all'; Esc
         cancels). n adds an account (typed without echo, then shown masked); i imports a vCard through
-        a pick list; v reveals the selected account after the passphrase, until a key, a focus loss or
-        30 s (refused in share mode). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
+        a pick list; v reveals the selected account after the passphrase, with every breach, paste and
+        stealer-log website as reveal shows them (arrows, PgUp/PgDn, Home/End scroll, / finds), until
+        any other key, a focus loss or 30 s (refused in share mode). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
         reaches the scrollback; the screen is replaced by one neutral line when the window loses focus
         or after --idle seconds without a key (then a key shows it again, or the passphrase once
         something was revealed), and is cleared before Ctrl-Z stops pwnvault. Every way
