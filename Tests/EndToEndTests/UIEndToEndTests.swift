@@ -242,7 +242,16 @@ final class UIEndToEndTests: XCTestCase {
         tmux.key("Enter")
         tmux.wait(for: "pwned-zanzibar@example.com")
         XCTAssertEqual(tmux.screen.components(separatedBy: "@example.").count, 2, "one account unmasked: \(tmux.screen)")
-        tmux.type("j")   // any key hides it again (and does nothing else)
+        // What reveal shows of it (RevealedLines, here never checked: no findings yet); arrows and / keep it.
+        XCTAssertTrue(tmux.screen.contains("Revealed #1") && tmux.screen.contains("#1 pwned-zanzibar@example.com (Quokka)") && tmux.screen.contains("never checked"), tmux.screen)
+        tmux.key("Down")
+        tmux.key("Home")
+        tmux.type("/")
+        tmux.wait(for: "find: _")
+        XCTAssertTrue(tmux.screen.contains("pwned-zanzibar@example.com"), "arrows and / do not hide it: \(tmux.screen)")
+        tmux.key("BSpace")
+        tmux.waitUntilGone("find: _")
+        tmux.type("j")   // any other key hides it again (and does nothing else)
         tmux.waitUntilGone("zanzibar")
         XCTAssertTrue(tmux.screen.contains("p•••r@e•••.com"), tmux.screen)
         // Revealed once: the idle lock now needs the passphrase, not just a key.

@@ -567,7 +567,9 @@ final class VaultUI: FullScreenApp {
         guard var r = revealed else { return false }
         var typed = key == .backspace || key == .enter
         if case .char = key { typed = true }
-        let scrolls: [UIKey] = [.up, .down, .pageUp, .pageDown, .home, .end, .char("j"), .char("k"), .char(" "), .char("/"), .char("n"), .char("N")]
+        // Only keys that mean nothing else here: letters keep hiding it at once, n and N once a search was made.
+        var scrolls: [UIKey] = [.up, .down, .pageUp, .pageDown, .home, .end, .char("/")]
+        if r.pager.query != nil { scrolls += [.char("n"), .char("N")] }
         guard r.pager.isTyping ? typed : scrolls.contains(key) else { return false }
         r.pager.take(key, columns: lastSize.columns, rows: lastSize.rows - 2)
         revealed = r
