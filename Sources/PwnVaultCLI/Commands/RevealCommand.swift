@@ -12,7 +12,7 @@ enum RevealCommand: Command {
         act that unmasks. The accounts, their labels and results appear on the terminal's alternate screen,
         so nothing enters the scrollback: every breach (sensitive ones named and marked), every paste
         (source/id) and every website whose info-stealer logs held the account (named only here; other
-        commands count them). The lines wrap to the window; ↑ ↓ j k scroll a line, PgUp PgDn Space a
+        commands count them). The lines wrap to the window; Up, Down, j and k scroll a line, PgUp PgDn Space a
         page, Home End to either end; / types a search (Enter finds, n next, N previous; while typing, q
         is a letter and Esc still closes). Keys do not restart the timeout: give --timeout for a long
         read. Focus is followed from the passphrase
