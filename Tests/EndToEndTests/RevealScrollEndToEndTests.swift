@@ -121,8 +121,12 @@ final class RevealScrollEndToEndTests: XCTestCase {
         tmux.type("n")
         XCTAssertTrue(tmux.wait(for: "match 2 of 5"))
 
-        tmux.type("q")
-        tmux.waitForPrompt(2)
+        // Esc closes the screen even while a search is typed.
+        _ = press("/", literally: true)
+        tmux.type("qq")
+        XCTAssertTrue(tmux.wait(for: "find: qq_"))
+        tmux.key("Escape")
+        XCTAssertTrue(tmux.waitForPrompt(2))
         let history = tmux.history
         XCTAssertFalse(history.contains(Self.account), history)
         for item in Self.breaches + Self.pasteIDs + Self.sites { XCTAssertFalse(history.contains(item), "\(item) left in: \(history)") }
