@@ -196,7 +196,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         XCTAssertEqual(files(in: unitFolder), [], "no unit that nothing would start")
         XCTAssertEqual(systemctl.calls(), ["--user --no-pager show --property=Version --value"], "only asked whether a manager runs")
         XCTAssertTrue(r.stderr.hasPrefix("""
-            pwnvault: no systemd user manager runs: the session bus has no systemd user manager behind it (the bus was started without systemd); nothing was installed
+            pwnvault: nothing was installed: the session bus has no systemd user manager behind it (the bus was started without systemd)
             pwnvault: hint: run 'loginctl enable-linger' once
             """), r.stderr)
         XCTAssertTrue(r.stderr.contains("add this line with 'crontab -e'"), r.stderr)
@@ -254,7 +254,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(files(in: unitFolder), [])
         let said = try XCTUnwrap(r.stderr.split(separator: "\n").first.map(String.init))
-        XCTAssertTrue(said.hasPrefix("pwnvault: no systemd user manager runs: "), r.stderr)
+        XCTAssertTrue(said.hasPrefix("pwnvault: nothing was installed: "), r.stderr)
         XCTAssertTrue(r.stderr.contains("\npwnvault: hint: "), r.stderr)
         for raw in ["org.freedesktop", "Failed to", "No medium", ".service files", "systemctl --user:"] {
             XCTAssertFalse(r.stderr.contains(raw), "systemctl's words (\(raw)): \(r.stderr)")

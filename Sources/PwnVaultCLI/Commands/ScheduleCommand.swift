@@ -90,7 +90,7 @@ enum ScheduleCommand: Command {
                                         nextRun: nil, crontab: crontab))
                 return .partial
             }
-            c.note("no systemd user manager runs: \(absence?.reason ?? "unknown"); nothing was installed")
+            c.note("nothing was installed: " + (absence?.reason ?? "no systemd user manager runs"))
             if let hint = absence?.hint { c.note("hint: " + hint) }
             c.note("to run 'watch --notify' every \(interval) from cron instead, add this line with 'crontab -e':")
             c.out(crontab)
