@@ -412,6 +412,24 @@ final class ScheduleEndToEndTests: XCTestCase {
         XCTAssertTrue(text.contains("last failed watch: "), text)
     }
 
+    /// A watch with no terminal (as cron and the timer start it) and one by hand in a terminal: status
+    /// keeps the last unattended one apart, so a failing cron job is not hidden by a later run by hand.
+    func testStatusKeepsTheLastUnattendedWatchApartFromARunByHand() throws {
+        let stale = "unix:path=/tmp/dbus-gone-\(UUID().uuidString.prefix(8)),guid=00ff"
+        let unattended = s.run(["watch", "--vault", vault], env: ["DBUS_SESSION_BUS_ADDRESS": stale])
+        XCTAssertEqual(unattended.status, 5, unattended.all)
+        let byHand = s.runOnTerminal(["watch", "--vault", vault])
+        XCTAssertEqual(byHand.status, 0, byHand.all)
+
+        let text = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(text.contains(", exit status 0 ("), text)
+        let row = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("last unattended watch: ") }, text)
+        XCTAssertTrue(row.contains(", exit status 5 ("), String(row))
+        let json = try statusJSON()
+        XCTAssertEqual((json["lastWatch"] as? [String: Any])?["exitStatus"] as? Int, 0, "\(json)")
+        XCTAssertEqual((json["lastUnattendedWatch"] as? [String: Any])?["exitStatus"] as? Int, 5, "\(json)")
+    }
+
     // MARK: disable
 
     func testDisableRemovesExactlyTheFilesEnableWrote() throws {

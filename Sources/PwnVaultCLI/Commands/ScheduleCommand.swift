@@ -24,8 +24,9 @@ enum ScheduleCommand: Command {
         pwnvault did not write is never touched. status tells apart whether the schedule is installed (the
         units), whether it is active (the timer enabled in a running user manager) and how the last
         scheduled run ended (from the user manager), with the period, the command and the next run; and
-        how the last watch on the vault ended and when one last failed, and why (from its record beside
-        the vault: cron runs and runs that could not open the vault too).
+        how the last watch on the vault ended, the last unattended one (no terminal: from cron or the
+        timer), and when one last failed, and why (from its record beside the vault: cron runs and runs
+        that could not open the vault too).
         """,
         options: [OptionSpec("every", value: "PERIOD",
                              help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")],
@@ -156,6 +157,7 @@ enum ScheduleCommand: Command {
         let runs = shown.flatMap(WatchRunLog.read(beside:))
         report.lastWatch = runs?.lastRun
         report.lastFailedWatch = runs?.lastFailure
+        report.lastUnattendedWatch = runs?.lastUnattended
         if context.json { try context.console.json(report); return .success }
         let display: (String) -> String = { shown?.display($0) ?? $0 }
         var rows: [(String, String)] = [
@@ -181,6 +183,7 @@ enum ScheduleCommand: Command {
         }
         rows.append(("last watch", report.lastWatch.map(describe) ?? "none recorded"))
         if let failed = report.lastFailedWatch { rows.append(("last failed watch", describe(failed))) }
+        rows.append(("last unattended watch", report.lastUnattendedWatch.map(describe) ?? "none recorded (from cron or the timer)"))
         let w = rows.map(\.0.count).max()!
         for (k, v) in rows { context.console.out((k + ":").padded(toLength: w + 2) + v) }
         if report.installation == .installed, let hint = report.managerHint {

@@ -54,6 +54,8 @@ public struct ScheduleStatus: Sendable, Encodable {
     /// beside the vault by the caller); nil when none was recorded.
     public var lastWatch: WatchRunLog.Run?
     public var lastFailedWatch: WatchRunLog.Run?
+    /// How the last watch with no terminal (from cron or the timer) ended.
+    public var lastUnattendedWatch: WatchRunLog.Run?
 
     /// Reads the files, and asks `manager` when it runs.
     public static func read(files: ScheduleFiles, manager: SystemdUserManager) throws -> ScheduleStatus {
