@@ -3,7 +3,7 @@
 set -euo pipefail
 
 packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libzxcvbn-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
-          dbus libglib2.0-bin tmux python3 python3-gi systemd bsdextrautils
+          dbus libglib2.0-bin tmux python3 python3-gi systemd bsdextrautils strace
           groff-base man-db zsh fish make   # the man page and completion tests, make install
           keepassxc libkf5wallet-bin libqca-qt5-2-plugins xvfb xdotool x11-utils)
 # keepassxc, libkf5wallet-bin (kwalletd5), libqca-qt5-2-plugins (without it every KWallet call fails with
@@ -14,6 +14,7 @@ packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libzxcvbn-
 # libglib2.0-bin: gdbus, which the keyring session and the notification tests call.
 # python3-gi: the recording notification server of the tests (Tests/Support/notification-server.py, run by /usr/bin/python3).
 # systemd: systemd-analyze, which checks the units `schedule enable` writes (no running systemd is needed).
+# strace: kills a save with SIGKILL at an exact system call (its -e inject), to test what the next save cleans up.
 # libcurl4: HTTP, loaded (dlopen libcurl.so.4) at the first request; no -dev package is needed.
 # No package for character sets: import decodes vCard CHARSETs (Windows-125x, ISO-8859-x, KOI8, Shift_JIS,
 # EUC-JP, ISO-2022-JP, GB*, Big5, EUC-KR, UTF-16/32) through glibc's iconv, whose gconv modules

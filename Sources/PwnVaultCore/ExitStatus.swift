@@ -17,7 +17,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case network = 6
     /// The HIBP API rejected the key or what it may do (401, HIBP's own 403; Cloudflare's 403 is `.network`).
     case apiAuthorization = 7
-    /// The run completed but some accounts could not be checked.
+    /// The run completed but some accounts could not be checked; `schedule enable` without a user
+    /// manager: nothing installed, the crontab line printed instead.
     case partial = 8
     /// Interrupted by a signal (Ctrl-C, SIGTERM, SIGHUP).
     case interrupted = 130
@@ -35,7 +36,7 @@ extension ExitStatus {
         case .keyring: return "the keyring was needed and is unusable, or holds a key for another vault"
         case .network: return "HIBP could not be reached, answered nonsense, was blocked by its network (Cloudflare's 403) or asked to wait too long; the run did not complete"
         case .apiAuthorization: return "HIBP refused the API key or what it may do (401, 403), or no key is available"
-        case .partial: return "the run completed but some accounts could not be checked"
+        case .partial: return "the run completed but some accounts could not be checked; schedule enable: no user manager, nothing installed, a crontab line printed"
         case .interrupted: return "interrupted (Ctrl-C, SIGTERM, SIGHUP); finished work is kept"
         }
     }

@@ -4,15 +4,20 @@ import XCTest
 /// `pwnvault schedule` run by the real binary in a throw-away HOME and XDG_CONFIG_HOME: the units it
 /// writes are checked by systemd's own `systemd-analyze verify`, the service's command line is read
 /// back by systemd's quoting rules and run by hand, and `disable` is held to removing exactly what
-/// `enable` wrote. There is no systemd user manager in the test session (nor in CI), so `enable`
-/// takes its crontab path here.
+/// `enable` wrote. There is no systemd user manager in the test session (nor in CI, and none can be
+/// started in a container): a stand-in `systemctl` on PATH (`FakeSystemctl`) answers as a running
+/// manager would, records what it was asked, and says what systemctl says when none runs. The units
+/// are still checked by systemd's own `systemd-analyze verify`, and one test meets the real systemctl.
 final class ScheduleEndToEndTests: XCTestCase {
     var s: Sandbox!
     /// A vault path with everything systemd and the shell treat specially: spaces, %, $, quotes, a backslash.
     var vault: String!
+    var systemctl: FakeSystemctl!
 
     override func setUpWithError() throws {
         s = try Sandbox()
+        systemctl = try FakeSystemctl(in: s.dir.appendingPathComponent("fake-systemd"))
+        s.environment["PATH"] = systemctl.bin + ":" + (s.environment["PATH"] ?? "/usr/bin:/bin")
         let folder = s.dir.appendingPathComponent("My Vaults/100% \"family\" $HOME's \\ stuff")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         vault = folder.appendingPathComponent("family vault").path
@@ -32,7 +37,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.all)
     }
 
-    override func tearDown() { s = nil }
+    override func tearDown() { s = nil; systemctl = nil }
 
     var unitFolder: String { s.home.appendingPathComponent(".config/systemd/user").path }
     var servicePath: String { unitFolder + "/pwnvault-watch.service" }
@@ -184,12 +189,21 @@ final class ScheduleEndToEndTests: XCTestCase {
 
     // MARK: without a user manager
 
-    func testWithoutAUserManagerEnablePrintsACrontabLineThatRunsTheSameCommand() throws {
+    func testWithoutAUserManagerEnableInstallsNothingAndPrintsACrontabLineThatRunsTheSameCommand() throws {
+        systemctl.down("Failed to get properties: Process org.freedesktop.systemd1 exited with status 1")
         let r = s.run(["schedule", "enable", "--every", "6h", "--vault", vault])
-        XCTAssertEqual(r.status, 0, r.all)
-        XCTAssertTrue(r.stderr.contains("pwnvault: no systemd user manager is running ("), r.stderr)
+        XCTAssertEqual(r.status, 8, "not a success: nothing was installed; \(r.all)")
+        XCTAssertEqual(files(in: unitFolder), [], "no unit that nothing would start")
+        XCTAssertEqual(systemctl.calls(), ["--user --no-pager show --property=Version --value"], "only asked whether a manager runs")
+        XCTAssertTrue(r.stderr.hasPrefix("""
+            pwnvault: nothing was installed: the session bus has no systemd user manager behind it (the bus was started without systemd)
+            pwnvault: hint: run 'loginctl enable-linger' once
+            """), r.stderr)
         XCTAssertTrue(r.stderr.contains("add this line with 'crontab -e'"), r.stderr)
+        XCTAssertFalse(r.all.contains("org.freedesktop") || r.all.contains("Process ") || r.all.contains("exited with status 1"),
+                       "systemctl's words are translated: \(r.all)")
         let line = try XCTUnwrap(r.stdout.split(separator: "\n").last.map(String.init))
+        XCTAssertEqual(r.stdout, line + "\n", "stdout holds the crontab line alone")
         let fields = line.split(separator: " ", maxSplits: 5).map(String.init)
         XCTAssertEqual(fields.count, 6, line)
         let minute = try XCTUnwrap(Int(fields[0]), line)
@@ -207,10 +221,48 @@ final class ScheduleEndToEndTests: XCTestCase {
         XCTAssertEqual(argv.first, "DBUS_SESSION_BUS_ADDRESS=" + bus, "cron gets the bus that outlives logins, or the keyring is out of reach")
         argv.removeFirst()
         XCTAssertEqual(argv, [binary, "watch", "--notify", "--vault", vault])
-        XCTAssertEqual(argv, try Self.execStartWords(read(servicePath)), "the crontab line and the service run the same command")
+
+        let json = s.run(["schedule", "enable", "--every", "6h", "--vault", vault, "--json"])
+        XCTAssertEqual(json.status, 8, json.all)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["installed"] as? Bool, false)
+        XCTAssertEqual(report["timerEnabled"] as? Bool, false)
+        let jsonLine = try XCTUnwrap(report["crontab"] as? String)
+        XCTAssertEqual(jsonLine.split(separator: " ", maxSplits: 5).last, line.split(separator: " ", maxSplits: 5).last,
+                       "the same command (the minute and hour are drawn afresh)")
+        XCTAssertNil(report["service"])
+        XCTAssertTrue((report["manager"] as? String)?.hasPrefix("not running: the session bus has no systemd user manager") == true, "\(report)")
+        XCTAssertTrue((report["managerHint"] as? String)?.contains("loginctl enable-linger") == true, "\(report)")
+        XCTAssertFalse(json.all.contains("org.freedesktop"), json.all)
+        XCTAssertEqual(files(in: unitFolder), [])
+
+        // The crontab line and the service that a running manager gets run the same command.
+        systemctl.up()
+        XCTAssertEqual(s.run(["schedule", "enable", "--every", "6h", "--vault", vault]).status, 0)
+        XCTAssertEqual(argv, try Self.execStartWords(read(servicePath)))
+    }
+
+    /// Whatever the real systemctl of this machine says without a user manager (the test session's bus
+    /// has none; a machine without systemctl says that), none of its words reach the user.
+    func testTheRealSystemctlsWordsAreTranslatedToo() throws {
+        var path = s.environment["PATH"] ?? ""
+        path = path.split(separator: ":").filter { $0 != Substring(systemctl.bin) }.joined(separator: ":")
+        let r = s.run(["schedule", "enable", "--vault", vault], env: ["PATH": path])
+        guard r.status == 8 else {
+            XCTAssertNotEqual(r.status, 0, r.all)
+            throw XCTSkip("a user manager answers here; this test needs a machine without one: \(r.all)")
+        }
+        XCTAssertEqual(files(in: unitFolder), [])
+        let said = try XCTUnwrap(r.stderr.split(separator: "\n").first.map(String.init))
+        XCTAssertTrue(said.hasPrefix("pwnvault: nothing was installed: "), r.stderr)
+        XCTAssertTrue(r.stderr.contains("\npwnvault: hint: "), r.stderr)
+        for raw in ["org.freedesktop", "Failed to", "No medium", ".service files", "systemctl --user:"] {
+            XCTAssertFalse(r.stderr.contains(raw), "systemctl's words (\(raw)): \(r.stderr)")
+        }
     }
 
     func testWithoutABusThatOutlivesTheLoginTheCrontabRouteIsRefusedWithTheReason() throws {
+        systemctl.down("Failed to connect to bus: No medium found")
         let cases: [([String: String], String)] = [
             (["XDG_RUNTIME_DIR": s.dir.path], "there is no session bus socket at \(s.dir.path)/bus"),
             (["XDG_RUNTIME_DIR": ""], "XDG_RUNTIME_DIR is not set"),
@@ -236,29 +288,94 @@ final class ScheduleEndToEndTests: XCTestCase {
         }.joined(separator: "\n")
     }
 
-    func testStatusSaysWhatIsInstalledAndThatNoManagerRuns() throws {
+    func testStatusTellsInstalledActiveAndTheLastScheduledRunApart() throws {
         let before = s.run(["schedule", "status"])
         XCTAssertEqual(before.status, 0, before.all)
-        XCTAssertTrue(Self.squeezed(before.stdout).hasPrefix("schedule: not installed\n"), before.stdout)
+        XCTAssertTrue(Self.squeezed(before.stdout).hasPrefix("schedule: not installed\nactive: no, nothing is installed\n"), before.stdout)
         XCTAssertTrue(before.stderr.contains("install it with 'pwnvault schedule enable'"), before.stderr)
 
+        // Installed and active: the timer enabled in a running manager, whose record of the last run is shown.
         XCTAssertEqual(s.run(["schedule", "enable", "--every", "12h", "--vault", vault]).status, 0)
+        XCTAssertEqual(systemctl.calls().filter { !$0.contains(" show ") },
+                       ["--user --no-pager daemon-reload", "--user --no-pager enable --now pwnvault-watch.timer"])
+        systemctl.lastRun(result: "exit-code", status: 5, at: 1_764_590_400)   // 2025-12-01 12:00 UTC
+        let active = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(active.hasPrefix("schedule: installed, every 12h\nactive: yes, the timer is enabled in the running user manager\n"), active)
+        XCTAssertTrue(active.contains("user manager: running\n"), active)
+        XCTAssertTrue(active.contains("timer state: active, enabled\n"), active)
+        XCTAssertTrue(active.contains("\nlast scheduled run: 2025-12-01"), active)
+        XCTAssertTrue(active.contains(", exit status 5 ("), active)
+        var json = try statusJSON()
+        XCTAssertEqual(json["installation"] as? String, "installed")
+        XCTAssertEqual(json["active"] as? Bool, true)
+        XCTAssertNil(json["inactiveReason"])
+        XCTAssertEqual(json["manager"] as? String, "running")
+        XCTAssertEqual((json["lastRun"] as? [String: Any])?["exitStatus"] as? Int, 5)
+        XCTAssertEqual((json["lastRun"] as? [String: Any])?["result"] as? String, "exit-code")
+
+        // Installed, but the timer was stopped by hand: not active, and why.
+        systemctl.disableTimer()
+        json = try statusJSON()
+        XCTAssertEqual(json["installation"] as? String, "installed")
+        XCTAssertEqual(json["active"] as? Bool, false)
+        XCTAssertEqual(json["inactiveReason"] as? String, "the timer is not enabled and started (inactive, disabled)")
+
+        // Installed, and the manager gone: the files alone run nothing, and status says so.
+        systemctl.down("Failed to connect to bus: No medium found")
         let after = s.run(["schedule", "status", "--vault", vault])
         XCTAssertEqual(after.status, 0, after.all)
-        XCTAssertTrue(Self.squeezed(after.stdout).contains("schedule: installed, every 12h\n"), after.stdout)
-        XCTAssertTrue(Self.squeezed(after.stdout).contains("service: ~/.config/systemd/user/pwnvault-watch.service\n"), after.stdout)
-        XCTAssertTrue(Self.squeezed(after.stdout).contains("user manager: not running: "), after.stdout)
-        XCTAssertFalse(after.stdout.contains("next run"), "no run time is made up without a manager")
-        XCTAssertTrue(Self.squeezed(after.stdout).contains("last full check: none yet\n"), after.stdout)
+        let text = Self.squeezed(after.stdout)
+        XCTAssertTrue(text.hasPrefix("schedule: installed, every 12h\nactive: no, the units are installed, but no systemd user manager runs for this login\n"), text)
+        XCTAssertTrue(text.contains("service: ~/.config/systemd/user/pwnvault-watch.service\n"), text)
+        XCTAssertTrue(text.contains("user manager: not running: no systemd user manager runs for this login\n"), text)
+        XCTAssertTrue(text.contains("last scheduled run: unknown, no user manager to ask"), text)
+        XCTAssertFalse(text.contains("next run"), "no run time is made up without a manager")
+        XCTAssertTrue(text.contains("last full check: none yet\n"), text)
+        XCTAssertTrue(after.stderr.contains("pwnvault: the units run nothing until a systemd user manager runs them\npwnvault: hint: run 'loginctl enable-linger'"), after.stderr)
+        XCTAssertFalse(after.all.contains("No medium") || after.all.contains("Failed to"), after.all)
 
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json"]).stdout.utf8)) as? [String: Any])
+        json = try statusJSON()
         XCTAssertEqual(json["installation"] as? String, "installed")
+        XCTAssertEqual(json["active"] as? Bool, false)
+        XCTAssertEqual(json["inactiveReason"] as? String, "the units are installed, but no systemd user manager runs for this login")
         XCTAssertEqual(json["every"] as? String, "12h")
         XCTAssertEqual(json["service"] as? String, servicePath)
         XCTAssertEqual(json["timer"] as? String, timerPath)
-        XCTAssertTrue((json["manager"] as? String)?.hasPrefix("not running: ") == true, "\(json)")
+        XCTAssertEqual(json["manager"] as? String, "not running: no systemd user manager runs for this login")
+        XCTAssertTrue((json["managerHint"] as? String)?.contains("loginctl enable-linger") == true, "\(json)")
         XCTAssertNil(json["nextRun"])
         XCTAssertNil(json["lastRun"])
+    }
+
+    private func statusJSON(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let r = s.run(["schedule", "status", "--json", "--vault", vault])
+        XCTAssertEqual(r.status, 0, r.all, file: file, line: line)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], file: file, line: line)
+    }
+
+    /// A tampered unit file (and a manager answering with escape sequences): nothing that a terminal
+    /// would act on leaves `status`, in text or in JSON (where `jq -r` would hand it to the terminal).
+    func testStatusSanitizesWhatItReadsFromTheUnitFileAndTheManagerInJSONToo() throws {
+        XCTAssertEqual(s.run(["schedule", "enable", "--vault", vault]).status, 0)
+        let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31m\u{202E}evil\u{01}\u{7F}\u{1B}P+q\u{1B}\\"
+        let tampered = read(servicePath).replacingOccurrences(of: "ExecStart=", with: "ExecStart=" + hostile + " ")
+        XCTAssertNotEqual(tampered, read(servicePath))
+        try tampered.write(toFile: servicePath, atomically: true, encoding: .utf8)
+        systemctl.lastRun(result: "exit-code\u{1B}[31m\u{9B}1m", status: 1, at: 1_764_547_200)
+
+        let json = s.run(["schedule", "status", "--json", "--vault", vault])
+        XCTAssertEqual(json.status, 0, json.all)
+        let text = s.run(["schedule", "status", "--vault", vault])
+        for (mode, out) in [("JSON", json.stdout), ("text", text.stdout)] {
+            XCTAssertFalse(out.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" },
+                           "\(mode) holds a control character: \(out.debugDescription)")
+            XCTAssertFalse(out.contains("owned") || out.contains("\\u001b") || out.contains("\\u001B"), "\(mode): \(out.debugDescription)")
+        }
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let command = try XCTUnwrap(report["command"] as? String)
+        XCTAssertTrue(command.hasPrefix("evil "), command.debugDescription)
+        XCTAssertTrue(command.contains(" watch --notify --vault "), command)
+        XCTAssertEqual((report["lastRun"] as? [String: Any])?["result"] as? String, "exit-code")
     }
 
     /// The stale bus of issue 21 (item 7): every unattended run exits 5. status says so, and why,
@@ -293,6 +410,24 @@ final class ScheduleEndToEndTests: XCTestCase {
         let text = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
         XCTAssertTrue(text.contains(", exit status 0 ("), text)
         XCTAssertTrue(text.contains("last failed watch: "), text)
+    }
+
+    /// A watch with no terminal (as cron and the timer start it) and one by hand in a terminal: status
+    /// keeps the last unattended one apart, so a failing cron job is not hidden by a later run by hand.
+    func testStatusKeepsTheLastUnattendedWatchApartFromARunByHand() throws {
+        let stale = "unix:path=/tmp/dbus-gone-\(UUID().uuidString.prefix(8)),guid=00ff"
+        let unattended = s.run(["watch", "--vault", vault], env: ["DBUS_SESSION_BUS_ADDRESS": stale])
+        XCTAssertEqual(unattended.status, 5, unattended.all)
+        let byHand = s.runOnTerminal(["watch", "--vault", vault])
+        XCTAssertEqual(byHand.status, 0, byHand.all)
+
+        let text = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
+        XCTAssertTrue(text.contains(", exit status 0 ("), text)
+        let row = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("last unattended watch: ") }, text)
+        XCTAssertTrue(row.contains(", exit status 5 ("), String(row))
+        let json = try statusJSON()
+        XCTAssertEqual((json["lastWatch"] as? [String: Any])?["exitStatus"] as? Int, 0, "\(json)")
+        XCTAssertEqual((json["lastUnattendedWatch"] as? [String: Any])?["exitStatus"] as? Int, 5, "\(json)")
     }
 
     // MARK: disable
@@ -378,7 +513,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         // The run was a full check (the first one): status says when, from the vault, without asking.
         let status = s.run(["schedule", "status", "--vault", vault], env: ["PWNVAULT_PASSPHRASE_FILE": "/nonexistent"])
         XCTAssertEqual(status.status, 0, status.all)
-        XCTAssertTrue(status.stdout.contains("last full check: 20"), status.stdout)
+        XCTAssertTrue(Self.squeezed(status.stdout).contains("last full check: 20"), status.stdout)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(s.run(["schedule", "status", "--json", "--vault", vault]).stdout.utf8)) as? [String: Any])
         XCTAssertNotNil(json["lastFullCheck"] as? String, "\(json)")
     }

@@ -358,7 +358,22 @@ final class VaultStoreTests: XCTestCase {
         XCTAssertEqual(names(in: store.location.folder), ["vault", "vault.bak"])
     }
 
-    func testStaleTemporaryFilesAreRemovedOnTheNextReplaceAndNothingElse() throws {
+    /// A save killed between its two renames leaves the backup and the vault one file (two links).
+    /// The next save's backup link is then renamed onto a link of the same file, which rename(2) does
+    /// by doing nothing: the temporary link must not stay behind.
+    func testReplaceLeavesNoTemporaryLinkWhenTheBackupIsAlreadyTheVault() throws {
+        let store = try makeStore()
+        try store.create(generation(1))
+        try store.replace(generation(2))
+        try FileManager.default.removeItem(atPath: store.backupPath)
+        try FileManager.default.linkItem(atPath: store.path, toPath: store.backupPath)   // as the killed save left it
+        try store.replace(generation(3))
+        XCTAssertEqual(names(in: store.location.folder), ["vault", "vault.bak"])
+        XCTAssertEqual(try store.read(), generation(3))
+        XCTAssertEqual(try store.readBackup(), generation(2))
+    }
+
+    func testLeftoverTemporaryFilesAreRemovedOnTheNextReplaceWhateverTheirAgeAndNothingElse() throws {
         let store = try makeStore()
         try store.create(generation(1))
         let folder = store.location.folder
@@ -369,27 +384,23 @@ final class VaultStoreTests: XCTestCase {
             } else {
                 XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3])))
             }
-            // An old content time alone must not make a file stale (see the backup link below).
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
         }
-        let leftovers = [".vault.tmp-Ab12Cd", ".vault.tmp-zz9ZZ9"]   // what crashed saves leave: removed
+        // What saves killed a moment ago leave (just written: replace runs under the lock, so no live
+        // save can own them), and a symbolic link of that name, which is not a file of ours.
+        let leftovers = [".vault.tmp-Ab12Cd", ".vault.tmp-zz9ZZ9"]
         let others = [".vault.tmp-Ab12C", ".vault.tmp-Ab12Cde",     // not the pattern (5, 7 characters)
-                      ".vault.tmp-Ab_2Cd", ".other.tmp-Ab12Cd"]      // not the alphabet; another file's
+                      ".vault.tmp-Ab_2Cd", ".other.tmp-Ab12Cd",      // not the alphabet; another file's
+                      ".vault.watch.tmp-Ab12Cd", "vault.tmp-Ab12Cd"]  // the run record's; no leading dot
         for name in leftovers + others { try plant(name) }
         try plant(".vault.tmp-Dir123", folder: true)                 // not a regular file
-        let everything = Set(["vault", "vault.bak", ".vault.tmp-Dir123"] + leftovers + others)
-
-        // Just touched (their inodes changed now): kept, as they could be a save in progress.
-        try store.replace(generation(2))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/.vault.tmp-Link12", withDestinationPath: folder + "/vault")
+        let everything = Set(["vault", ".vault.tmp-Dir123", ".vault.tmp-Link12"] + leftovers + others)
         XCTAssertEqual(names(in: folder), everything)
 
-        // Two minutes later: the leftovers go, nothing else does.
-        let later = FileSystem.wallClockNow() + 120
-        let storeLater = VaultStore(location: store.location, now: { later })
-        try storeLater.replace(generation(3))
-        XCTAssertEqual(names(in: folder), everything.subtracting(leftovers))
-        XCTAssertEqual(try store.read(), generation(3))
-        XCTAssertEqual(try store.readBackup(), generation(2))
+        try store.replace(generation(2))
+        XCTAssertEqual(names(in: folder), everything.subtracting(leftovers).union(["vault.bak"]))
+        XCTAssertEqual(try store.read(), generation(2))
+        XCTAssertEqual(try store.readBackup(), generation(1))
     }
 
     // MARK: Locking

@@ -11,7 +11,8 @@ enum DomainCommand: Command {
         discussion: """
         For domains verified on haveibeenpwned.com with the API key: one request lists every breached
         address of the domain, shown masked on a terminal (as 'address N' elsewhere), with their
-        breaches; sensitive ones are counted, not named. --save adds every breached address to the
+        breaches; sensitive ones are counted, not named. Aliases HIBP lists that are not valid accounts
+        are counted with why, never shown or saved. --save adds every breached address to the
         vault and records its result, as 'check' would; addresses already in the vault get their result
         recorded. Without DOMAIN, lists the domains the key may search. 'pwnvault watch' uses domain
         search by itself for vault addresses on these domains: one request per domain, not per address.
@@ -34,7 +35,17 @@ enum DomainCommand: Command {
         let sensitiveBreaches: Int
         let unnamedBreaches: Int
     }
-    struct Report: Encodable { let domain: String; let breachedAddresses: Int; let added: Int; let addresses: [AddressRow] }
+    /// Breached aliases that are not usable as accounts: why (a fixed sentence, never the alias) and how many.
+    struct UnusableRow: Encodable { let reason: String; let count: Int }
+    struct Report: Encodable {
+        let domain: String
+        let breachedAddresses: Int
+        let added: Int
+        let addresses: [AddressRow]
+        /// How many of `breachedAddresses` are not listed (not valid accounts), and why.
+        let unusable: Int
+        let unusableReasons: [UnusableRow]
+    }
 
     static func run(_ context: Context) throws -> ExitStatus {
         let services = HIBPServices(context)
@@ -81,6 +92,8 @@ enum DomainCommand: Command {
         var vaultByKey: [AccountKey: Account] = [:]
         var added = 0
         let found = search.accounts(at: now)
+        let unusable = search.unusableAliases()
+        let unusableCount = unusable.reduce(0) { $0 + $1.count }
         if let session, context.arguments.has("save") {
             let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: session, now: now, phones: context.phoneNumbering, console: c)
             added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
@@ -117,11 +130,18 @@ enum DomainCommand: Command {
                                named.joined(separator: ", ") + (inVault == nil ? "  (not in the vault)" : ""))
         }
         if context.json {
-            try c.json(Report(domain: "domain", breachedAddresses: search.count, added: added, addresses: rows))
+            try c.json(Report(domain: "domain", breachedAddresses: search.count, added: added, addresses: rows,
+                              unusable: unusableCount, unusableReasons: unusable.map { UnusableRow(reason: $0.reason, count: $0.count) }))
         } else {
             let shown = c.showsAccounts ? search.domain : "the domain"
-            c.out("\(shown): \(search.count) breached address\(search.count == 1 ? "" : "es")")
+            c.out("\(shown): \(search.count) breached address\(search.count == 1 ? "" : "es")"
+                  + (unusableCount == 0 ? "" : ", \(found.count) listed (\(unusableCount) not usable as accounts)"))
             lines.forEach { c.out($0) }
+            if unusableCount > 0 {
+                // The aliases are account data: counted with why, never shown.
+                c.out("not listed: \(unusableCount) breached alias\(unusableCount == 1 ? "" : "es") HIBP gave that \(unusableCount == 1 ? "is" : "are") not usable as accounts (not added)")
+                for (reason, count) in unusable { c.out("  \(count)  \(reason)") }
+            }
             if context.arguments.has("save") { c.note("added \(added) to the vault; results recorded for every address on \(shown) in it") }
         }
         return unacknowledged ? .breachesFound : .success

@@ -14,23 +14,26 @@ enum ScheduleCommand: Command {
         'pwnvault watch --notify --vault PATH' with the vault's absolute path, so it always watches the same
         vault. The timer catches up a run missed while the computer was off and waits a random delay of up
         to a quarter of the period (at most an hour). When a systemd user manager runs, enable reloads it and
-        starts the timer; otherwise it prints a crontab line that runs the same command ('crontab -e'),
-        with the session bus at $XDG_RUNTIME_DIR/bus, which outlives the login (without it, enable refuses:
-        a cron job could not reach the keyring).
+        starts the timer. Otherwise it installs nothing (units no manager starts would run nothing), says
+        why no manager runs and how to start one, prints a crontab line that runs the same command
+        ('crontab -e') with the session bus at $XDG_RUNTIME_DIR/bus, which outlives the login, and exits
+        with status 8 (without that bus, enable refuses with status 5: a cron job could not reach the keyring).
         The scheduled run opens the vault through the keyring only and never asks for a passphrase: keep
         the HIBP API key in the keyring too ('pwnvault config api-key').
         disable stops the timer and removes exactly the files enable wrote; a unit of the same name that
-        pwnvault did not write is never touched. status shows whether the schedule is installed, its period
-        and command, from the user manager the next run and the last run's result, and how the last watch
-        on the vault ended and when one last failed, and why (from its record beside the vault: cron runs
-        and runs that could not open the vault too).
+        pwnvault did not write is never touched. status tells apart whether the schedule is installed (the
+        units), whether it is active (the timer enabled in a running user manager) and how the last
+        scheduled run ended (from the user manager), with the period, the command and the next run; and
+        how the last watch on the vault ended, the last unattended one (no terminal: from cron or the
+        timer), and when one last failed, and why (from its record beside the vault: cron runs and runs
+        that could not open the vault too).
         """,
         options: [OptionSpec("every", value: "PERIOD",
                              help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")],
         positionals: 1...1,
-        positionalHelp: [("enable", "install the timer and start it (or print a crontab line)"),
+        positionalHelp: [("enable", "install the timer and start it (without a user manager: print a crontab line)"),
                          ("disable", "stop the timer and remove its files"),
-                         ("status", "show the schedule, the next run and the last run's result")],
+                         ("status", "installed? active? the next run and the last scheduled run's result")],
         examples: [("pwnvault schedule enable", "watch once a day"),
                    ("pwnvault schedule enable --every 6h --vault ~/family.vault", "watch another vault every 6 hours"),
                    ("pwnvault schedule status", "when is the next run, and how did the last one end?"),
@@ -57,12 +60,16 @@ enum ScheduleCommand: Command {
 
     struct EnableReport: Encodable {
         let every: String
-        let service: String
-        let timer: String
+        /// Whether the units were written and the timer enabled (only with a running user manager).
+        let installed: Bool
+        let service: String?
+        let timer: String?
         let command: [String]
         let manager: String
+        let managerHint: String?
         let timerEnabled: Bool
         let nextRun: Date?
+        /// Without a user manager: the line to add with 'crontab -e'.
         let crontab: String?
     }
 
@@ -71,39 +78,39 @@ enum ScheduleCommand: Command {
         let location = try context.vaultLocation()
         guard FileManager.default.fileExists(atPath: location.path) else { throw ScheduleError.noVault(path: location.displayPath) }
         let watch = try ScheduledWatch(program: try ScheduledWatch.runningProgram(), vault: location.path, interval: interval)
-        let availability = manager.availability()
-        // The crontab route needs a bus address that outlives this login: refused before anything is written.
-        var bus: String?
-        if availability != .running { bus = try CronSessionBus.address(environment: context.environment) }
-        try files.install(watch)
-
         let c = context.console
-        var crontab: String?, nextRun: Date?, managerText = "running"
-        switch availability {
-        case .running:
-            try manager.run(["daemon-reload"])
-            try manager.run(["enable", "--now", ScheduledWatch.timerName])
-            nextRun = SystemdUserManager.date(manager.properties(of: ScheduledWatch.timerName, ["NextElapseUSecRealtime"])["NextElapseUSecRealtime"])
-        case let .notRunning(reason):
-            managerText = "not running: " + reason
-            crontab = watch.crontabLine(busAddress: bus)
+        let availability = manager.availability()
+        guard availability == .running else {
+            // Units nothing would start are not written: status would call them installed. The crontab
+            // route needs a bus address that outlives this login, or it is refused with why.
+            let absence: UserManagerAbsence? = { if case let .notRunning(a) = availability { return a } else { return nil } }()
+            let crontab = watch.crontabLine(busAddress: try CronSessionBus.address(environment: context.environment))
+            if context.json {
+                try c.json(EnableReport(every: interval.description, installed: false, service: nil, timer: nil, command: watch.arguments,
+                                        manager: availability.text, managerHint: absence?.hint, timerEnabled: false,
+                                        nextRun: nil, crontab: crontab))
+                return .partial
+            }
+            c.note("nothing was installed: " + (absence?.reason ?? "no systemd user manager runs"))
+            if let hint = absence?.hint { c.note("hint: " + hint) }
+            c.note("to run 'watch --notify' every \(interval) from cron instead, add this line with 'crontab -e':")
+            c.out(crontab)
+            return .partial
         }
+        try files.install(watch)
+        try manager.run(["daemon-reload"])
+        try manager.run(["enable", "--now", ScheduledWatch.timerName])
+        let nextRun = SystemdUserManager.date(manager.properties(of: ScheduledWatch.timerName, ["NextElapseUSecRealtime"])["NextElapseUSecRealtime"])
         if context.json {
-            try c.json(EnableReport(every: interval.description, service: files.servicePath, timer: files.timerPath,
-                                    command: watch.arguments, manager: managerText, timerEnabled: crontab == nil,
-                                    nextRun: nextRun, crontab: crontab))
+            try c.json(EnableReport(every: interval.description, installed: true, service: files.servicePath, timer: files.timerPath,
+                                    command: watch.arguments, manager: availability.text, managerHint: nil, timerEnabled: true,
+                                    nextRun: nextRun, crontab: nil))
             return .success
         }
         c.out("wrote \(location.display(files.servicePath))")
         c.out("wrote \(location.display(files.timerPath))")
-        if let crontab {
-            c.note("no systemd user manager is running (\(managerText.dropFirst("not running: ".count))), so nothing will start the timer")
-            c.note("to run the same watch every \(interval) from cron instead, add this line with 'crontab -e':")
-            c.out(crontab)
-        } else {
-            c.out("enabled \(ScheduledWatch.timerName): 'watch --notify' runs every \(interval)"
-                  + (nextRun.map { ", next at about \(ListCommand.format($0))" } ?? ""))
-        }
+        c.out("enabled \(ScheduledWatch.timerName): 'watch --notify' runs every \(interval)"
+              + (nextRun.map { ", next at about \(ListCommand.format($0))" } ?? ""))
         return .success
     }
 
@@ -125,9 +132,7 @@ enum ScheduleCommand: Command {
         if installed, availability == .running { try manager.run(["daemon-reload"]) }
 
         let c = context.console
-        let managerText: String
-        if case let .notRunning(reason) = availability { managerText = "not running: " + reason } else { managerText = "running" }
-        if context.json { try c.json(DisableReport(removed: removed, manager: managerText)); return .success }
+        if context.json { try c.json(DisableReport(removed: removed, manager: availability.text)); return .success }
         guard !removed.isEmpty else {
             c.out("no schedule is installed; nothing was removed")
             return .success
@@ -152,10 +157,12 @@ enum ScheduleCommand: Command {
         let runs = shown.flatMap(WatchRunLog.read(beside:))
         report.lastWatch = runs?.lastRun
         report.lastFailedWatch = runs?.lastFailure
+        report.lastUnattendedWatch = runs?.lastUnattended
         if context.json { try context.console.json(report); return .success }
         let display: (String) -> String = { shown?.display($0) ?? $0 }
         var rows: [(String, String)] = [
             ("schedule", report.installation.rawValue + (report.every.map { ", every \($0)" } ?? "")),
+            ("active", report.active ? "yes, the timer is enabled in the running user manager" : "no, " + (report.inactiveReason ?? "unknown")),
             ("service", display(report.service)),
             ("timer", display(report.timer)),
         ]
@@ -164,7 +171,9 @@ enum ScheduleCommand: Command {
         if report.manager == "running", report.installation != .notInstalled {
             rows.append(("timer state", report.timerState ?? "unknown"))
             rows.append(("next run", report.nextRun.map(ListCommand.format) ?? "none scheduled"))
-            rows.append(("last run", report.lastRun.map(describe) ?? "none since the user manager started"))
+            rows.append(("last scheduled run", report.lastRun.map(describe) ?? "none since the user manager started"))
+        } else if report.installation != .notInstalled {
+            rows.append(("last scheduled run", "unknown, no user manager to ask (a run from cron shows as the last watch)"))
         }
         switch vault {
         case let .success(session):
@@ -174,8 +183,13 @@ enum ScheduleCommand: Command {
         }
         rows.append(("last watch", report.lastWatch.map(describe) ?? "none recorded"))
         if let failed = report.lastFailedWatch { rows.append(("last failed watch", describe(failed))) }
+        rows.append(("last unattended watch", report.lastUnattendedWatch.map(describe) ?? "none recorded (from cron or the timer)"))
         let w = rows.map(\.0.count).max()!
         for (k, v) in rows { context.console.out((k + ":").padded(toLength: w + 2) + v) }
+        if report.installation == .installed, let hint = report.managerHint {
+            context.console.note("the units run nothing until a systemd user manager runs them")
+            context.console.note("hint: " + hint)
+        }
         switch report.installation {
         case .notInstalled: context.console.note("install it with 'pwnvault schedule enable'")
         case .foreign: context.console.note("a unit of that name was not written by pwnvault; pwnvault leaves it alone")

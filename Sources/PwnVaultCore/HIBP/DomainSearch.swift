@@ -35,11 +35,36 @@ public struct DomainSearch: Sendable {
     }
 
     /// Every breached alias as an account (sorted), with its breach names in a result the gate can
-    /// disclose; aliases that are not valid accounts are left out.
+    /// disclose; aliases that are not valid accounts are left out (`unusableAliases` says why).
     public func accounts(at date: Date) -> [(account: ParsedAccount, result: CheckResult)] {
         aliases.keys.sorted().compactMap { alias in
-            guard let parsed = try? AccountParser.parse(alias + "@" + domain, phones: .internationalOnly), parsed.kind == .email else { return nil }
+            guard case let .success(parsed) = Self.read(alias, on: domain) else { return nil }
             return (parsed, .answer(breaches: aliases[alias] ?? [], pasteCount: nil, at: date))
+        }
+    }
+
+    /// The breached aliases `accounts` leaves out, by why: each reason (one of `AccountParseError`'s
+    /// fixed sentences, never the alias) with how many aliases it stopped, the most frequent first.
+    public func unusableAliases() -> [(reason: String, count: Int)] {
+        var counts: [String: Int] = [:]
+        for alias in aliases.keys {
+            if case let .failure(why) = Self.read(alias, on: domain) { counts[why.reason, default: 0] += 1 }
+        }
+        return counts.map { (reason: $0.key, count: $0.value) }.sorted { ($0.count, $1.reason) > ($1.count, $0.reason) }
+    }
+
+    /// Why an alias is not an account: a fixed sentence that never quotes it.
+    struct Unusable: Error { let reason: String }
+
+    /// `alias@domain` as an e-mail account, or why it is none.
+    private static func read(_ alias: String, on domain: String) -> Result<ParsedAccount, Unusable> {
+        do {
+            let parsed = try AccountParser.parse(alias + "@" + domain, phones: .internationalOnly)
+            return parsed.kind == .email ? .success(parsed) : .failure(Unusable(reason: "it is not read as an e-mail address"))
+        } catch let error as AccountParseError {
+            return .failure(Unusable(reason: error.message))
+        } catch {
+            return .failure(Unusable(reason: "it is not read as an e-mail address"))
         }
     }
 }

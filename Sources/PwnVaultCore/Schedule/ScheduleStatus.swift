@@ -1,9 +1,11 @@
 import FoundationEssentials
 
-/// What `schedule status` reports: whether the units are installed and pwnvault's, the period and
-/// command they hold, and what the user manager says of the timer (next run) and the service (the
-/// last run's result). Everything here is read, never inferred: when the manager is not running,
-/// the run times are nil and `manager` says why.
+/// What `schedule status` reports, three things kept apart: whether the units are installed (the
+/// files, pwnvault's), whether the schedule is active (the timer enabled in a running user manager:
+/// installed files alone run nothing), and how the last scheduled run ended (the manager's record of
+/// the service). Everything here is read, never inferred: when the manager is not running, the run
+/// times are nil and `manager` says why. Every string read from a file or from systemctl has been
+/// through `Sanitizer`, in JSON too: a tampered unit file cannot reach a terminal through `jq -r`.
 ///
 /// A field for the vault's last full check can be added beside these (it needs the vault).
 public struct ScheduleStatus: Sendable, Encodable {
@@ -33,8 +35,14 @@ public struct ScheduleStatus: Sendable, Encodable {
     public let timer: String
     /// `ExecStart=` as written in the service.
     public let command: String?
-    /// `running`, or `not running: REASON`.
+    /// `running`, or `not running: REASON` (pwnvault's sentence, never systemctl's words).
     public let manager: String
+    /// What would make a user manager run, when none does.
+    public let managerHint: String?
+    /// Whether the schedule runs: installed, the timer active and enabled, the manager running.
+    public let active: Bool
+    /// Why it is not active, in one line; nil when it is.
+    public let inactiveReason: String?
     /// The timer's state (`active, enabled`), when the manager runs.
     public let timerState: String?
     public let nextRun: Date?
@@ -46,6 +54,8 @@ public struct ScheduleStatus: Sendable, Encodable {
     /// beside the vault by the caller); nil when none was recorded.
     public var lastWatch: WatchRunLog.Run?
     public var lastFailedWatch: WatchRunLog.Run?
+    /// How the last watch with no terminal (from cron or the timer) ended.
+    public var lastUnattendedWatch: WatchRunLog.Run?
 
     /// Reads the files, and asks `manager` when it runs.
     public static func read(files: ScheduleFiles, manager: SystemdUserManager) throws -> ScheduleStatus {
@@ -60,14 +70,16 @@ public struct ScheduleStatus: Sendable, Encodable {
         var every: ScheduleInterval?
         if case let .pwnvault(e) = timer { every = e } else if case let .pwnvault(e) = service { every = e }
 
-        var timerState: String?, nextRun: Date?, lastRun: LastRun?
+        var timerState: String?, nextRun: Date?, lastRun: LastRun?, timerRuns = false
         let availability = manager.availability()
         if availability == .running, installation != .notInstalled {
             let t = manager.properties(of: ScheduledWatch.timerName,
                                        ["ActiveState", "UnitFileState", "NextElapseUSecRealtime", "LoadState"])
+                .mapValues(Sanitizer.singleLine)
             if let active = t["ActiveState"], !active.isEmpty {
                 timerState = [active, t["UnitFileState"]].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: ", ")
             }
+            timerRuns = t["ActiveState"] == "active" && t["UnitFileState"]?.hasPrefix("enabled") == true
             nextRun = SystemdUserManager.date(t["NextElapseUSecRealtime"])
             let s = manager.properties(of: ScheduledWatch.serviceName,
                                        ["Result", "ExecMainStatus", "ExecMainExitTimestamp", "ExecMainCode"])
@@ -75,16 +87,24 @@ public struct ScheduleStatus: Sendable, Encodable {
                 // ExecMainCode 1 (CLD_EXITED): ExecMainStatus is an exit status; otherwise a signal number.
                 let exited = s["ExecMainCode"] == "1"
                 lastRun = LastRun(finished: finished, exitStatus: exited ? s["ExecMainStatus"].flatMap { Int($0) } : nil,
-                                  result: s["Result"].flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")
+                                  result: s["Result"].map(Sanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 } ?? "unknown")
             }
         }
-        let managerText: String
-        switch availability {
-        case .running: managerText = "running"
-        case let .notRunning(reason): managerText = "not running: " + reason
+        var hint: String?, inactiveReason: String?
+        switch (installation, availability) {
+        case (.notInstalled, _): inactiveReason = "nothing is installed"
+        case (.foreign, _): inactiveReason = "a unit of that name is not pwnvault's"
+        case (.partial, _): inactiveReason = "one of the two units is missing"
+        case let (.installed, .notRunning(absence)):
+            inactiveReason = "the units are installed, but " + absence.reason
+            hint = absence.hint
+        case (.installed, .running):
+            if !timerRuns { inactiveReason = "the timer is not enabled and started (" + (timerState ?? "state unknown") + ")" }
         }
+        if case let .notRunning(absence) = availability { hint = absence.hint }
         return ScheduleStatus(installation: installation, every: every?.description, service: files.servicePath,
-                              timer: files.timerPath, command: files.serviceCommand(), manager: managerText,
-                              timerState: timerState, nextRun: nextRun, lastRun: lastRun)
+                              timer: files.timerPath, command: files.serviceCommand().map(Sanitizer.singleLine),
+                              manager: availability.text, managerHint: hint, active: inactiveReason == nil,
+                              inactiveReason: inactiveReason, timerState: timerState, nextRun: nextRun, lastRun: lastRun)
     }
 }

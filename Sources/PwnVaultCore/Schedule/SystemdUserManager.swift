@@ -2,12 +2,21 @@ import FoundationEssentials
 
 /// The user's systemd manager, through `systemctl --user` (found on `PATH`). Each call is given a
 /// time limit; a manager that is not running, or a `systemctl` that is not installed, is an answer
-/// (`availability`), not a failure.
+/// (`availability`), not a failure. systemctl's own words are read, never shown: they become
+/// `UserManagerAbsence`'s sentence and hint.
 public struct SystemdUserManager: Sendable {
     public enum Availability: Sendable, Equatable {
         case running
-        /// Why not, in one short line (systemctl's own words, cleaned).
-        case notRunning(reason: String)
+        /// Why not, in one sentence, and what to do.
+        case notRunning(UserManagerAbsence)
+
+        /// `running`, or `not running: REASON`.
+        public var text: String {
+            switch self {
+            case .running: return "running"
+            case let .notRunning(absence): return "not running: " + absence.reason
+            }
+        }
     }
 
     /// What one `systemctl` run gave back.
@@ -25,23 +34,26 @@ public struct SystemdUserManager: Sendable {
     /// Whether a user manager answers (`systemctl --user show --property=Version`).
     public func availability() -> Availability {
         guard let outcome = systemctl(["show", "--property=Version", "--value"]) else {
-            return .notRunning(reason: SystemCommand.locate("systemctl", path: environment["PATH"]) == nil
-                               ? "systemctl is not installed" : "systemctl --user did not answer in time")
+            return .notRunning(SystemCommand.locate("systemctl", path: environment["PATH"]) == nil
+                               ? .notInstalled : .timedOut(seconds: timeLimit))
         }
         guard outcome.status == 0, !outcome.output.trimmingWhitespaceAndNewlines().isEmpty else {
-            return .notRunning(reason: "systemctl --user: " + Self.firstLine(outcome.errorOutput, otherwise: "exit status \(outcome.status)"))
+            return .notRunning(.reading(errorOutput: outcome.errorOutput, status: outcome.status))
         }
         return .running
     }
 
-    /// Runs `systemctl --user ARGUMENTS`; throws `ScheduleError.systemctlFailed` unless it succeeds.
+    /// Runs `systemctl --user ARGUMENTS`; throws `ScheduleError.systemctlFailed` unless it succeeds,
+    /// with the manager's absence in pwnvault's words when that is what systemctl said, else its exit
+    /// status (its own words are for 'systemctl --user status' and the journal, which the hint names).
     public func run(_ arguments: [String]) throws {
         guard let outcome = systemctl(arguments) else {
             throw ScheduleError.systemctlFailed(arguments: arguments.joined(separator: " "), reason: "it did not finish in time")
         }
         guard outcome.status == 0 else {
             throw ScheduleError.systemctlFailed(arguments: arguments.joined(separator: " "),
-                                                reason: Self.firstLine(outcome.errorOutput, otherwise: "exit status \(outcome.status)"))
+                                                reason: UserManagerAbsence.recognizing(outcome.errorOutput)?.reason
+                                                    ?? "it exited with status \(outcome.status)")
         }
     }
 
@@ -67,13 +79,6 @@ public struct SystemdUserManager: Sendable {
     public static func date(_ value: String?) -> Date? {
         guard let value, value.hasPrefix("@"), let seconds = Double(value.dropFirst()), seconds > 0 else { return nil }
         return Date(timeIntervalSince1970: seconds)
-    }
-
-    private static func firstLine(_ text: String, otherwise: String) -> String {
-        let line = Sanitizer.singleLine(String(text.split(separator: "\n").first ?? "")).trimmingWhitespace()
-        guard !line.isEmpty else { return otherwise }
-        let cut = line.count > 160 ? String(line.prefix(159)) + "…" : line
-        return cut.prefix(1).lowercased() + cut.dropFirst()
     }
 
     /// Runs `systemctl --user --no-pager ARGUMENTS`; nil when it cannot be started or takes too long.

@@ -19,6 +19,9 @@ public struct WatchRunLog: Sendable, Equatable {
     public var lastRun: Run?
     /// The last run that ended with a status other than 0 (nothing new) and 1 (news).
     public var lastFailure: Run?
+    /// The last run with no terminal on stdin, stdout or stderr, as cron and a systemd timer start
+    /// it: what an unattended run last ended with, apart from runs by hand.
+    public var lastUnattended: Run?
 
     static let firstLine = "pwnvault-watch 1"
     static let sizeLimit = 4096
@@ -37,6 +40,7 @@ public struct WatchRunLog: Sendable, Equatable {
         var lines = [Self.firstLine]
         if let r = lastRun { lines.append("run \(Int64(r.at.timeIntervalSince1970)) \(r.exitStatus)") }
         if let f = lastFailure { lines.append("failed \(Int64(f.at.timeIntervalSince1970)) \(f.exitStatus) \(f.reason ?? "")") }
+        if let u = lastUnattended { lines.append("unattended \(Int64(u.at.timeIntervalSince1970)) \(u.exitStatus)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -50,6 +54,7 @@ public struct WatchRunLog: Sendable, Equatable {
             let at = Date(timeIntervalSince1970: Double(seconds))
             switch fields[0] {
             case "run": lastRun = Run(at: at, exitStatus: status, reason: nil)
+            case "unattended": lastUnattended = Run(at: at, exitStatus: status, reason: nil)
             case "failed":
                 let reason = fields.count == 4 ? Self.clean(String(fields[3])) : ""
                 lastFailure = Run(at: at, exitStatus: status, reason: reason.isEmpty ? nil : reason)
@@ -76,11 +81,16 @@ public struct WatchRunLog: Sendable, Equatable {
 
     /// Records a run of `watch` on `vault` that ended now with `status` (and, when it failed, `reason`).
     /// Best effort: a run is never failed by its own record. Nothing is written when no vault is there.
-    public static func record(_ status: ExitStatus, reason: String?, at date: Date, beside vault: VaultLocation) {
+    /// `unattended`: the run had no terminal at all (by default read from this process's stdin,
+    /// stdout and stderr).
+    public static func record(_ status: ExitStatus, reason: String?, at date: Date, beside vault: VaultLocation,
+                              unattended: Bool? = nil) {
+        let unattended = unattended ?? ![Int32(0), 1, 2].contains(where: TerminalIO.isTerminal)
         guard (try? FileSystem.status(vault.path, followingLinks: false)) != nil else { return }
         var log = read(beside: vault) ?? WatchRunLog()
         let at = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         log.lastRun = Run(at: at, exitStatus: status.rawValue, reason: nil)
+        if unattended { log.lastUnattended = log.lastRun }
         if isFailure(status) {
             let line = clean(reason ?? status.meaning)
             log.lastFailure = Run(at: at, exitStatus: status.rawValue, reason: line.isEmpty ? nil : line)

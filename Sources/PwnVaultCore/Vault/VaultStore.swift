@@ -14,20 +14,14 @@ public struct VaultStore: Sendable {
     public static let maximumSize = 64 << 20
     /// How long `withExclusiveLock` waits by default.
     public static let defaultLockTimeout: Duration = .seconds(30)
-    /// Temporary files older than this are a crashed save's leftovers and are removed.
+    /// Temporary files written outside the vault's lock (`WatchRunLog`'s) are a killed run's
+    /// leftovers once older than this. The vault's own are removed under the lock, whatever their age.
     static let staleTemporaryAge: Double = 60
 
     public let location: VaultLocation
-    /// The wall clock, in seconds since 1970, for aging leftover temporary files.
-    let now: @Sendable () -> Double
 
     public init(location: VaultLocation) {
-        self.init(location: location, now: FileSystem.wallClockNow)
-    }
-
-    init(location: VaultLocation, now: @escaping @Sendable () -> Double) {
         self.location = location
-        self.now = now
     }
 
     /// The vault file's path.
@@ -128,10 +122,12 @@ public struct VaultStore: Sendable {
     /// `<name>.bak`. On failure (full disk, file-size limit, I/O error, read-only folder) the vault
     /// is untouched, the temporary file is removed, and `.writeFailed` says why.
     ///
-    /// Does not take the lock itself: wrap the read, the change and this call in `withExclusiveLock`.
+    /// Does not take the lock itself, and MUST be called holding it: wrap the read, the change and
+    /// this call in `withExclusiveLock`. It first removes what saves killed earlier left behind.
     public func replace(_ bytes: [UInt8]) throws {
         let shown = location.displayPath
         _ = try checkFolder(create: true)
+        removeLeftoverTemporaries()
         do {
             let temporary = try writeTemporary(bytes)
             var renamed = false
@@ -143,7 +139,6 @@ public struct VaultStore: Sendable {
             throw VaultStoreError.writeFailed(path: shown, reason: error.reason)
         }
         try synchronizeFolder()
-        removeStaleTemporaries()
     }
 
     /// A complete, flushed, 0600 temporary file in the vault's folder holding `bytes`; returns its path.
@@ -190,6 +185,10 @@ public struct VaultStore: Sendable {
             try? FileSystem.removeFile(linkPath)
             throw error
         }
+        // When the backup already is the current vault (a save killed between its two renames leaves
+        // them one file), rename(2) of one link over another of the same file does nothing and
+        // succeeds: the temporary link would stay. Normally it is gone, and this finds nothing.
+        try? FileSystem.removeFile(linkPath)
     }
 
     /// Fallback for file systems without hard links: create the vault exclusively and fill it.
@@ -214,20 +213,22 @@ public struct VaultStore: Sendable {
         }
     }
 
-    /// Removes what crashed saves left behind: regular files of ours, named exactly
-    /// `.<name>.tmp-XXXXXX`, untouched for more than a minute (a younger one may belong to a save in
-    /// progress elsewhere). Age counts from the inode's last change too, not only the content's:
-    /// the backup's temporary name is a fresh link to an old vault, whose content time is old.
-    /// Best effort: a leftover is harmless.
-    private func removeStaleTemporaries() {
+    /// Removes what saves killed earlier (kill -9, a crash, a power cut) left behind: regular files
+    /// of ours named exactly `.<name>.tmp-XXXXXX` (six characters of `mkstemp`'s alphabet), whatever
+    /// their age. Called holding the lock, before this save writes its own: every save writes its
+    /// temporary files (the backup's link included) holding the lock, so none found now belongs to
+    /// a live save. `create` writes one without the lock, but only while no vault exists at the
+    /// path, and a save needs one: at worst a racing `init` that already lost (the vault appeared)
+    /// says it failed to write rather than that the vault exists. Nothing else is touched: not
+    /// another vault's, not `.<name>.watch.tmp-…`, not a name one character off. Best effort: a
+    /// leftover is harmless; removing it first also frees the space a full disk needs for this save.
+    private func removeLeftoverTemporaries() {
         let prefix = "." + location.fileName + ".tmp-"
         guard let names = try? FileSystem.directoryEntries(location.folder) else { return }
-        let now = self.now()
         for name in names where Self.isTemporaryName(name, prefix: prefix) {
             let full = Settings.join(location.folder, name)
             guard let status = try? FileSystem.status(full, followingLinks: false),
-                  status.kind == .regular, status.owner == FileSystem.effectiveUserID,
-                  now - max(status.modified, status.changed) > Self.staleTemporaryAge else { continue }
+                  status.kind == .regular, status.owner == FileSystem.effectiveUserID else { continue }
             try? FileSystem.removeFile(full)
         }
     }
