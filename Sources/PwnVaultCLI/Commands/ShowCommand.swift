@@ -78,7 +78,7 @@ enum ShowCommand: Command {
         out.append(c.heading(account))
         switch result.status {
         case .neverChecked:
-            out.append("never checked; run 'pwnvault check #\(account.id)'")
+            out.append("never checked; run: pwnvault check '#\(account.id)'")
             return out
         case .error:
             let when = result.lastFailure.map { " (\(ListCommand.format($0.at)))" } ?? ""

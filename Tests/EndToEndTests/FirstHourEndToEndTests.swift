@@ -1,0 +1,89 @@
+import Foundation
+import XCTest
+
+/// What a new user stumbles on in the first hour (issue 23): acknowledging by what `show` prints,
+/// hints that can be pasted, a missing argument or id answered with what there is, and `init` saying
+/// what to do next.
+final class FirstHourEndToEndTests: XCTestCase {
+    var server: FakeHIBP!
+    var s: Sandbox!
+
+    override func setUpWithError() throws {
+        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("first-hour-\(UUID().uuidString).json")
+        try Data("""
+        {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere", "HushClinic"], "ownerVerified": true},
+                      "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
+        """.utf8).write(to: fixtures)
+        addTeardownBlock { try? FileManager.default.removeItem(at: fixtures) }
+        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        s = try Sandbox()
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+    }
+
+    override func tearDown() { server = nil; s = nil }
+
+    private func vaultWithTwoCheckedAccounts() {
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "kim@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "lee@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 1)
+    }
+
+    /// A typo of a public breach is corrected from the catalog before the vault is opened: no passphrase
+    /// is asked (none can be: no file, no terminal), and the same answer comes whatever the account holds.
+    func testAckCorrectsATypoOfAPublicBreachWithoutAskingThePassphrase() {
+        vaultWithTwoCheckedAccounts()
+        for id in ["#1", "#2"] {
+            let r = s.run(["ack", id, "adobee"], passphraseFromFile: false)
+            XCTAssertEqual(r.status, 2, r.all)
+            XCTAssertEqual(r.stderr, """
+                pwnvault: error: argument 2 is not the name or title of a breach in HIBP's catalog; nothing was acknowledged
+                pwnvault: hint: did you mean Adobe? 'pwnvault breaches' lists every breach
+
+                """, id)
+            XCTAssertFalse(r.all.contains("adobee"), "the typed name is not repeated")
+        }
+        // Sensitive names are never offered as the correction.
+        let near = s.run(["ack", "#1", "HushClinik"], passphraseFromFile: false)
+        XCTAssertFalse(near.all.contains("HushClinic"), near.all)
+    }
+
+    /// A public breach the account was not in: the hint lists the account's own public breaches, as
+    /// `show` does, with the id quoted so that the hint can be pasted into a shell.
+    func testAckOfABreachTheAccountIsNotInListsItsOwnBreaches() {
+        vaultWithTwoCheckedAccounts()
+        let r = s.run(["ack", "#1", "CopperKettle"])
+        XCTAssertEqual(r.status, 2, r.all)
+        XCTAssertTrue(r.stderr.contains("hint: its breaches: Adobe, Brightmere; pwnvault show '#1' lists them")
+                      || r.stderr.contains("hint: its breaches: Brightmere, Adobe; pwnvault show '#1' lists them"), r.stderr)
+        XCTAssertFalse(r.all.contains("HushClinic"), "never a sensitive name")
+        // By title, as show prints it, works.
+        let title = s.run(["ack", "#2", "copperkettle"])
+        XCTAssertEqual(title.status, 0, title.all)
+    }
+
+    /// A command missing its argument shows every form of its usage; a missing id says which exist.
+    func testMissingArgumentsAndIdsAreAnsweredWithWhatThereIs() {
+        vaultWithTwoCheckedAccounts()
+        let ack = s.run(["ack"])
+        XCTAssertEqual(ack.status, 2)
+        XCTAssertTrue(ack.stderr.contains("usage: pwnvault ack ACCOUNT|#ID [BREACH...]  or  pwnvault ack --all"), ack.stderr)
+        let imp = s.run(["import"])
+        XCTAssertTrue(imp.stderr.contains("usage: pwnvault import CONTACTS.vcf [--pick] [--phones [--region CC]]  or  pwnvault import - "), imp.stderr)
+        XCTAssertEqual(s.run(["add", "ann@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["remove", "#2", "--yes"]).status, 0)
+        let missing = s.run(["show", "#9"])
+        XCTAssertEqual(missing.status, 2, missing.all)
+        XCTAssertTrue(missing.stderr.contains("did you mean '#3'? the vault has #1, #3 "), missing.stderr)
+    }
+
+    /// `init` ends with the next two commands to run, on stderr (stdout stays the result).
+    func testInitEndsWithTheNextTwoCommands() {
+        let r = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stderr.contains("next: pwnvault add you@example.com --label Me   (or: pwnvault import contacts.vcf)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("then: pwnvault check --all"), r.stderr)
+        XCTAssertFalse(r.stdout.contains("next:"), "stdout is the result")
+    }
+}
