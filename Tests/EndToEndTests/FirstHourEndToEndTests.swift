@@ -78,6 +78,18 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("did you mean '#3'? the vault has #1, #3 "), missing.stderr)
     }
 
+    /// One vocabulary of states: `pwned` (what the ui and HIBP say) is accepted for `breached`, and
+    /// `--status unacknowledged` lists what waits to be dealt with, new or not.
+    func testStatusFiltersSpeakOneVocabulary() {
+        vaultWithTwoCheckedAccounts()
+        XCTAssertEqual(s.run(["list", "--status", "pwned"]).stdout, s.run(["list", "--status", "breached"]).stdout)
+        XCTAssertEqual(s.run(["ack", "#2"]).status, 0)
+        let waiting = s.run(["list", "--status", "unacknowledged"])
+        XCTAssertEqual(waiting.status, 0, waiting.all)
+        XCTAssertTrue(waiting.stdout.contains("#1 ") && !waiting.stdout.contains("#2 "), waiting.stdout)
+        XCTAssertTrue(waiting.stdout.contains("breached (3, 3 new)"), waiting.stdout)
+    }
+
     /// `init` ends with the next two commands to run, on stderr (stdout stays the result).
     func testInitEndsWithTheNextTwoCommands() {
         let r = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"])

@@ -134,7 +134,7 @@ enum RevealCommand: Command {
     static func lines(for a: Account, catalog: BreachCatalog?, grant: RevealGrant) -> [String] {
         var parts = ["#\(a.id)", Disclosure.revealed(a, grant: grant)]
         if let l = Disclosure.revealedLabel(a, grant: grant) { parts.append("(\(l))") }
-        parts.append(ListCommand.statusText(a, a.result))
+        parts.append(StateText.of(a, a.result))
         let breaches = Disclosure.revealedBreaches(a.result, catalog: catalog, grant: grant)
         if !breaches.isEmpty {
             parts.append(breaches.map { b in
