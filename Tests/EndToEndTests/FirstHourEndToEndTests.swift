@@ -90,6 +90,19 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertTrue(waiting.stdout.contains("breached (3, 3 new)"), waiting.stdout)
     }
 
+    /// Every command's help: usage and options first, the discussion after, the exit statuses last.
+    func testHelpPutsUsageAndOptionsFirstAndExitStatusesLast() {
+        for command in ["check", "ack", "list", "watch"] {
+            let help = s.run(["help", command]).stdout
+            let order = ["USAGE:", "OPTIONS:", "GLOBAL OPTIONS:", "DESCRIPTION:", "EXAMPLES:", "EXIT STATUS:"]
+                .map { help.range(of: $0)?.lowerBound }
+            XCTAssertFalse(order.contains(nil), "\(command): \(help)")
+            XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), command)
+            XCTAssertFalse(help.components(separatedBy: "EXIT STATUS:").first!.contains("Exit status:"), "said once, last: \(command)")
+        }
+        XCTAssertTrue(s.run(["help", "check"]).stdout.hasSuffix("EXIT STATUS:\n  0 no checked account has a finding that is not acknowledged (with --all: no account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked (this wins over 1).\n"))
+    }
+
     /// `init` ends with the next two commands to run, on stderr (stdout stays the result).
     func testInitEndsWithTheNextTwoCommands() {
         let r = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"])

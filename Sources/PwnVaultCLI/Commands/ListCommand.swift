@@ -6,7 +6,7 @@ enum ListCommand: Command {
     static let spec = CommandSpec(
         name: "list",
         summary: "list the watched accounts and their latest status",
-        usage: ["[--status breached|clean|new|unacknowledged|failed|never] [--json]"],
+        usage: ["[--status STATE]... [--json]"],
         discussion: """
         On a terminal, accounts are masked (a•••e@e•••.com). Piped or redirected, and with --json, no
         character of any account is printed: accounts appear as their id and label.
@@ -18,7 +18,7 @@ enum ListCommand: Command {
         clean, breached or error, and an account's "new" and "unacknowledged" are counts in every
         command (select with .new > 0).
         """,
-        options: [OptionSpec("status", value: "STATUS", help: "only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)", repeatable: true)],
+        options: [OptionSpec("status", value: "STATE", help: "only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)", repeatable: true)],
         examples: [("pwnvault list", "the table, masked"),
                    ("pwnvault list --status unacknowledged --status failed", "what needs a look"),
                    ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", "ids of breached accounts")])
