@@ -90,6 +90,38 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertTrue(waiting.stdout.contains("breached (3, 3 new)"), waiting.stdout)
     }
 
+    /// `show` pages through PAGER, like `breaches`, when its result is longer than a screenful on a
+    /// terminal; a short one, piped or redirected output never does.
+    func testShowPagesALongResultOnATerminal() throws {
+        let many = ["Adobe", "Brightmere", "CopperKettle", "DuneRunner", "EllwoodLibrary", "Quillstream"]
+        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("show-pager-\(UUID().uuidString).json")
+        try Data("""
+        {"accounts": {"many@example.com": {"breaches": [\(many.map { "\"\($0)\"" }.joined(separator: ", "))], "ownerVerified": true},
+                      "few@example.com": {"breaches": ["Adobe"], "ownerVerified": true}}}
+        """.utf8).write(to: fixtures)
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "many@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "few@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 1)
+        let paged = s.dir.appendingPathComponent("paged.txt").path
+        let pager = ["PAGER": "cat > '\(paged)'"]
+        let long = s.runOnTerminal(["show", "#1"], env: pager)
+        XCTAssertEqual(long.status, 0, long.all)
+        let text = try String(contentsOfFile: paged, encoding: .utf8)
+        for name in ["Adobe", "Quillstream", "Ellwood Public Library"] { XCTAssertTrue(text.contains(name), "the pager got the whole result: \(text)") }
+        XCTAssertFalse(long.stdout.contains("Quillstream"), "through the pager only")
+        try FileManager.default.removeItem(atPath: paged)
+        let short = s.runOnTerminal(["show", "#2"], env: pager)
+        XCTAssertTrue(short.stdout.contains("Adobe"), short.all)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paged), "a short result is printed, not paged")
+        let piped = s.run(["show", "#1"], env: pager)
+        XCTAssertTrue(piped.stdout.contains("Quillstream"), "piped: never paged: \(piped.all)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paged))
+    }
+
     /// Every command's help: usage and options first, the discussion after, the exit statuses last.
     func testHelpPutsUsageAndOptionsFirstAndExitStatusesLast() {
         for command in ["check", "ack", "list", "watch"] {

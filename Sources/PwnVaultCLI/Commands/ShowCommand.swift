@@ -66,7 +66,7 @@ enum ShowCommand: Command {
             return .success
         }
 
-        lines(account, disclosed: disclosed, console: c).forEach { c.out($0) }
+        c.paged(lines(account, disclosed: disclosed, console: c), pager: context.settings.pager)
         return .success
     }
 

@@ -43,6 +43,20 @@ final class Console: Sendable {
         }
         writeOut(text)
     }
+    /// Result lines through the pager (`less -FRX` unless PAGER/PWNVAULT_PAGER says otherwise) when stdout
+    /// is a terminal and they are more than a screenful may hold; else as `out(lines:)`. The lines have
+    /// passed the gate already: the pager only shows them. Returns whether the pager took them.
+    @discardableResult
+    func paged(_ lines: [String], pager command: String?) -> Bool {
+        guard terminal.stdoutIsTerminal, lines.count > 20, let pager = Pager(command: command ?? "less -FRX") else {
+            out(lines: lines)
+            return false
+        }
+        for line in lines where !pager.write(line + "\n") { break }
+        pager.finish()
+        return true
+    }
+
     /// A message on stderr, prefixed `pwnvault: `.
     func note(_ line: String) { writeErr("pwnvault: \(line)\n") }
     func warning(_ line: String) { writeErr("pwnvault: warning: \(line)\n") }
