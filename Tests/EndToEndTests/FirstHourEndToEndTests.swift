@@ -122,6 +122,26 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: paged))
     }
 
+    /// On a terminal an error and its hint wrap at word boundaries to the window, under where their
+    /// text starts; piped, each stays one line (for grep and logs).
+    func testHintsWrapAtWordBoundariesOnATerminalOnly() {
+        vaultWithTwoCheckedAccounts()
+        let driver = [Paths.support("ptyrun.py"), "--cols", "60", "--", Paths.binary, "ack"]
+        let r = Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil,
+                             environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        let lines = r.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+            .filter { !$0.isEmpty }
+        XCTAssertGreaterThan(lines.count, 2, r.stdout)
+        XCTAssertEqual(lines.first, "pwnvault: error: missing argument")
+        XCTAssertTrue(lines[1].hasPrefix("pwnvault: hint: usage: pwnvault ack"), r.stdout)
+        for line in lines.dropFirst(2) { XCTAssertTrue(line.hasPrefix(String(repeating: " ", count: 16)), "under the hint's text: \(line)") }
+        for line in lines { XCTAssertLessThanOrEqual(line.count, 60, line) }
+        let joined = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        XCTAssertTrue(joined.contains("pwnvault ack ACCOUNT|#ID [BREACH...] or pwnvault ack --all"), "no word cut: \(joined)")
+        let piped = s.run(["ack"])
+        XCTAssertEqual(piped.stderr.split(separator: "\n").count, 2, piped.stderr)
+    }
+
     /// Every command's help: usage and options first, the discussion after, the exit statuses last.
     func testHelpPutsUsageAndOptionsFirstAndExitStatusesLast() {
         for command in ["check", "ack", "list", "watch"] {
