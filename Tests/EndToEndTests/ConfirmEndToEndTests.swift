@@ -133,4 +133,43 @@ final class ConfirmEndToEndTests: XCTestCase {
         XCTAssertEqual(complete([Paths.binary, "breach", "Ado"]), ["Adobe"])
         XCTAssertEqual(complete([Paths.binary, "list", "--status", "br"]), ["breached"])
     }
+
+    /// `ack ID <Tab>` offers the breaches that account was found in (issue 23), never a sensitive one,
+    /// from the vault opened by the keyring and the cached catalog: nothing asked, nothing fetched.
+    func testAckCompletesTheAccountsOwnBreachesNeverSensitiveOnes() throws {
+        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ack-compl-\(UUID().uuidString).json")
+        try Data("""
+        {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere", "HushClinic"], "ownerVerified": true},
+                      "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
+        """.utf8).write(to: fixtures)
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        let server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        let s = try Sandbox()
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "kim@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "lee@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 1)
+        let requests = server.log().count
+        let listed = s.run(["completions", "--list", "breaches", "#1"], passphraseFromFile: false)
+        XCTAssertEqual(listed.status, 0, listed.all)
+        XCTAssertEqual(Set(listed.stdout.split(separator: "\n").map(String.init)), ["Adobe", "Brightmere"], "never HushClinic")
+        XCTAssertEqual(s.run(["completions", "--list", "breaches", "#9"], passphraseFromFile: false).stdout, "", "no such id: nothing")
+        XCTAssertEqual(server.log().count, requests, "nothing fetched")
+
+        let script = s.run(["completions", "bash"]).stdout
+        func complete(_ words: [String]) -> [String] {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+            let r = Sandbox.exec("/bin/bash", ["--norc", "--noprofile", "-c",
+                                               script + "\nCOMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _pwnvault; printf '%s\\n' \"${COMPREPLY[@]}\""],
+                                 input: nil, environment: s.environment)
+            return r.stdout.split(separator: "\n").map(String.init).sorted()
+        }
+        XCTAssertEqual(complete([Paths.binary, "ack", ""]), ["1", "2"], "the account first")
+        XCTAssertEqual(complete([Paths.binary, "ack", "\\#1", ""]), ["Adobe", "Brightmere"])
+        XCTAssertEqual(complete([Paths.binary, "ack", "'#1'", "Bri"]), ["Brightmere"])
+        XCTAssertEqual(complete([Paths.binary, "ack", "2", "Adobe", ""]), ["CopperKettle"])
+        XCTAssertEqual(complete([Paths.binary, "--vault", s.vault, "ack", "1", "Hus"]), [], "never a sensitive name")
+    }
 }

@@ -74,6 +74,8 @@ final class MonitorEndToEndTests: XCTestCase {
         let notDue = s.run(["check", "--all"])
         XCTAssertEqual(notDue.status, 1, notDue.all)
         XCTAssertTrue(notDue.stderr.contains("checked within the last day"), notDue.stderr)
+        XCTAssertTrue(notDue.stderr.contains("status 1: 2 accounts have findings not acknowledged; see them with 'pwnvault list --status unacknowledged'"), notDue.stderr)
+        XCTAssertEqual(Set(s.run(["list", "--status", "unacknowledged", "--json"]).stdout.components(separatedBy: "\"id\" : ").dropFirst().map { $0.prefix(1) }), ["1", "2"])
 
         let acked = s.run(["ack", "--all"])
         XCTAssertEqual(acked.status, 0, acked.all)
@@ -102,7 +104,7 @@ final class MonitorEndToEndTests: XCTestCase {
         let show = s.run(["show", "#3"])
         XCTAssertTrue(show.stdout.contains("Fresh Leak  NEW"), show.stdout)
         XCTAssertTrue(show.stdout.contains("→ expect text-message phishing"), "advice from the data classes: \(show.stdout)")
-        XCTAssertTrue(show.stdout.contains("1 finding not acknowledged; when dealt with: pwnvault ack '#3'"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("1 finding not acknowledged (1 breach); when dealt with: pwnvault ack '#3'"), show.stdout)
         let shown = try XCTUnwrap(try json(s.run(["show", "#3", "--json"]).stdout) as? [String: Any])
         let breach = try XCTUnwrap((shown["breaches"] as? [[String: Any]])?.first)
         XCTAssertEqual(breach["new"] as? Bool, true)
@@ -113,7 +115,7 @@ final class MonitorEndToEndTests: XCTestCase {
         let recheck = s.run(["check", "#3", "--json"])
         XCTAssertEqual(recheck.status, 1, recheck.all)
         let row = try XCTUnwrap(((try json(recheck.stdout) as? [String: Any])?["results"] as? [[String: Any]])?.first)
-        XCTAssertEqual(row["new"] as? Bool, false)
+        XCTAssertEqual(row["new"] as? Int, 0, "a count, as in list --json and show --json")
         XCTAssertEqual(row["unacknowledged"] as? Int, 1)
         XCTAssertTrue(s.run(["list"]).stdout.contains("breached (1, 1 to acknowledge)"))
 

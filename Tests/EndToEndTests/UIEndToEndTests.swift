@@ -165,7 +165,7 @@ final class UIEndToEndTests: XCTestCase {
         tmux.wait(for: "check done: ", seconds: 20)
         let screen = tmux.screen
         XCTAssertFalse(screen.contains("never checked"), screen)
-        XCTAssertTrue(screen.contains("pwned ("), screen)
+        XCTAssertTrue(screen.contains("breached ("), screen)
         XCTAssertTrue(screen.contains("clean"), screen)
         // Nothing is due any more.
         tmux.type("R")

@@ -74,6 +74,25 @@ final class CompletionsTests: XCTestCase {
         XCTAssertEqual(try bashComplete(["pwnvault", "list", "--vault", "fam"], cwd: dir.path), ["family.vault"])
         XCTAssertEqual(try bashComplete(["pwnvault", "list", "--passphrase-file", "fa"], cwd: dir.path), ["family.vault"])
         XCTAssertEqual(try bashComplete(["pwnvault", "add", "fa"], cwd: dir.path), [], "accounts are not file names")
+        // Where a file is expected without an option naming a PATH (issue 23): import's address book,
+        // password's --offline FILE; and a global option's value before the command.
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("contacts.vcf").path, contents: Data())
+        XCTAssertEqual(try bashComplete(["pwnvault", "import", "con"], cwd: dir.path), ["contacts.vcf"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "import", "--pick", "con"], cwd: dir.path), ["contacts.vcf"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "import", "contacts.vcf", "con"], cwd: dir.path), [], "one address book")
+        XCTAssertEqual(try bashComplete(["pwnvault", "password", "--offline", "con"], cwd: dir.path), ["contacts.vcf"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "--vault", "fam"], cwd: dir.path), ["family.vault"])
+    }
+
+    /// Global options may come before the command (`pwnvault --vault ~/v2 list`): completion skips them
+    /// and their values to find the command, as git and gh do.
+    func testBashCompletesAfterGlobalOptions() throws {
+        XCTAssertEqual(try bashComplete(["pwnvault", "--vault", "/tmp/v2", "li"]), ["list"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "--vault=/tmp/v2", "--json", "li"]), ["list"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "--passphrase-fd", "3", "sta"]), ["status"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "--json", "init", "--kdf", "mo"]), ["moderate"])
+        XCTAssertEqual(try bashComplete(["pwnvault", "--vault", "/tmp/v2", "completions", ""]), ["bash", "fish", "zsh"])
+        XCTAssertTrue(try bashComplete(["pwnvault", "--"]).contains("--vault"), "global options before the command")
     }
 
     // MARK: zsh and fish: their own parsers
@@ -113,5 +132,36 @@ final class CompletionsTests: XCTestCase {
         XCTAssertEqual(parts[0], ["status"])
         XCTAssertEqual(parts[1], ["--kdf"])
         XCTAssertEqual(parts[2].sorted(), ["bash", "fish", "zsh"])
+    }
+
+    func testFishCompletesAfterGlobalOptionsAndFileNames() throws {
+        guard let fish = ProgramRun.installed("fish") else { throw XCTSkip("fish is not installed") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("pwnvault-fish-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("contacts.vcf").path, contents: Data())
+        let script = Completions.script(for: .fish) + """
+
+            cd '\(dir.path)'
+            complete -C 'pwnvault --vault /tmp/v2 sta'
+            echo ==
+            complete -C 'pwnvault --json init --k'
+            echo ==
+            complete -C 'pwnvault import con'
+            echo ==
+            complete -C 'pwnvault password --offline con'
+            echo ==
+            complete -C 'pwnvault add con'
+            """
+        let r = try ProgramRun.run(fish, ["--no-config", "-c", "source"], input: script,
+                                   environment: ["HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let parts = r.stdout.components(separatedBy: "==\n").map { $0.split(separator: "\n").map { String($0.split(separator: "\t")[0]) } }
+        XCTAssertEqual(parts.count, 5, r.stdout)
+        XCTAssertEqual(parts[0], ["status"])
+        XCTAssertEqual(parts[1], ["--kdf"])
+        XCTAssertEqual(parts[2], ["contacts.vcf"])
+        XCTAssertEqual(parts[3], ["contacts.vcf"])
+        XCTAssertEqual(parts[4], [], "accounts are not file names")
     }
 }

@@ -61,12 +61,17 @@ enum UsageError: UserFacingError, Equatable {
         case let .missingValue("pwnvault", _):
             return "usage: pwnvault [global options] <command> ...  (more: 'pwnvault help')"
         case let .unknownOption(command, _, suggestion?): return "did you mean '\(suggestion)'? (see 'pwnvault help \(command)')"
-        case let .missingArgument(command) where Commands.spec(named: command)?.usage.first?.contains("#ID") == true:
+        case let .missingArgument(command):
+            // Every form of the command's usage (`ack ACCOUNT|#ID [BREACH...]` or `ack --all`).
+            let spec = Commands.spec(named: command)
+            let forms = spec.map { s in s.usage.map { "pwnvault \(s.name)" + ($0.isEmpty ? "" : " \($0)") } } ?? ["pwnvault \(command)"]
+            let usage = "usage: " + forms.joined(separator: "  or  ")
             // `pwnvault show #3` reaches us as `pwnvault show`: the shell took `#3` for a comment.
-            return "usage: " + (Commands.spec(named: command).map(HelpText.usageLine) ?? "pwnvault \(command)")
-                + "; an unquoted # starts a shell comment: write '#3' or just 3"
+            return spec?.usage.first?.contains("#ID") == true
+                ? usage + "; an unquoted # starts a shell comment: write '#3' or just 3"
+                : usage + "  (more: 'pwnvault help \(command)')"
         case let .unknownOption(command, _, nil), let .missingValue(command, _), let .unexpectedValue(command, _),
-             let .repeatedOption(command, _), let .missingArgument(command), let .tooManyArguments(command, _),
+             let .repeatedOption(command, _), let .tooManyArguments(command, _),
              let .invalidValue(command, _, _), let .conflicting(command, _):
             return "usage: " + (Commands.spec(named: command).map(HelpText.usageLine) ?? "pwnvault \(command)")
                 + "  (more: 'pwnvault help \(command)')"

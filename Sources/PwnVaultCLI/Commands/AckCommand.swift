@@ -59,7 +59,7 @@ enum AckCommand: Command {
                 // Only where the passphrase was given or the breach is public (not sensitive, in the
                 // catalog); the name typed is not repeated, only where it was given.
                 throw InputError("#\(account.id) was never found in the breach named by argument \(names.keys.firstIndex(of: first)! + 2); nothing was acknowledged",
-                                 hint: "'pwnvault show #\(account.id)' lists its breaches")
+                                 hint: ownBreachesHint(payload.accounts[i], context: context))
             }
             return [Row(id: account.id, acknowledged: payload.accounts[i].acknowledge(breachNames: names.keys.isEmpty ? nil : Set(names.keys), at: now))]
         }
@@ -86,15 +86,46 @@ enum AckCommand: Command {
         guard !typed.isEmpty else { return ([], false) }
         let catalog = HIBPServices(context).catalogIfAvailable(naming: typed)
         var keys: [String] = [], needPassphrase = false
-        for text in typed {
+        for (position, text) in typed.enumerated() {
             if let breach = catalog?.breach(namedOrTitled: text) {
                 keys.append(breach.name)
                 if breach.isSensitive { needPassphrase = true }
+            } else if let catalog, let near = nearPublicBreach(text, in: catalog) {
+                // A typo of a public breach: said before the vault is opened, from the public catalog
+                // alone (the same answer whatever the account holds), and no passphrase is asked for it.
+                throw InputError("argument \(position + 2) is not the name or title of a breach in HIBP's catalog; nothing was acknowledged",
+                                 hint: "did you mean \(ScheduledWatch.shellQuoted(near))? 'pwnvault breaches' lists every breach")
             } else {
                 keys.append(text.trimmingWhitespace())
                 needPassphrase = true
             }
         }
         return (keys, needPassphrase)
+    }
+
+    /// The public (not sensitive) breach whose name or title is within two edits of `text`, ignoring
+    /// case: the typo's correction. Sensitive names are never offered.
+    static func nearPublicBreach(_ text: String, in catalog: BreachCatalog) -> String? {
+        let typed = text.trimmingWhitespace().lowercased()
+        guard typed.count >= 3 else { return nil }
+        var best: (text: String, distance: Int)?
+        for b in catalog.breaches where !b.isSensitive {
+            for candidate in Set([b.name, b.title]) {
+                let d = EditDistance.between(typed, candidate.lowercased())
+                if d <= 2, d < (best?.distance ?? .max) { best = (Sanitizer.singleLine(candidate), d) }
+            }
+        }
+        return best?.text
+    }
+
+    /// Where the account was not in a breach named: its public breaches (as 'show' lists them), so the
+    /// right one can be typed; never a sensitive one.
+    static func ownBreachesHint(_ account: Account, context: Context) -> String {
+        let show = "pwnvault show '#\(account.id)' lists them"
+        let names = context.console.disclosure.breaches(of: account, catalog: HIBPServices(context).cachedCatalog()).shown
+            .map { ScheduledWatch.shellQuoted(Sanitizer.singleLine($0.name)) }
+        guard !names.isEmpty else { return "it was found in no breach that can be named here; " + show }
+        let listed = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
+        return "its breaches: \(listed); " + show
     }
 }

@@ -42,11 +42,10 @@ enum BreachesCommand: Command {
         }
         let lines = BreachRendering(c).table(found)
         let footer = "\(found.count) of \(catalog.breaches.count) breaches; details: pwnvault breach NAME"
-        if c.terminal.stdoutIsTerminal, lines.count > 20, let pager = Pager(command: context.settings.pager ?? "less -FRX") {
-            for line in lines + [footer] where !pager.write(line + "\n") { break }
-            pager.finish()
+        if c.terminal.stdoutIsTerminal, lines.count > 20 {
+            c.paged(lines + [footer], pager: context.settings.pager)
         } else {
-            lines.forEach { c.out($0) }
+            c.out(lines: lines)
             c.note(footer)
         }
         return .success

@@ -26,9 +26,9 @@ enum CheckCommand: Command {
         than 5 s is announced; one longer than --max-wait (default 60 s, or PWNVAULT_MAX_WAIT) ends
         the run instead, keeping what was checked.
         Every breach, paste and stealer-log website an account is found in is remembered with the date
-        it was first seen: what this check found for the first time is marked NEW ("new": true in
-        JSON) until the next check, and stays to be acknowledged until 'pwnvault ack' says it was dealt
-        with. An interrupted 'check --all --force' run again continues where it stopped.
+        it was first seen: what this check found for the first time is marked NEW (in JSON a breach's
+        "new" is true; an account's "new" counts its new findings, as in list and show) until the next
+        check, and stays to be acknowledged until 'pwnvault ack' says it was dealt with. An interrupted 'check --all --force' run again continues where it stopped.
         E-mail addresses are looked up by k-anonymity (--k-anonymity=auto, the default): only the
         first 6 hex characters of the SHA-1 of the address are sent, where the key's plan includes
         that search; after HIBP's first refusal the run sends addresses whole (remembered for a day).
@@ -68,8 +68,9 @@ enum CheckCommand: Command {
         let breachCount: Int
         let sensitiveBreaches: Int
         let unnamedBreaches: Int
-        /// Whether this check found something the account was never found in before.
-        let new: Bool
+        /// How many findings this check found that the account was never found in before: a count, as
+        /// `new` is in `list --json` and `show --json` (select with `.new > 0`).
+        let new: Int
         /// The named breaches that are new (first seen by this answer), and how many are new in all.
         let newBreaches: [String]
         let newBreachCount: Int
@@ -128,7 +129,14 @@ enum CheckCommand: Command {
                 context.console.note(n == 0 ? "the vault is empty; add accounts with 'pwnvault add'"
                                             : "all \(n) accounts were checked within the last day; --force checks them again")
             }
-            return exitStatus(forStoredIn: session, all: all, summary: Summary())
+            let status = exitStatus(forStoredIn: session, all: all, summary: Summary())
+            if status == .breachesFound, let session {
+                // Why the status is 1 although nothing was checked: findings that wait to be acknowledged.
+                let waiting = session.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }.count
+                context.console.note("status 1: \(waiting) account\(waiting == 1 ? " has" : "s have") findings not acknowledged; "
+                                     + "see them with 'pwnvault list --status unacknowledged'")
+            }
+            return status
         }
 
         let services = HIBPServices(context)
@@ -239,7 +247,7 @@ enum CheckCommand: Command {
         }
         let total = session.payload.accounts.count
         if started < now && remaining.count < total {
-            context.console.note("continuing the forced run started \(ListCommand.format(started)): "
+            context.console.note("continuing the forced run started \(StateText.time(started)): "
                                  + "\(total - remaining.count) of \(total) already checked")
         }
         if session.payload.monitor?.forceRunStartedAt != started {
@@ -373,7 +381,7 @@ enum CheckCommand: Command {
         return Row(id: o.entry.account?.id, input: o.entry.position?.text, label: o.entry.account.flatMap { c.label($0) },
                    status: o.result.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
-                   new: !o.news.isEmpty, newBreaches: newNames,
+                   new: o.news.count, newBreaches: newNames,
                    newBreachCount: o.news.filter { $0.kind == .breach }.count,
                    newPastes: o.news.filter { $0.kind == .paste }.count,
                    newStealerLogSites: o.news.filter { $0.kind == .stealerLog }.count,
@@ -433,7 +441,7 @@ enum CheckCommand: Command {
         if result.hasAnswer, let failure = result.lastFailure {
             // The saved answer is kept: say so, by count only (it is not news).
             return who + "  " + c.styled("not checked: \(failure.message)", .yellow) + "; kept the result of "
-                + (result.checkedAt.map(ListCommand.format) ?? "an earlier check") + ": " + ListCommand.statusText(o.known, result)
+                + (result.checkedAt.map(StateText.time) ?? "an earlier check") + ": " + StateText.of(o.known, result)
         }
         let newMark = c.styled("NEW", .bold)
         var extras = ""

@@ -5,18 +5,20 @@ enum CompletionsCommand: Command {
     static let spec = CommandSpec(
         name: "completions",
         summary: "print the shell completion script for bash, zsh or fish",
-        usage: ["bash|zsh|fish", "--list ids|breaches"],
+        usage: ["bash|zsh|fish", "--list ids|breaches [ACCOUNT|#ID]"],
         discussion: """
-        The script completes commands, their options and the values of --kdf, --sort and --status, file
-        names after options that take a PATH, account ids (with their labels where the shell shows
-        descriptions, never the accounts) and breach names. Ids come from the vault only when the
-        keyring opens it: completion never asks for a passphrase. Breach names come from the cached
-        catalog: completion never goes online. 'make install' installs all three scripts; to try one
+        The script completes commands (also after global options such as --vault), their options and the
+        values of --kdf, --sort and --status, file names where a file is expected (options that take a
+        PATH or FILE, import's CONTACTS.vcf), account ids (with their labels where the shell shows
+        descriptions, never the accounts), breach names, and after 'ack ID' the breaches that account
+        was found in (never sensitive ones). Ids and an account's breaches come from the vault only
+        when the keyring opens it: completion never asks for a passphrase. Breach names come from the
+        cached catalog: completion never goes online. 'make install' installs all three scripts; to try one
         in the current shell, source it as shown below.
         """,
-        options: [OptionSpec("list", value: "WHAT", help: "print what completion offers, one per line: ids (#ID, a tab, the label) or breaches (names, sensitive ones left out)")],
+        options: [OptionSpec("list", value: "WHAT", help: "print what completion offers, one per line: ids (#ID, a tab, the label) or breaches (names, sensitive ones left out; with an account, its breaches)")],
         positionals: 0...1,
-        positionalHelp: [("SHELL", "bash, zsh or fish")],
+        positionalHelp: [("SHELL", "bash, zsh or fish"), ("ACCOUNT|#ID", "with --list breaches: only that account's breaches")],
         examples: [("source <(pwnvault completions bash)", "complete pwnvault in this bash session"),
                    ("pwnvault completions zsh > ~/.zfunc/_pwnvault", "install for zsh (with ~/.zfunc in $fpath)"),
                    ("pwnvault completions fish > ~/.config/fish/completions/pwnvault.fish", "install for fish")],
@@ -24,7 +26,7 @@ enum CompletionsCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         if let what = context.arguments.value("list") {
-            try list(what, context: context)
+            try list(what, account: context.arguments.positionals.first, context: context)
             return .success
         }
         guard let name = context.arguments.positionals.first else { throw UsageError.missingArgument(command: spec.name) }
@@ -40,10 +42,22 @@ enum CompletionsCommand: Command {
     /// What the scripts complete from: ids with labels (through the gate, so never an account) when
     /// the keyring opens the vault, breach names from the cached catalog. Nothing is asked, nothing
     /// fetched; what cannot be had is simply not offered.
-    static func list(_ what: String, context: Context) throws {
+    static func list(_ what: String, account: String?, context: Context) throws {
         let c = context.console
         switch what {
+        case "breaches" where account != nil:
+            // An account's own breaches (ack's arguments): what `show` names, so never a sensitive one or
+            // one the cached catalog cannot vouch for. An account that does not resolve offers nothing.
+            guard let account, let session = context.openVaultWithoutAsking(),
+                  let found = try? AccountResolver.vaultAccounts([account], in: session.payload, phones: context.phoneNumbering,
+                                                                  disclosure: c.disclosure).first else { return }
+            for b in c.disclosure.breaches(of: found, catalog: HIBPServices(context).cachedCatalog()).shown {
+                c.out(Sanitizer.singleLine(b.name))
+            }
         case "ids":
+            guard account == nil else {
+                throw UsageError.conflicting(command: spec.name, reason: "--list ids takes no account")
+            }
             guard let session = context.openVaultWithoutAsking() else { return }
             for a in session.payload.accounts {
                 c.out("#\(a.id)" + (c.label(a).map { "\t" + $0.replacingLiterally("\t", with: " ") } ?? ""))

@@ -48,6 +48,10 @@ enum InitCommand: Command {
             context.console.out("created an empty vault at \(location.displayPath)")
             context.console.out(problem == nil ? "the vault key is in \(context.keyring.provider().name); keep the passphrase safe, it is the way back in elsewhere"
                                                 : "keep the passphrase safe: without a keyring it is the only way in")
+            // The next two steps of the first hour, on stderr like every hint: stdout stays the result.
+            let vault = context.arguments.value("vault").map { " --vault " + ScheduledWatch.shellQuoted($0) } ?? ""
+            context.console.note("next: pwnvault\(vault) add you@example.com --label Me   (or: pwnvault\(vault) import contacts.vcf)")
+            context.console.note("then: pwnvault\(vault) check --all")
         }
         return .success
     }

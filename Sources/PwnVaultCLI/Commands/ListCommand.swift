@@ -6,14 +6,21 @@ enum ListCommand: Command {
     static let spec = CommandSpec(
         name: "list",
         summary: "list the watched accounts and their latest status",
-        usage: ["[--status breached|clean|new|failed|never] [--json]"],
+        usage: ["[--status STATE]... [--json]"],
         discussion: """
         On a terminal, accounts are masked (a•••e@e•••.com). Piped or redirected, and with --json, no
         character of any account is printed: accounts appear as their id and label.
+
+        STATUS says the same in list, show, check, reveal and the ui: never checked; clean; breached (N),
+        N breaches; then ", K new" (first seen by the latest check) or ", K to acknowledge" (found
+        earlier, not yet dealt with by 'pwnvault ack'); check failed (no answer yet); and "last check
+        failed" after a saved answer whose latest re-check failed. In JSON, "status" is never-checked,
+        clean, breached or error, and an account's "new" and "unacknowledged" are counts in every
+        command (select with .new > 0).
         """,
-        options: [OptionSpec("status", value: "STATUS", help: "only accounts that are breached, clean, new (a finding not seen before the latest check), failed (the latest check failed) or never (checked)", repeatable: true)],
+        options: [OptionSpec("status", value: "STATE", help: "only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)", repeatable: true)],
         examples: [("pwnvault list", "the table, masked"),
-                   ("pwnvault list --status breached --status failed", "what needs a look"),
+                   ("pwnvault list --status unacknowledged --status failed", "what needs a look"),
                    ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", "ids of breached accounts")])
 
     /// One account in `list --json`: never the account itself. Written by `json(_:)`; Encodable so that
@@ -76,7 +83,7 @@ enum ListCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let filters = try context.arguments.allValues("status").map { word in
-            guard let filter = StatusFilter(rawValue: word.lowercased()) else {
+            guard let filter = StatusFilter(word) else {
                 throw UsageError.invalidValue(command: "list", option: "--status",
                                               reason: "expected " + StatusFilter.allCases.map(\.rawValue).joined(separator: ", "))
             }
@@ -110,8 +117,8 @@ enum ListCommand: Command {
         // One array literal per row (one allocation, where appending to a reserved array made two);
         // the account is borrowed, not copied (a copy retains and releases every field).
         func row(_ a: Account) -> [String] {
-            let id = Self.idText(a.id), label = c.label(a) ?? "-", status = statusText(a)
-            let checked = a.result.checkedAt.map(Self.format) ?? "-"
+            let id = Self.idText(a.id), label = c.label(a) ?? "-", status = StateText.of(a)
+            let checked = a.result.checkedAt.map(StateText.time) ?? "-"
             return showAccount ? [id, c.disclosure.account(a), label, status, checked] : [id, label, status, checked]
         }
         for i in accounts.indices { table.rows.append(row(accounts[i])) }
@@ -138,47 +145,24 @@ enum ListCommand: Command {
         }
     }
 
-    /// The saved answer, what is new or waits to be acknowledged, and whether the latest attempt
-    /// failed: `breached (5, 2 new) · last check failed`.
-    static func statusText(_ a: Account?, _ r: CheckResult) -> String {
-        guard let a, showsFindings(r) else { return statusText(r, fresh: 0, waiting: 0) }
-        return statusText(r, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count)
-    }
-
-    /// `statusText(a, a.result)` without wrapping the account in an optional (a copy of it).
-    static func statusText(_ a: Account) -> String {
-        guard showsFindings(a.result) else { return statusText(a.result, fresh: 0, waiting: 0) }
-        return statusText(a.result, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count)
-    }
-
-    /// Whether `statusText` shows counts of findings for `r`: the findings are counted only then.
-    private static func showsFindings(_ r: CheckResult) -> Bool { r.status == .clean || r.status == .breached }
-
-    private static func statusText(_ r: CheckResult, fresh: Int, waiting: Int) -> String {
-        switch r.status {
-        case .neverChecked: return "never checked"
-        case .error: return "error"
-        case .clean, .breached: break
-        }
-        let failed = r.lastFailure == nil ? "" : " · last check failed"
-        let todo = fresh > 0 ? ", \(fresh) new" : waiting > 0 ? ", \(waiting) to acknowledge" : ""
-        if r.status == .clean { return (todo.isEmpty ? "clean" : "clean (" + todo.dropFirst(2) + ")") + failed }
-        return "breached (\(r.breachCount)\(todo))" + failed
-    }
-
-    /// `2026-11-30 21:04`, local time.
-    static func format(_ date: Date) -> String { LocalTime.minutes(date) }
 }
 
 /// `list --status`: which accounts to show. An account matches when any given filter does.
 enum StatusFilter: String, CaseIterable {
-    case breached, clean, new, failed, never
+    case breached, clean, new, unacknowledged, failed, never
+
+    /// A typed word, case-insensitive; `pwned` (the word HIBP and the ui's first versions used) is `breached`.
+    init?(_ word: String) {
+        let w = word.lowercased()
+        self.init(rawValue: w == "pwned" ? "breached" : w)
+    }
 
     func matches(_ a: Account) -> Bool {
         switch self {
         case .breached: return a.result.status == .breached
         case .clean: return a.result.status == .clean
         case .new: return !a.newFindings.isEmpty
+        case .unacknowledged: return !a.unacknowledgedFindings.isEmpty
         case .failed: return a.result.status == .error || a.result.lastFailure != nil
         case .never: return a.result.status == .neverChecked
         }

@@ -96,7 +96,7 @@ enum RevealCommand: Command {
         var text: [TextPager.Line] = []
         for a in chosen {
             if !text.isEmpty { text.append(TextPager.Line("")) }
-            text += RevealedLines.lines(for: a, status: ListCommand.statusText(a), catalog: catalog, grant: grant)
+            text += RevealedLines.lines(for: a, status: StateText.of(a), catalog: catalog, grant: grant)
         }
         var pager = TextPager(header: [hides ? what + "; hidden without focus" : what, ""], lines: text)
         let end = try screen.run(timeout: timeout, pager: &pager)
@@ -139,7 +139,7 @@ enum RevealCommand: Command {
                                         stealerLogSites: Disclosure.revealedStealerLogSites($0, grant: grant)) })
         } else {
             for a in chosen {
-                c.out(RevealedLines.fields(for: a, status: ListCommand.statusText(a), catalog: catalog, grant: grant).joined(separator: "\t"))
+                c.out(RevealedLines.fields(for: a, status: StateText.of(a), catalog: catalog, grant: grant).joined(separator: "\t"))
             }
         }
         return .success

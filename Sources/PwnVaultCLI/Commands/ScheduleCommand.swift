@@ -110,7 +110,7 @@ enum ScheduleCommand: Command {
         c.out("wrote \(location.display(files.servicePath))")
         c.out("wrote \(location.display(files.timerPath))")
         c.out("enabled \(ScheduledWatch.timerName): 'watch --notify' runs every \(interval)"
-              + (nextRun.map { ", next at about \(ListCommand.format($0))" } ?? ""))
+              + (nextRun.map { ", next at about \(StateText.time($0))" } ?? ""))
         return .success
     }
 
@@ -170,14 +170,14 @@ enum ScheduleCommand: Command {
         rows.append(("user manager", report.manager))
         if report.manager == "running", report.installation != .notInstalled {
             rows.append(("timer state", report.timerState ?? "unknown"))
-            rows.append(("next run", report.nextRun.map(ListCommand.format) ?? "none scheduled"))
+            rows.append(("next run", report.nextRun.map(StateText.time) ?? "none scheduled"))
             rows.append(("last scheduled run", report.lastRun.map(describe) ?? "none since the user manager started"))
         } else if report.installation != .notInstalled {
             rows.append(("last scheduled run", "unknown, no user manager to ask (a run from cron shows as the last watch)"))
         }
         switch vault {
         case let .success(session):
-            rows.append(("last full check", session.payload.monitor?.lastFullCheck.map(ListCommand.format) ?? "none yet"))
+            rows.append(("last full check", session.payload.monitor?.lastFullCheck.map(StateText.time) ?? "none yet"))
         case let .failure(error):
             rows.append(("last full check", "unknown (" + ((error as? KeyringOnlyError)?.reason ?? "the vault could not be opened") + ")"))
         }
@@ -202,7 +202,7 @@ enum ScheduleCommand: Command {
     /// `DATE, exit status N (meaning)` and, for a failure, `: why`.
     private static func describe(_ run: WatchRunLog.Run) -> String {
         let meaning = ExitStatus(rawValue: run.exitStatus).map { " (\($0.meaning))" } ?? ""
-        return "\(ListCommand.format(run.at)), exit status \(run.exitStatus)\(meaning)"
+        return "\(StateText.time(run.at)), exit status \(run.exitStatus)\(meaning)"
             + (run.reason.map { ": " + Sanitizer.singleLine($0) } ?? "")
     }
 
@@ -214,6 +214,6 @@ enum ScheduleCommand: Command {
         } else {
             outcome = run.result
         }
-        return "\(ListCommand.format(run.finished)), \(outcome)"
+        return "\(StateText.time(run.finished)), \(outcome)"
     }
 }

@@ -43,10 +43,24 @@ final class Console: Sendable {
         }
         writeOut(text)
     }
+    /// Result lines through the pager (`less -FRX` unless PAGER/PWNVAULT_PAGER says otherwise) when stdout
+    /// is a terminal and they are more than a screenful may hold; else as `out(lines:)`. The lines have
+    /// passed the gate already: the pager only shows them. Returns whether the pager took them.
+    @discardableResult
+    func paged(_ lines: [String], pager command: String?) -> Bool {
+        guard terminal.stdoutIsTerminal, lines.count > 20, let pager = Pager(command: command ?? "less -FRX") else {
+            out(lines: lines)
+            return false
+        }
+        for line in lines where !pager.write(line + "\n") { break }
+        pager.finish()
+        return true
+    }
+
     /// A message on stderr, prefixed `pwnvault: `.
     func note(_ line: String) { writeErr("pwnvault: \(line)\n") }
     func warning(_ line: String) { writeErr("pwnvault: warning: \(line)\n") }
-    func error(_ error: UserFacingError) { writeErr(Self.errorLines(hintThatApplies(error))) }
+    func error(_ error: UserFacingError) { writeErr(Self.errorLines(hintThatApplies(error), width: terminal.stderrColumns)) }
 
     /// Whether this run's HIBP key comes from `HIBP_API_KEY` (set by `CLI`): then a refused key is
     /// fixed in the variable, not by storing the key again (the variable wins over the stored key).
@@ -60,8 +74,12 @@ final class Console: Sendable {
     }
 
     /// `pwnvault: error: …` and, when there is one, `pwnvault: hint: …`.
-    static func errorLines(_ error: UserFacingError) -> String {
-        "pwnvault: error: \(error.message)\n" + (error.hint.map { "pwnvault: hint: \($0)\n" } ?? "")
+    /// On a terminal (`width`), each is wrapped at word boundaries under where its text starts; in a
+    /// log or a pipe each stays one line, for grep.
+    static func errorLines(_ error: UserFacingError, width: Int? = nil) -> String {
+        let lines = TerminalCells.hanging("pwnvault: error: ", error.message, width: width)
+            + (error.hint.map { TerminalCells.hanging("pwnvault: hint: ", $0, width: width) } ?? [])
+        return lines.map { $0 + "\n" }.joined()
     }
 
     /// An error reported on stderr where no console exists (before the command line is read as

@@ -32,9 +32,6 @@ enum HelpText {
         for (i, u) in usages.enumerated() {
             lines += words(i == 0 ? "USAGE: " : "       ", "pwnvault \(spec.name)" + (u.isEmpty ? "" : " \(u)"), width: width)
         }
-        if let discussion = spec.discussion {
-            for p in paragraphs(discussion) { lines += [""] + paragraph(p, width: width) }
-        }
         if !spec.positionalHelp.isEmpty {
             let w = spec.positionalHelp.map { $0.0.count }.max()!
             lines += ["", "ARGUMENTS:"]
@@ -44,6 +41,13 @@ enum HelpText {
         }
         if !spec.options.isEmpty { lines += ["", "OPTIONS:"] + optionLines(spec.options, width: width) }
         lines += ["", "GLOBAL OPTIONS:"] + optionLines(globalOptions(for: spec), width: width)
+        // What to type first, then what it means: the discussion after the options (as gh and git lay
+        // out their help), the examples, and the exit statuses last.
+        let (description, statuses) = discussionParts(spec)
+        if !description.isEmpty {
+            lines += ["", "DESCRIPTION:"]
+            for (i, p) in description.enumerated() { lines += (i == 0 ? [] : [""]) + paragraph(p, width: width, indent: 2) }
+        }
         if !spec.examples.isEmpty {
             lines += ["", "EXAMPLES:"]
             for (example, what) in spec.examples {
@@ -51,7 +55,22 @@ enum HelpText {
                 lines += paragraph(what, width: width, indent: 6)
             }
         }
+        lines += ["", "EXIT STATUS:"] + paragraph(statuses ?? "0 done, 2 the command line cannot be read; the others as 'pwnvault help exit-status' lists them",
+                                                   width: width, indent: 2)
         return lines.joined(separator: "\n")
+    }
+
+    /// A command's discussion as paragraphs, with its "Exit status: …" sentences taken out (they end the
+    /// help under their own heading).
+    static func discussionParts(_ spec: CommandSpec) -> (paragraphs: [String], exitStatus: String?) {
+        var statuses: String?
+        let parts = paragraphs(spec.discussion ?? "").compactMap { p -> String? in
+            guard let range = p.firstRange(of: "Exit status: ") else { return p }
+            statuses = String(p[range.upperBound...]).trimmingWhitespace()
+            let before = String(p[..<range.lowerBound]).trimmingWhitespace()
+            return before.isEmpty ? nil : before
+        }
+        return (parts, statuses)
     }
 
     /// The global options listed for `spec` (in its help, the man page and completions): the vault and

@@ -93,23 +93,16 @@ final class VaultUI: FullScreenApp {
             let shown = disclosure.account(a)
             let label = disclosure.label(a) ?? ""
             let fresh = a.newFindings.count
-            let cells = ["#\(a.id)", shown, label, VaultUI.status(a), fresh > 0 ? "\(fresh) NEW" : "",
-                         a.result.checkedAt.map(ListCommand.format) ?? "-"]
-            // Filtering sees only what the screen shows: an unmasked address never answers a search.
-            return AccountRow(id: a.id, cells: cells, haystack: Haystack(["#\(a.id)", shown, label]), breached: a.result.status == .breached)
+            let state = StateText.of(a)
+            let cells = ["#\(a.id)", shown, label, state, fresh > 0 ? "\(fresh) NEW" : "",
+                         a.result.checkedAt.map(StateText.time) ?? "-"]
+            // Filtering sees only what the screen shows (an unmasked address never answers a search):
+            // the id, the account as shown, the label and the state ("/breached", "/to acknowledge").
+            return AccountRow(id: a.id, cells: cells, haystack: Haystack(["#\(a.id)", shown, label, state]), breached: a.result.status == .breached)
         }
         applyFilter(narrowing: false)
         if let selectedID, let i = shownAccounts.firstIndex(where: { accountRows[$0].id == selectedID }) {
             accountCursor.selected = i
-        }
-    }
-
-    static func status(_ a: Account) -> String {
-        switch a.result.status {
-        case .neverChecked: return "never checked"
-        case .clean: return a.result.lastFailure == nil ? "clean" : "clean, failed"
-        case .breached: return "pwned (\(a.result.breachCount))" + (a.result.lastFailure == nil ? "" : ", failed")
-        case .error: return "check failed"
         }
     }
 
@@ -557,7 +550,7 @@ final class VaultUI: FullScreenApp {
             message = "wrong passphrase: nothing revealed"
             return
         }
-        let text = RevealedLines.lines(for: account, status: VaultUI.status(account), catalog: catalog, grant: grant)
+        let text = RevealedLines.lines(for: account, status: StateText.of(account), catalog: catalog, grant: grant)
         revealed = (id, Disclosure.revealed(account, grant: grant), TerminalClock.now + VaultUI.revealSeconds, TextPager(lines: text))
         revealedSomething = true
     }

@@ -13,12 +13,16 @@ public struct TerminalCapabilities: Equatable, Sendable {
     /// How many cells wide stdout's lines may be: the terminal's window size, then `COLUMNS`, then 80;
     /// nil when stdout is no terminal (pipes and files get unwrapped lines and whole table cells).
     public var columns: Int?
+    /// The same for stderr, where errors and hints go: nil when stderr is no terminal (a log keeps
+    /// each message on one line).
+    public var stderrColumns: Int?
 
     public init(stdoutIsTerminal: Bool, stderrIsTerminal: Bool, stdinIsTerminal: Bool,
-                colorsOnStdout: Bool, colorsOnStderr: Bool, columns: Int? = nil) {
+                colorsOnStdout: Bool, colorsOnStderr: Bool, columns: Int? = nil, stderrColumns: Int? = nil) {
         self.stdoutIsTerminal = stdoutIsTerminal; self.stderrIsTerminal = stderrIsTerminal
         self.stdinIsTerminal = stdinIsTerminal; self.colorsOnStdout = colorsOnStdout; self.colorsOnStderr = colorsOnStderr
         self.columns = columns
+        self.stderrColumns = stderrColumns
     }
 
     /// The width rule for a terminal: its window size, else `COLUMNS` (a positive number), else 80.
@@ -57,7 +61,8 @@ public struct TerminalCapabilities: Equatable, Sendable {
         let stderr = !dumb && isTerminal(STDERR_FILENO)
         return TerminalCapabilities(stdoutIsTerminal: stdout, stderrIsTerminal: stderr, stdinIsTerminal: stdin,
                                     colorsOnStdout: stdout && !noColor, colorsOnStderr: stderr && !noColor,
-                                    columns: stdout ? columns(windowColumns: windowColumns(), environment: environment) : nil)
+                                    columns: stdout ? columns(windowColumns: windowColumns(), environment: environment) : nil,
+                                    stderrColumns: stderr ? columns(windowColumns: TerminalIO.windowSize(STDERR_FILENO)?.columns, environment: environment) : nil)
     }
 
     /// The window width of the terminal on stdout, when it has one.

@@ -87,7 +87,18 @@ enum AccountResolver {
         guard let near = payload.accounts.map(\.id).min(by: { abs($0 - id) < abs($1 - id) }) else {
             return "the vault is empty; add accounts with 'pwnvault add ACCOUNT'"
         }
-        return "did you mean '#\(near)'? see the ids with 'pwnvault list' (quote the # in most shells, or leave it out)"
+        return "did you mean '#\(near)'? the vault has \(idRanges(payload.accounts.map(\.id))) (quote the # in most shells, or leave it out)"
+    }
+
+    /// The ids there are, as ranges: `#1–#4, #7, #9–#12`; past eight ranges, the rest as a count.
+    static func idRanges(_ ids: [Int]) -> String {
+        var ranges: [ClosedRange<Int>] = []
+        for id in Set(ids).sorted() {
+            if let last = ranges.last, last.upperBound + 1 == id { ranges[ranges.count - 1] = last.lowerBound...id } else { ranges.append(id...id) }
+        }
+        let shown = ranges.prefix(8).map { $0.count == 1 ? "#\($0.lowerBound)" : "#\($0.lowerBound)–#\($0.upperBound)" }
+        let rest = ranges.dropFirst(8).reduce(0) { $0 + $1.count }
+        return shown.joined(separator: ", ") + (rest > 0 ? " and \(rest) more ('pwnvault list' shows them)" : "")
     }
 
     static func vaultAccounts(_ arguments: [String], in payload: VaultPayload, phones: PhoneNumbering,

@@ -90,7 +90,7 @@ struct HIBPServices {
 
     static func reported(_ load: BreachCatalogLoad, console: Console) -> BreachCatalog {
         if let failure = load.refreshFailure {
-            console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(ListCommand.format(load.catalog.fetchedAt))")
+            console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(StateText.time(load.catalog.fetchedAt))")
         }
         if let failure = load.saveFailure { console.warning(failure.message) }
         return load.catalog

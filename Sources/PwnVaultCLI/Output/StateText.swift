@@ -1,0 +1,37 @@
+import FoundationEssentials
+import PwnVaultCore
+
+/// The one vocabulary of account states, the same in `list`, `show`, `check`, `reveal` and the ui:
+/// never checked, clean, breached (N), with "N new" or "N to acknowledge", and "last check failed".
+enum StateText {
+    /// The saved answer, what is new or waits to be acknowledged, and whether the latest attempt
+    /// failed: `breached (5, 2 new) · last check failed`.
+    static func of(_ a: Account?, _ r: CheckResult) -> String {
+        guard let a, showsFindings(r) else { return statusText(r, fresh: 0, waiting: 0) }
+        return statusText(r, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count)
+    }
+
+    /// `of(a, a.result)` without wrapping the account in an optional (a copy of it).
+    static func of(_ a: Account) -> String {
+        guard showsFindings(a.result) else { return statusText(a.result, fresh: 0, waiting: 0) }
+        return statusText(a.result, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count)
+    }
+
+    /// Whether `of` shows counts of findings for `r`: the findings are counted only then.
+    private static func showsFindings(_ r: CheckResult) -> Bool { r.status == .clean || r.status == .breached }
+
+    private static func statusText(_ r: CheckResult, fresh: Int, waiting: Int) -> String {
+        switch r.status {
+        case .neverChecked: return "never checked"
+        case .error: return "check failed"
+        case .clean, .breached: break
+        }
+        let failed = r.lastFailure == nil ? "" : " · last check failed"
+        let todo = fresh > 0 ? ", \(fresh) new" : waiting > 0 ? ", \(waiting) to acknowledge" : ""
+        if r.status == .clean { return (todo.isEmpty ? "clean" : "clean (" + todo.dropFirst(2) + ")") + failed }
+        return "breached (\(r.breachCount)\(todo))" + failed
+    }
+
+    /// `2026-11-30 21:04`, local time.
+    static func time(_ date: Date) -> String { LocalTime.minutes(date) }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import XCTest
+
+/// What a new user stumbles on in the first hour (issue 23): acknowledging by what `show` prints,
+/// hints that can be pasted, a missing argument or id answered with what there is, and `init` saying
+/// what to do next.
+final class FirstHourEndToEndTests: XCTestCase {
+    var server: FakeHIBP!
+    var s: Sandbox!
+
+    override func setUpWithError() throws {
+        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("first-hour-\(UUID().uuidString).json")
+        try Data("""
+        {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere", "HushClinic"], "ownerVerified": true},
+                      "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
+        """.utf8).write(to: fixtures)
+        addTeardownBlock { try? FileManager.default.removeItem(at: fixtures) }
+        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        s = try Sandbox()
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+    }
+
+    override func tearDown() { server = nil; s = nil }
+
+    private func vaultWithTwoCheckedAccounts() {
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "kim@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "lee@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 1)
+    }
+
+    /// A typo of a public breach is corrected from the catalog before the vault is opened: no passphrase
+    /// is asked (none can be: no file, no terminal), and the same answer comes whatever the account holds.
+    func testAckCorrectsATypoOfAPublicBreachWithoutAskingThePassphrase() {
+        vaultWithTwoCheckedAccounts()
+        for id in ["#1", "#2"] {
+            let r = s.run(["ack", id, "adobee"], passphraseFromFile: false)
+            XCTAssertEqual(r.status, 2, r.all)
+            XCTAssertEqual(r.stderr, """
+                pwnvault: error: argument 2 is not the name or title of a breach in HIBP's catalog; nothing was acknowledged
+                pwnvault: hint: did you mean Adobe? 'pwnvault breaches' lists every breach
+
+                """, id)
+            XCTAssertFalse(r.all.contains("adobee"), "the typed name is not repeated")
+        }
+        // Sensitive names are never offered as the correction.
+        let near = s.run(["ack", "#1", "HushClinik"], passphraseFromFile: false)
+        XCTAssertFalse(near.all.contains("HushClinic"), near.all)
+    }
+
+    /// A public breach the account was not in: the hint lists the account's own public breaches, as
+    /// `show` does, with the id quoted so that the hint can be pasted into a shell.
+    func testAckOfABreachTheAccountIsNotInListsItsOwnBreaches() {
+        vaultWithTwoCheckedAccounts()
+        let r = s.run(["ack", "#1", "CopperKettle"])
+        XCTAssertEqual(r.status, 2, r.all)
+        XCTAssertTrue(r.stderr.contains("hint: its breaches: Adobe, Brightmere; pwnvault show '#1' lists them")
+                      || r.stderr.contains("hint: its breaches: Brightmere, Adobe; pwnvault show '#1' lists them"), r.stderr)
+        XCTAssertFalse(r.all.contains("HushClinic"), "never a sensitive name")
+        // By title, as show prints it, works.
+        let title = s.run(["ack", "#2", "copperkettle"])
+        XCTAssertEqual(title.status, 0, title.all)
+    }
+
+    /// A command missing its argument shows every form of its usage; a missing id says which exist.
+    func testMissingArgumentsAndIdsAreAnsweredWithWhatThereIs() {
+        vaultWithTwoCheckedAccounts()
+        let ack = s.run(["ack"])
+        XCTAssertEqual(ack.status, 2)
+        XCTAssertTrue(ack.stderr.contains("usage: pwnvault ack ACCOUNT|#ID [BREACH...]  or  pwnvault ack --all"), ack.stderr)
+        let imp = s.run(["import"])
+        XCTAssertTrue(imp.stderr.contains("usage: pwnvault import CONTACTS.vcf [--pick] [--phones [--region CC]]  or  pwnvault import - "), imp.stderr)
+        XCTAssertEqual(s.run(["add", "ann@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["remove", "#2", "--yes"]).status, 0)
+        let missing = s.run(["show", "#9"])
+        XCTAssertEqual(missing.status, 2, missing.all)
+        XCTAssertTrue(missing.stderr.contains("did you mean '#3'? the vault has #1, #3 "), missing.stderr)
+    }
+
+    /// One vocabulary of states: `pwned` (what the ui and HIBP say) is accepted for `breached`, and
+    /// `--status unacknowledged` lists what waits to be dealt with, new or not.
+    func testStatusFiltersSpeakOneVocabulary() {
+        vaultWithTwoCheckedAccounts()
+        XCTAssertEqual(s.run(["list", "--status", "pwned"]).stdout, s.run(["list", "--status", "breached"]).stdout)
+        XCTAssertEqual(s.run(["ack", "#2"]).status, 0)
+        let waiting = s.run(["list", "--status", "unacknowledged"])
+        XCTAssertEqual(waiting.status, 0, waiting.all)
+        XCTAssertTrue(waiting.stdout.contains("#1 ") && !waiting.stdout.contains("#2 "), waiting.stdout)
+        XCTAssertTrue(waiting.stdout.contains("breached (3, 3 new)"), waiting.stdout)
+    }
+
+    /// `show` pages through PAGER, like `breaches`, when its result is longer than a screenful on a
+    /// terminal; a short one, piped or redirected output never does.
+    func testShowPagesALongResultOnATerminal() throws {
+        let many = ["Adobe", "Brightmere", "CopperKettle", "DuneRunner", "EllwoodLibrary", "Quillstream"]
+        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("show-pager-\(UUID().uuidString).json")
+        try Data("""
+        {"accounts": {"many@example.com": {"breaches": [\(many.map { "\"\($0)\"" }.joined(separator: ", "))], "ownerVerified": true},
+                      "few@example.com": {"breaches": ["Adobe"], "ownerVerified": true}}}
+        """.utf8).write(to: fixtures)
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "many@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["add", "few@example.com"]).status, 0)
+        XCTAssertEqual(s.run(["check", "--all"]).status, 1)
+        let paged = s.dir.appendingPathComponent("paged.txt").path
+        let pager = ["PAGER": "cat > '\(paged)'"]
+        let long = s.runOnTerminal(["show", "#1"], env: pager)
+        XCTAssertEqual(long.status, 0, long.all)
+        let text = try String(contentsOfFile: paged, encoding: .utf8)
+        for name in ["Adobe", "Quillstream", "Ellwood Public Library"] { XCTAssertTrue(text.contains(name), "the pager got the whole result: \(text)") }
+        XCTAssertFalse(long.stdout.contains("Quillstream"), "through the pager only")
+        try FileManager.default.removeItem(atPath: paged)
+        let short = s.runOnTerminal(["show", "#2"], env: pager)
+        XCTAssertTrue(short.stdout.contains("Adobe"), short.all)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paged), "a short result is printed, not paged")
+        let piped = s.run(["show", "#1"], env: pager)
+        XCTAssertTrue(piped.stdout.contains("Quillstream"), "piped: never paged: \(piped.all)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paged))
+    }
+
+    /// On a terminal an error and its hint wrap at word boundaries to the window, under where their
+    /// text starts; piped, each stays one line (for grep and logs).
+    func testHintsWrapAtWordBoundariesOnATerminalOnly() {
+        vaultWithTwoCheckedAccounts()
+        let driver = [Paths.support("ptyrun.py"), "--cols", "60", "--", Paths.binary, "ack"]
+        let r = Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil,
+                             environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        let lines = r.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+            .filter { !$0.isEmpty }
+        XCTAssertGreaterThan(lines.count, 2, r.stdout)
+        XCTAssertEqual(lines.first, "pwnvault: error: missing argument")
+        XCTAssertTrue(lines[1].hasPrefix("pwnvault: hint: usage: pwnvault ack"), r.stdout)
+        for line in lines.dropFirst(2) { XCTAssertTrue(line.hasPrefix(String(repeating: " ", count: 16)), "under the hint's text: \(line)") }
+        for line in lines { XCTAssertLessThanOrEqual(line.count, 60, line) }
+        let joined = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        XCTAssertTrue(joined.contains("pwnvault ack ACCOUNT|#ID [BREACH...] or pwnvault ack --all"), "no word cut: \(joined)")
+        let piped = s.run(["ack"])
+        XCTAssertEqual(piped.stderr.split(separator: "\n").count, 2, piped.stderr)
+    }
+
+    /// Every command's help: usage and options first, the discussion after, the exit statuses last.
+    func testHelpPutsUsageAndOptionsFirstAndExitStatusesLast() {
+        for command in ["check", "ack", "list", "watch"] {
+            let help = s.run(["help", command]).stdout
+            let order = ["USAGE:", "OPTIONS:", "GLOBAL OPTIONS:", "DESCRIPTION:", "EXAMPLES:", "EXIT STATUS:"]
+                .map { help.range(of: $0)?.lowerBound }
+            XCTAssertFalse(order.contains(nil), "\(command): \(help)")
+            XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), command)
+            XCTAssertFalse(help.components(separatedBy: "EXIT STATUS:").first!.contains("Exit status:"), "said once, last: \(command)")
+        }
+        XCTAssertTrue(s.run(["help", "check"]).stdout.hasSuffix("EXIT STATUS:\n  0 no checked account has a finding that is not acknowledged (with --all: no account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked (this wins over 1).\n"))
+    }
+
+    /// `init` ends with the next two commands to run, on stderr (stdout stays the result).
+    func testInitEndsWithTheNextTwoCommands() {
+        let r = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stderr.contains("next: pwnvault add you@example.com --label Me   (or: pwnvault import contacts.vcf)"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("then: pwnvault check --all"), r.stderr)
+        XCTAssertFalse(r.stdout.contains("next:"), "stdout is the result")
+    }
+}
