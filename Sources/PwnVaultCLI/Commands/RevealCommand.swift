@@ -56,6 +56,10 @@ enum RevealCommand: Command {
             chosenTimeout = TimeInterval(t)
         }
         guard onTerminal else { return try export(context) }
+        // GNU screen with `altscreen off` would keep every revealed line in its scrollback.
+        if let verdict = AlternateScreenProbe.underGNUScreen(environment: context.environment), verdict != .works {
+            throw RevealRefusal.noAlternateScreen(confirmed: verdict == .ignored)
+        }
 
         // Focus is followed from before the passphrase is typed (see PrivateScreen.listen): a window
         // that loses focus while the key is derived never shows the accounts.
@@ -67,8 +71,8 @@ enum RevealCommand: Command {
         let session: VaultSession
         do {
             session = try context.openVault(requirePassphrase: true) { try screen.readPassphrase(prompt: $0) }
-        } catch ScreenError.interrupted {
-            return .interrupted
+        } catch let ScreenError.interrupted(signal) {
+            return .interrupted(by: signal)
         }
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
         let chosen = try accounts(context, session: session)
@@ -77,10 +81,8 @@ enum RevealCommand: Command {
 
         let reporting = screen.settle()
         let hides = obstacle == nil && reporting == .reported
-        if obstacle == nil && !hides {
-            c.note(focusWarning(reporting == .notReported ? "this terminal does not report focus changes"
-                                                           : "this terminal has not said that it reports focus changes",
-                                fix: "use a terminal that does (xterm, kitty, alacritty, GNOME Terminal)", timeout: chosenTimeout))
+        if obstacle == nil, let unreported = FocusWarning.unreported(reporting) {
+            c.note(focusWarning(unreported.reason, fix: unreported.fix, timeout: chosenTimeout))
         }
         let timeout = chosenTimeout ?? (hides ? PrivateScreen.defaultTimeout : PrivateScreen.unfocusableTimeout)
         let end = try screen.run(timeout: timeout) { _, _ in
@@ -92,7 +94,7 @@ enum RevealCommand: Command {
         switch end {
         case .timeout: c.note("hidden again (timeout)")
         case .userQuit: break
-        case .interrupted: return .interrupted
+        case let .interrupted(signal): return .interrupted(by: signal)
         }
         return .success
     }
@@ -100,8 +102,7 @@ enum RevealCommand: Command {
     /// The one line said where the private screen cannot hide on focus loss: why, what it does instead,
     /// and the fix.
     static func focusWarning(_ reason: String, fix: String, timeout: TimeInterval?) -> String {
-        let closes = Int(timeout ?? PrivateScreen.unfocusableTimeout)
-        return "\(reason), so the private screen cannot hide when this window loses focus; it closes after \(closes) s. Fix: \(fix)"
+        FocusWarning.line(reason: reason, fix: fix, closesAfter: Int(timeout ?? PrivateScreen.unfocusableTimeout))
     }
 
     /// The accounts asked for (all by default).
@@ -152,6 +153,7 @@ enum RevealRefusal: UserFacingError {
     case dumbTerminal
     case jsonOnTerminal
     case noTerminalInput
+    case noAlternateScreen(confirmed: Bool)
 
     var message: String {
         switch self {
@@ -160,6 +162,7 @@ enum RevealRefusal: UserFacingError {
         case .dumbTerminal: return "refusing to reveal accounts: TERM=dumb says this terminal cannot show a private screen"
         case .jsonOnTerminal: return "refusing to print unmasked accounts as json on the terminal (it would stay in the scrollback)"
         case .noTerminalInput: return "reveal needs a terminal to read keys from"
+        case let .noAlternateScreen(confirmed): return "refusing to reveal accounts: " + AlternateScreenProbe.problem(confirmed: confirmed)
         }
     }
 
@@ -170,6 +173,7 @@ enum RevealRefusal: UserFacingError {
         case .dumbTerminal: return "run it with your terminal's type, e.g. TERM=xterm-256color pwnvault reveal; to export them, redirect: pwnvault reveal --unredacted > FILE"
         case .jsonOnTerminal: return "redirect it: pwnvault reveal --json --unredacted > accounts.json"
         case .noTerminalInput: return "run it from an interactive terminal"
+        case .noAlternateScreen: return AlternateScreenProbe.fix
         }
     }
 

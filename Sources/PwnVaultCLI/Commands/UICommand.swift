@@ -47,11 +47,27 @@ enum UICommand: Command {
             throw UIRefusal.notATerminal
         }
         let session = try context.openVault()
-        let catalog = HIBPServices(context).catalogIfAvailable()
+        // What loading the catalog has to say (offline: "breach details unavailable…") goes to the
+        // status line: written to stderr now it would stay on the normal screen after the ui.
+        let notes = Collector.Box<[String]>(initial: [])
+        let c = context.console
+        let noting = Console(terminal: c.terminal, policy: c.policy, colorsAllowed: false, writeOut: { _ in },
+                             writeErr: { text in notes.update { $0.append(text.trimmingWhitespaceAndNewlines().replacingLiterally("pwnvault: ", with: "")) } })
+        let quiet = Context(commandName: context.commandName, arguments: context.arguments, environment: context.environment,
+                            settings: context.settings, console: noting, keyring: context.keyring, now: context.now,
+                            shareReason: context.shareReason)
+        let catalog = HIBPServices(quiet).catalogIfAvailable()
+        // Asked before the screen opens: the ui's `v` follows focus, and shows nothing under GNU screen
+        // without a working alternate screen (its scrollback would keep it).
+        let obstacle = FocusObstacle.detect(environment: context.environment)
+        let alternateScreen = AlternateScreenProbe.underGNUScreen(environment: context.environment)
         let ui = VaultUI(context: context, session: session, catalog: catalog)
+        ui.message = notes.value?.first
+        ui.focusObstacle = obstacle
+        ui.alternateScreen = alternateScreen
         switch try screen.run(ui) {
         case .userQuit: return .success
-        case .interrupted: return .interrupted
+        case let .interrupted(signal): return .interrupted(by: signal)
         }
     }
 }
