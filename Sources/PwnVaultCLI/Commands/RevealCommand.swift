@@ -15,7 +15,8 @@ enum RevealCommand: Command {
         after Enter) and comes back on focus or a key; it closes after the timeout, on q, Esc or Ctrl-C,
         and clears itself before a Ctrl-Z stops the process. Where focus changes cannot reach pwnvault
         (tmux with focus-events off, GNU screen, a terminal that does not report them) one line says so
-        and the timeout is 10 s. Refused in share mode and with TERM=dumb. Into a pipe or a file it is
+        and the timeout is 10 s. Refused in share mode, with TERM=dumb, and under GNU screen unless its
+        alternate screen is on (altscreen on; asked of the terminal itself). Into a pipe or a file it is
         refused unless --unredacted is given (a file is then made 0600). The passphrase is typed, or
         given with --passphrase-file or --passphrase-fd; PWNVAULT_PASSPHRASE_FILE is not used here.
         """,

@@ -13,7 +13,8 @@ enum UICommand: Command {
         checks the selected account, R every account that is due (paced like 'check --all'; Esc
         cancels). n adds an account (typed without echo, then shown masked); i imports a vCard through
         a pick list; v reveals the selected account after the passphrase, until a key, a focus loss or
-        30 s (refused in share mode). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
+        30 s (10 s, with a warning, where focus changes are not reported; refused in share mode and
+        under GNU screen with altscreen off). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
         reaches the scrollback; the screen is replaced by one neutral line when the window loses focus
         or after --idle seconds without a key (then a key shows it again, or the passphrase once
         something was revealed), and is cleared before Ctrl-Z stops pwnvault. Every way
