@@ -60,6 +60,64 @@ final class UIPrivateMomentsEndToEndTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("(at most 30 s)"), r.stdout)
     }
 
+    /// tmux with no client attached reports focus lost when reporting is turned on: a focus-in (a
+    /// person clicking the window) shows the screen.
+    private func showAgain(_ tmux: TmuxSession, _ text: String) {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let screen = tmux.screen
+            if screen.contains(text) { return }
+            if screen.contains("hidden: focus lost") { tmux.type("\\e[I") }
+            usleep(100_000)
+        }
+        tmux.wait(for: text)
+    }
+
+    func testInTmuxAFocusOutRightBehindTheEnterOfVsPassphraseMeansNoUnmaskedAccountIsEverWritten() throws {
+        _ = slowVault()
+        let tmux = try TmuxSession(environment: [
+            "PWNVAULT_VAULT": s.vault, "PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": s.passphraseFile,
+            "TEST_BIN": Paths.binary, "TEST_DIR": s.dir.path, "HOME": s.home.path,
+        ])
+        defer { tmux.close() }
+        // Every byte the pane shows, in order (the pipe turns share mode on, hence --no-share).
+        let recording = s.dir.appendingPathComponent("pane-output").path
+        tmux.call(["pipe", tmux.socket, recording])
+        tmux.run("\"$TEST_BIN\" ui --no-share --vault \"$TEST_DIR/slow-vault\"")
+        showAgain(tmux, "Accounts (1)")
+        tmux.type("v")
+        tmux.wait(for: "passphrase to reveal #1")
+        tmux.type(Sandbox.passphrase)
+        // Enter, then at once focus moves away: both reach the ui before the key is derived.
+        tmux.tmux("send-keys", "-t", "main:0.0", "Enter", ";", "send-keys", "-t", "main:0.0", "-l", "\u{1B}[O")
+        tmux.wait(for: "hidden: focus lost")
+        XCTAssertFalse(holdsAccount(tmux.screen), tmux.screen)
+        showAgain(tmux, "Accounts (1)")
+        // The same without a focus change: the passphrase was right, and the account is shown.
+        tmux.type("v")
+        tmux.wait(for: "passphrase to reveal #1")
+        tmux.type(Sandbox.passphrase)
+        tmux.key("Enter")
+        showAgain(tmux, "quokka")
+        tmux.type("j")
+        tmux.waitUntilGone("quokka")
+        tmux.type("q")
+        tmux.waitForPrompt(2)
+        var output = ""
+        for _ in 0..<100 {   // pipe-pane writes through a shell: wait for the account to reach the file
+            output = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
+            if holdsAccount(output) { break }
+            usleep(50_000)
+        }
+        let prompts = output.components(separatedBy: "passphrase to reveal #1")
+        XCTAssertGreaterThanOrEqual(prompts.count, 3, output)
+        let firstReveal = prompts.dropFirst().dropLast().joined()
+        XCTAssertTrue(firstReveal.contains("hidden: focus lost"), firstReveal)
+        XCTAssertFalse(holdsAccount(firstReveal), "an unmasked account was written after the focus-out: \(firstReveal)")
+        XCTAssertTrue(holdsAccount(prompts.last ?? ""), output)
+        XCTAssertFalse(output.contains("wrong passphrase"), output)
+    }
+
     func testWhereFocusIsNotReportedVSaysSoAndKeepsTheAccountTenSeconds() throws {
         // A bare pseudo-terminal answers nothing: the ui cannot hide a revealed account on focus loss.
         let r = s.runOnTerminal(["ui"],
@@ -103,16 +161,7 @@ final class UIPrivateMomentsEndToEndTests: XCTestCase {
             }
             return try XCTUnwrap(found, "pwnvault's pid")
         }
-        func shown(_ text: String) {   // tmux with no client reports focus lost: a click shows it
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                let screen = tmux.screen
-                if screen.contains(text) { return }
-                if screen.contains("hidden: focus lost") { tmux.type("\\e[I") }
-                usleep(100_000)
-            }
-            tmux.wait(for: text)
-        }
+        func shown(_ text: String) { showAgain(tmux, text) }
         // Offline (HIBP at a refused port, no cached catalog): what the ui says about it goes to its
         // status line, and nothing of it stays on the normal screen.
         tmux.run("\"$TEST_BIN\" ui; echo \"RC=$?\"")
