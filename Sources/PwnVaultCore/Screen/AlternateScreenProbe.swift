@@ -30,8 +30,8 @@ public enum AlternateScreenProbe {
 
     /// The probe's bytes: position, (enter, home, leave, position), (enter, row 2 column 2, leave, position).
     static let question = Array("\u{1B}[6n\u{1B}[?1049h\u{1B}[H\u{1B}[?1049l\u{1B}[6n\u{1B}[?1049h\u{1B}[2;2H\u{1B}[?1049l\u{1B}[6n".utf8)
-    /// How long to wait for the three answers.
-    static let answerTimeout = 0.5
+    /// How long to wait for the three answers (screen answers at once; a remote session may take longer).
+    static let answerTimeout = 1.0
 
     /// Whether GNU screen (`STY` set) keeps an alternate screen that nothing leaves into its history:
     /// nil outside GNU screen, else the verdict of the probe on the controlling terminal.
