@@ -20,8 +20,20 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// The run completed but some accounts could not be checked; `schedule enable` without a user
     /// manager: nothing installed, the crontab line printed instead.
     case partial = 8
-    /// Interrupted by a signal (Ctrl-C, SIGTERM, SIGHUP).
+    /// The terminal hung up (SIGHUP) while `ui` or `reveal` ran: 128 + 1, as a shell reports it.
+    case hungUp = 129
+    /// Interrupted by a signal (Ctrl-C; for commands other than `ui` and `reveal` also SIGTERM, SIGHUP).
     case interrupted = 130
+    /// Ctrl-\ (SIGQUIT) while `ui` or `reveal` ran: 128 + 3.
+    case quit = 131
+    /// Terminated (SIGTERM) while `ui` or `reveal` ran: 128 + 15.
+    case terminated = 143
+
+    /// 128 + the signal's number, as a shell reports a process the signal ended: SIGINT 130, SIGHUP
+    /// 129, SIGQUIT 131, SIGTERM 143; any other signal counts as an interruption (130).
+    public static func interrupted(by signal: Int32) -> ExitStatus {
+        ExitStatus(rawValue: 128 + signal).flatMap { [.hungUp, .interrupted, .quit, .terminated].contains($0) ? $0 : nil } ?? .interrupted
+    }
 }
 
 extension ExitStatus {
@@ -37,7 +49,10 @@ extension ExitStatus {
         case .network: return "HIBP could not be reached, answered nonsense, was blocked by its network (Cloudflare's 403) or asked to wait too long; the run did not complete"
         case .apiAuthorization: return "HIBP refused the API key or what it may do (401, 403), or no key is available"
         case .partial: return "the run completed but some accounts could not be checked; schedule enable: no user manager, nothing installed, a crontab line printed"
-        case .interrupted: return "interrupted (Ctrl-C, SIGTERM, SIGHUP); finished work is kept"
+        case .hungUp: return "ui, reveal: the terminal hung up (SIGHUP, 128+1); the terminal is put back as it was"
+        case .interrupted: return "interrupted (Ctrl-C; elsewhere than ui and reveal also SIGTERM, SIGHUP); finished work is kept"
+        case .quit: return "ui, reveal: quit with Ctrl-\\ (SIGQUIT, 128+3)"
+        case .terminated: return "ui, reveal: terminated (SIGTERM, 128+15)"
         }
     }
 }

@@ -76,5 +76,15 @@ final class CellRendererTests: XCTestCase {
         XCTAssertTrue(d.isWaitingAfterEscape)
         XCTAssertEqual(d.flush(), [.escape])
         XCTAssertEqual(d.feed([0x03]), [.interrupt])
+        // The answers to the focus question the ui asks on opening.
+        XCTAssertEqual(d.feed(Array("\u{1B}[?1004;1$y\u{1B}[?1;2c\u{1B}[?1004;0$y".utf8)),
+                       [.modeReport(mode: 1004, setting: 1), .deviceAttributes, .modeReport(mode: 1004, setting: 0)])
+    }
+
+    func testBackgroundsOnlyWithColors() {
+        var colored = CellRenderer(colors: true)
+        XCTAssertTrue(text(colored.frame(["\u{1B}[1;30;43m SHARE "], columns: 8, rows: 1)).contains("\u{1B}[0;1;30;43m SHARE"))
+        var plain = CellRenderer(colors: false)
+        XCTAssertFalse(text(plain.frame(["\u{1B}[1;30;43m SHARE "], columns: 8, rows: 1)).contains("43"))
     }
 }

@@ -20,7 +20,8 @@ enum RevealCommand: Command {
         after Enter) and comes back on focus or a key; it closes after the timeout, on q, Esc or Ctrl-C,
         and clears itself before a Ctrl-Z stops the process. Where focus changes cannot reach pwnvault
         (tmux with focus-events off, GNU screen, a terminal that does not report them) one line says so
-        and the timeout is 10 s. Refused in share mode and with TERM=dumb. Into a pipe or a file it is
+        and the timeout is 10 s. Refused in share mode, with TERM=dumb, and under GNU screen unless its
+        alternate screen is on (altscreen on; asked of the terminal itself). Into a pipe or a file it is
         refused unless --unredacted is given (a file is then made 0600): one tab-separated line per
         account, or with --json the fields id, account, kind, label, status, breaches, pastes and
         stealerLogSites. The passphrase is typed, or
@@ -65,6 +66,10 @@ enum RevealCommand: Command {
             chosenTimeout = TimeInterval(t)
         }
         guard onTerminal else { return try export(context) }
+        // GNU screen with `altscreen off` would keep every revealed line in its scrollback.
+        if let verdict = AlternateScreenProbe.underGNUScreen(environment: context.environment), verdict != .works {
+            throw RevealRefusal.noAlternateScreen(confirmed: verdict == .ignored)
+        }
 
         // Focus is followed from before the passphrase is typed (see PrivateScreen.listen): a window
         // that loses focus while the key is derived never shows the accounts.
@@ -76,8 +81,8 @@ enum RevealCommand: Command {
         let session: VaultSession
         do {
             session = try context.openVault(requirePassphrase: true) { try screen.readPassphrase(prompt: $0) }
-        } catch ScreenError.interrupted {
-            return .interrupted
+        } catch let ScreenError.interrupted(signal) {
+            return .interrupted(by: signal)
         }
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
         let chosen = try accounts(context, session: session)
@@ -86,10 +91,8 @@ enum RevealCommand: Command {
 
         let reporting = screen.settle()
         let hides = obstacle == nil && reporting == .reported
-        if obstacle == nil && !hides {
-            c.note(focusWarning(reporting == .notReported ? "this terminal does not report focus changes"
-                                                           : "this terminal has not said that it reports focus changes",
-                                fix: "use a terminal that does (xterm, kitty, alacritty, GNOME Terminal)", timeout: chosenTimeout))
+        if obstacle == nil, let unreported = FocusWarning.unreported(reporting) {
+            c.note(focusWarning(unreported.reason, fix: unreported.fix, timeout: chosenTimeout))
         }
         let timeout = chosenTimeout ?? (hides ? PrivateScreen.defaultTimeout : PrivateScreen.unfocusableTimeout)
         let what = "pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s or on q or Esc"
@@ -103,7 +106,7 @@ enum RevealCommand: Command {
         switch end {
         case .timeout: c.note("hidden again (timeout)")
         case .userQuit: break
-        case .interrupted: return .interrupted
+        case let .interrupted(signal): return .interrupted(by: signal)
         }
         return .success
     }
@@ -111,8 +114,7 @@ enum RevealCommand: Command {
     /// The one line said where the private screen cannot hide on focus loss: why, what it does instead,
     /// and the fix.
     static func focusWarning(_ reason: String, fix: String, timeout: TimeInterval?) -> String {
-        let closes = Int(timeout ?? PrivateScreen.unfocusableTimeout)
-        return "\(reason), so the private screen cannot hide when this window loses focus; it closes after \(closes) s. Fix: \(fix)"
+        FocusWarning.line(reason: reason, fix: fix, closesAfter: Int(timeout ?? PrivateScreen.unfocusableTimeout))
     }
 
     /// The accounts asked for (all by default).
@@ -153,6 +155,7 @@ enum RevealRefusal: UserFacingError {
     case dumbTerminal
     case jsonOnTerminal
     case noTerminalInput
+    case noAlternateScreen(confirmed: Bool)
 
     var message: String {
         switch self {
@@ -161,6 +164,7 @@ enum RevealRefusal: UserFacingError {
         case .dumbTerminal: return "refusing to reveal accounts: TERM=dumb says this terminal cannot show a private screen"
         case .jsonOnTerminal: return "refusing to print unmasked accounts as json on the terminal (it would stay in the scrollback)"
         case .noTerminalInput: return "reveal needs a terminal to read keys from"
+        case let .noAlternateScreen(confirmed): return "refusing to reveal accounts: " + AlternateScreenProbe.problem(confirmed: confirmed)
         }
     }
 
@@ -171,6 +175,7 @@ enum RevealRefusal: UserFacingError {
         case .dumbTerminal: return "run it with your terminal's type, e.g. TERM=xterm-256color pwnvault reveal; to export them, redirect: pwnvault reveal --unredacted > FILE"
         case .jsonOnTerminal: return "redirect it: pwnvault reveal --json --unredacted > accounts.json"
         case .noTerminalInput: return "run it from an interactive terminal"
+        case .noAlternateScreen: return AlternateScreenProbe.fix
         }
     }
 

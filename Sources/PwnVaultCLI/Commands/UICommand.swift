@@ -14,7 +14,8 @@ enum UICommand: Command {
         cancels). n adds an account (typed without echo, then shown masked); i imports a vCard through
         a pick list; v reveals the selected account after the passphrase, with every breach, paste and
         stealer-log website as reveal shows them (arrows, PgUp/PgDn, Home/End scroll, / finds), until
-        any other key, a focus loss or 30 s (refused in share mode). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
+        any other key, a focus loss or 30 s (10 s, with a warning, where focus changes are not reported;
+        refused in share mode and under GNU screen with altscreen off). ? lists the keys; q quits. It draws on the terminal's alternate screen, so nothing
         reaches the scrollback; the screen is replaced by one neutral line when the window loses focus
         or after --idle seconds without a key (then a key shows it again, or the passphrase once
         something was revealed), and is cleared before Ctrl-Z stops pwnvault. Every way
@@ -48,11 +49,27 @@ enum UICommand: Command {
             throw UIRefusal.notATerminal
         }
         let session = try context.openVault()
-        let catalog = HIBPServices(context).catalogIfAvailable()
+        // What loading the catalog has to say (offline: "breach details unavailable…") goes to the
+        // status line: written to stderr now it would stay on the normal screen after the ui.
+        let notes = Collector.Box<[String]>(initial: [])
+        let c = context.console
+        let noting = Console(terminal: c.terminal, policy: c.policy, colorsAllowed: false, writeOut: { _ in },
+                             writeErr: { text in notes.update { $0.append(text.trimmingWhitespaceAndNewlines().replacingLiterally("pwnvault: ", with: "")) } })
+        let quiet = Context(commandName: context.commandName, arguments: context.arguments, environment: context.environment,
+                            settings: context.settings, console: noting, keyring: context.keyring, now: context.now,
+                            shareReason: context.shareReason)
+        let catalog = HIBPServices(quiet).catalogIfAvailable()
+        // Asked before the screen opens: the ui's `v` follows focus, and shows nothing under GNU screen
+        // without a working alternate screen (its scrollback would keep it).
+        let obstacle = FocusObstacle.detect(environment: context.environment)
+        let alternateScreen = AlternateScreenProbe.underGNUScreen(environment: context.environment)
         let ui = VaultUI(context: context, session: session, catalog: catalog)
+        ui.message = notes.value?.first
+        ui.focusObstacle = obstacle
+        ui.alternateScreen = alternateScreen
         switch try screen.run(ui) {
         case .userQuit: return .success
-        case .interrupted: return .interrupted
+        case let .interrupted(signal): return .interrupted(by: signal)
         }
     }
 }

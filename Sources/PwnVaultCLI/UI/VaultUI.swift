@@ -55,7 +55,33 @@ final class VaultUI: FullScreenApp {
     var revealed: (id: Int, text: String, until: Double, pager: TextPager)?
     /// Something was revealed in this run: the idle lock then needs the passphrase.
     var revealedSomething = false
-    static let revealSeconds = 30.0
+    /// How long a revealed account stays, where the screen hides it on focus loss (as `reveal`).
+    static let revealSeconds = PrivateScreen.defaultTimeout
+    /// What sits between the terminal and us and keeps focus changes away (tmux with focus-events off,
+    /// GNU screen), from `FocusObstacle.detect`.
+    var focusObstacle: FocusObstacle?
+    /// Under GNU screen: whether its alternate screen works (nil elsewhere); `v` reveals only if so.
+    var alternateScreen: AlternateScreenProbe.Verdict?
+    /// A longer message than the status line holds, shown above it until the next key.
+    var notice: String?
+    /// What the screen knows about focus reporting, as of the last key.
+    var focusReporting: FocusReporting = .unknown
+
+    /// Why a revealed account cannot be hidden on focus loss here, with the fix; nil where it can.
+    var focusProblem: (reason: String, fix: String)? {
+        if let focusObstacle { return (focusObstacle.reason, focusObstacle.fix) }
+        return FocusWarning.unreported(focusReporting)
+    }
+
+    /// How long a revealed account stays: 30 s, or 10 s where focus loss cannot hide it (as `reveal`).
+    var revealSeconds: Double { focusProblem == nil ? VaultUI.revealSeconds : PrivateScreen.unfocusableTimeout }
+
+    /// reveal's warning, said while the passphrase for `v` is asked and while an account is revealed,
+    /// where focus loss cannot hide it.
+    var focusWarning: String? {
+        guard let problem = focusProblem else { return nil }
+        return FocusWarning.line(reason: problem.reason, fix: problem.fix, closesAfter: Int(revealSeconds))
+    }
 
     /// Import: the vCard's path as typed (a path, shown), then the pick list of its addresses.
     var typingPath: String?
@@ -180,8 +206,19 @@ final class VaultUI: FullScreenApp {
         }
         while out.count < rows - 1 { out.append("") }
         out = Array(out.prefix(rows - 1))
+        if let notice = focusNotice(columns: columns, rows: rows) { out = Array(out.prefix(rows - 1 - notice.count)) + notice }
         out.append(statusLine(columns))
         return out
+    }
+
+    /// Above the status line (wrapped, at most a third of the rows): `notice` until the next key, or
+    /// reveal's warning while the passphrase for `v` is typed and while an account is revealed, where
+    /// focus loss cannot hide it.
+    func focusNotice(columns: Int, rows: Int) -> [String]? {
+        var revealing = revealed != nil
+        if let asking, case .reveal = asking.purpose { revealing = true }
+        guard let text = notice ?? (revealing ? focusWarning : nil) else { return nil }
+        return TerminalCells.wrap("pwnvault: " + text, to: columns).prefix(max(1, rows / 3)).map { "\u{1B}[1m" + $0 + "\u{1B}[0m" }
     }
 
     func bar(_ text: String, _ columns: Int) -> String {
@@ -195,7 +232,7 @@ final class VaultUI: FullScreenApp {
         } else if let asking, case .add = asking.purpose {
             left = "new account: e-mail, phone or username (not shown as you type; Enter adds, Esc cancels): "
         } else if let revealed {
-            left = "#\(revealed.id) revealed: ↑↓ PgUp PgDn Home End scroll, / find; any other key hides it (at most \(Int(VaultUI.revealSeconds)) s)"
+            left = "#\(revealed.id) revealed: ↑↓ PgUp PgDn Home End scroll, / find; any other key hides it (at most \(Int(revealSeconds)) s)"
         } else if let typingPath {
             left = "import a vCard: path " + typingPath + "▏  (Enter reads it, Esc cancels)"
         } else if typingFilter { left = "filter: " + filter + "▏  (Enter keeps it, Esc clears)" }
@@ -207,7 +244,10 @@ final class VaultUI: FullScreenApp {
         if shareReason != nil { right = " SHARE MODE " }
         let room = max(0, columns - TerminalCells.width(right))
         let text = TerminalCells.pad(TerminalCells.truncate(left, to: room), to: room)
-        return "\u{1B}[7m" + text + "\u{1B}[0m" + (right.isEmpty ? "" : "\u{1B}[1;7;33m" + right + "\u{1B}[0m")
+        // Black on yellow, whatever the theme (reverse video of yellow was white on yellow where the
+        // background is white); without colours bold reverse video, like the rest of the line.
+        let marker = colors ? "\u{1B}[1;30;43m" : "\u{1B}[1;7m"
+        return "\u{1B}[7m" + text + "\u{1B}[0m" + (right.isEmpty ? "" : marker + right + "\u{1B}[0m")
     }
 
     var hints: String {
@@ -306,7 +346,8 @@ final class VaultUI: FullScreenApp {
         "  i               import a vCard: type its path, then pick addresses (Space, * all)",
         "  v               reveal the selected account with every breach, paste and stealer-log",
         "                  website: asks the passphrase; ↑↓ PgUp PgDn Home End scroll, / find;",
-        "                  shown until another key, a focus loss or 30 s (refused in share mode)",
+        "                  shown until another key, a focus loss or 30 s (10 s where focus changes",
+        "                  are not reported; refused in share mode and under GNU screen with altscreen off)",
         "",
         "Catalog",
         "  s               sort by date, size or name",
@@ -321,6 +362,8 @@ final class VaultUI: FullScreenApp {
 
     func handle(_ key: UIKey, screen: FullScreen) throws -> FullScreen.Answer {
         message = nil
+        notice = nil
+        focusReporting = screen.focusReporting
         if let work, !work.isRunning { settle(work) }   // ended since the last tick
         if revealed != nil { if !revealedKeeps(key) { revealed = nil }; return .stay }   // unmasked only until a key
         if asking != nil { passphraseKey(key); return .stay }
@@ -515,6 +558,12 @@ final class VaultUI: FullScreenApp {
 
     func startReveal(_ id: Int) {
         if let shareReason { message = "reveal is refused in share mode (\(shareReason))"; return }
+        if let alternateScreen, alternateScreen != .works {
+            message = "nothing revealed (GNU screen's scrollback would keep it)"
+            notice = "reveal is refused: " + AlternateScreenProbe.problem(confirmed: alternateScreen == .ignored)
+                + ". Fix: " + AlternateScreenProbe.fix
+            return
+        }
         asking = (.reveal(id: id), SecretField())
     }
 
@@ -551,7 +600,7 @@ final class VaultUI: FullScreenApp {
             return
         }
         let text = RevealedLines.lines(for: account, status: StateText.of(account), catalog: catalog, grant: grant)
-        revealed = (id, Disclosure.revealed(account, grant: grant), TerminalClock.now + VaultUI.revealSeconds, TextPager(lines: text))
+        revealed = (id, Disclosure.revealed(account, grant: grant), TerminalClock.now + revealSeconds, TextPager(lines: text))
         revealedSomething = true
     }
 

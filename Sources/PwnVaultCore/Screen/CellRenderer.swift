@@ -5,11 +5,12 @@
 /// Cells are counted by `TerminalCells.width`: a wide character takes its cell and the next, a
 /// zero-width one joins the character before it, and a wide character that would not fit at the end
 /// of a row is left out. Anything else that looks like a control character is dropped. Colours are
-/// the 16 basic ones (30-37); with `colors` off (NO_COLOR, TERM without colours) only bold, dim and
+/// the 8 basic ones (30-37, backgrounds 40-47); with `colors` off (NO_COLOR, TERM without colours) only bold, dim and
 /// reverse video remain.
 public struct CellRenderer: Sendable {
     public struct Style: Equatable, Sendable {
         public var foreground: UInt8 = 0   // 0: the terminal's own; 30-37 otherwise
+        public var background: UInt8 = 0   // 0: the terminal's own; 40-47 otherwise
         public var bold = false
         public var dim = false
         public var reverse = false
@@ -22,6 +23,7 @@ public struct CellRenderer: Sendable {
             if dim { parts.append("2") }
             if reverse { parts.append("7") }
             if colors, foreground != 0 { parts.append(String(foreground)) }
+            if colors, background != 0 { parts.append(String(background)) }
             return "\u{1B}[" + parts.joined(separator: ";") + "m"
         }
     }
@@ -128,6 +130,8 @@ public struct CellRenderer: Sendable {
             case 27: s.reverse = false
             case 30...37: s.foreground = UInt8(code)
             case 39: s.foreground = 0
+            case 40...47: s.background = UInt8(code)
+            case 49: s.background = 0
             default: break
             }
         }

@@ -96,14 +96,20 @@ public final class FullScreen {
             terminal = nil
         }
         lastActivity = now
-        if enter() { draw(app) }
+        if enter() {
+            TerminalIO.writeAll(output, PrivateScreenTerminal.focusQuestion)   // does it report focus? (`focusReporting`)
+            needsDraw = true
+        }
         var keys = UIKeyDecoder()
         var escapeSince: Double?
+        var drawWanted: Double?
         while true {
             var wait = 1.0
             if app.isBusy { wait = FullScreen.tickInterval }
             if let since = escapeSince { wait = max(0, min(wait, since + KeyReader.escapeDelay - now)) }
             if !locked, idleTimeout > 0 { wait = max(0, min(wait, lastActivity + idleTimeout - now)) }
+            // A frame is due: look (without waiting) for what came meanwhile first.
+            if needsDraw && escapeSince == nil { wait = 0 }
             let entered = terminal?.isEntered == true
             let ready = TerminalIO.poll(entered ? [signals.readEnd, input] : [signals.readEnd], milliseconds: Int32(wait * 1000) + 1)
             if ready[0] {
@@ -116,12 +122,12 @@ public final class FullScreen {
                         signals.reinstall(SIGTSTP)
                         keys = UIKeyDecoder(); escapeSince = nil
                         blanked = false; lastActivity = now
-                        if enter() { draw(app) }
+                        if enter() { needsDraw = true }
                     case SIGCONT:
-                        if terminal?.isEntered == true { terminal?.reapplyInputMode(); renderer.invalidate(); draw(app) }
-                        else if enter() { draw(app) }
+                        if terminal?.isEntered == true { terminal?.reapplyInputMode(); renderer.invalidate(); needsDraw = true }
+                        else if enter() { needsDraw = true }
                     case SIGWINCH:
-                        renderer.invalidate(); draw(app)
+                        renderer.invalidate(); needsDraw = true
                     case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
                         return .interrupted(signal: signo)
                     default: break
@@ -142,14 +148,40 @@ public final class FullScreen {
                 escapeSince = nil
                 if let end = try handle(keys.flush(), app) { return end }
             }
-            if app.tick() { draw(app) }
+            if app.tick() { needsDraw = true }
             if !locked, !blanked, idleTimeout > 0, now - lastActivity >= idleTimeout {
                 locked = true
                 app.hide()
-                draw(app)
+                needsDraw = true
+            }
+            // Draw only once nothing is waiting: a focus-out that came while a key was handled (the key
+            // derivation behind `v` takes a while) is read before any frame, so nothing unmasked is
+            // written after it. Input that never stops (a held key) delays the frame by at most
+            // `drawDelayLimit`, after all that was read has been handled.
+            if needsDraw {
+                let since = drawWanted ?? now
+                drawWanted = since
+                let waiting = ready.contains(true) || escapeSince != nil
+                if !waiting || now - since >= FullScreen.drawDelayLimit {
+                    needsDraw = false
+                    drawWanted = nil
+                    draw(app)
+                }
             }
         }
     }
+
+    /// How long a constant stream of input may hold a due frame back.
+    static let drawDelayLimit = 0.2
+    /// A frame is due: drawn once what waits on the terminal has been read (see `run`).
+    private var needsDraw = false
+    /// What the terminal said about focus since the screen opened.
+    private var focus = FocusTracker()
+
+    /// Whether this terminal has shown that it reports focus changes (a focus report, or its answer to
+    /// the question asked when the screen opened). Where it has not, the screen cannot hide on focus
+    /// loss, and what the app reveals should be said and kept short (as `reveal` does).
+    public var focusReporting: FocusReporting { focus.reporting }
 
     private var now: Double { TerminalIO.secondsSinceBoot() }
 
@@ -157,10 +189,18 @@ public final class FullScreen {
         for key in events {
             switch key {
             case .focusOut:
-                if !blanked { blanked = true; app.hide(); draw(app) }
+                _ = focus.take(.focusOut)
+                if !blanked { blanked = true; app.hide(); needsDraw = true }
                 continue
             case .focusIn:
-                if blanked { blanked = false; lastActivity = now; draw(app) }
+                _ = focus.take(.focusIn)
+                if blanked { blanked = false; lastActivity = now; needsDraw = true }
+                continue
+            case let .modeReport(mode, setting):
+                _ = focus.take(.modeReport(mode: mode, setting: setting))
+                continue
+            case .deviceAttributes:
+                _ = focus.take(.deviceAttributes)
                 continue
             case .interrupt:
                 return .interrupted(signal: SIGINT)
@@ -172,16 +212,16 @@ public final class FullScreen {
             lastActivity = now
             if locked {   // the app decides what unlocks (a key, or the passphrase)
                 if app.unlock(key) { locked = false; blanked = false }
-                draw(app)
+                needsDraw = true
                 continue
             }
             if blanked {   // someone is here: show again, and do nothing else with that key
                 blanked = false
-                draw(app)
+                needsDraw = true
                 continue
             }
             if try app.handle(key, screen: self) == .quit { return .userQuit }
-            draw(app)
+            needsDraw = true
         }
         return nil
     }

@@ -62,6 +62,12 @@ enum TerminalIO {
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// The controlling terminal (`/dev/tty`), opened for reading and writing; nil without one.
+    static func openControllingTerminal() -> Int32? {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        return fd >= 0 ? fd : nil
+    }
+
     /// Columns and rows of the terminal at `fd`; nil when unknown (not a terminal, or a size of 0).
     static func windowSize(_ fd: Int32) -> (columns: Int, rows: Int)? {
         var size = winsize()

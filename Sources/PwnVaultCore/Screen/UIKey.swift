@@ -12,6 +12,10 @@ public enum UIKey: Equatable, Sendable {
     /// A mouse button press at a cell (both counted from 0), as SGR mouse reporting (1006) sends it.
     case click(column: Int, row: Int)
     case wheelUp, wheelDown
+    /// The terminal's answer to a mode question (DECRPM: `ESC [ ? mode ; setting $ y`).
+    case modeReport(mode: Int, setting: Int)
+    /// The terminal's device attributes (`ESC [ ? … c`): every answer asked for before it has come.
+    case deviceAttributes
     /// Any other sequence: function keys, answers to queries, mouse releases and moves.
     case other
 }
@@ -123,6 +127,13 @@ public struct UIKeyDecoder: Sendable {
         case ("", "I"): return .focusIn
         case ("", "O"): return .focusOut
         default: break
+        }
+        if body.hasPrefix("?") {
+            if final == "c" { return .deviceAttributes }
+            if final == "y", body.hasSuffix("$") {
+                let n = body.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
+                if n.count == 2 { return .modeReport(mode: n[0], setting: n[1]) }
+            }
         }
         // SGR mouse: `< button ; column ; row M` (press) or `m` (release), counted from 1.
         if body.hasPrefix("<"), final == "M" {
