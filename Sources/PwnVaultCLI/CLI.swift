@@ -133,12 +133,24 @@ extension CLI {
     }
 }
 
-/// An error pwnvault did not expect. Its description is cleaned and never contains secrets (no secret is
-/// ever in an error value).
+/// An error pwnvault did not expect. Its text is the error's own description when it writes one, else
+/// its type and case name only: default reflection would print associated values and stored
+/// properties, and those could hold vault data.
 struct InternalError: UserFacingError {
     let underlying: Error
     init(_ underlying: Error) { self.underlying = underlying }
-    var message: String { "unexpected failure: \(Sanitizer.singleLine(String(describing: underlying)))" }
+    var message: String { "unexpected failure: \(Sanitizer.singleLine(Self.describe(underlying)))" }
+
+    /// `description` of a `CustomStringConvertible` error; otherwise `Type.case` for an enum, `Type` for anything else.
+    static func describe(_ error: Error) -> String {
+        if let described = error as? CustomStringConvertible { return described.description }
+        let name = String(describing: type(of: error))
+        let mirror = Mirror(reflecting: error)
+        guard mirror.displayStyle == .enum else { return name }
+        // A case with associated values is the mirror's one child, labelled with the case name; a case
+        // without any prints as its name alone.
+        return name + "." + (mirror.children.first?.label ?? String(describing: error))
+    }
     var hint: String? { "please report this; the vault was not changed by the failing step" }
     var exitStatus: ExitStatus { .vault }
 }

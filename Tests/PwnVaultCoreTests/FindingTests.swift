@@ -106,7 +106,7 @@ final class FindingTests: XCTestCase {
             bytes.withUnsafeMutableBytes { PayloadTimestamp.write(milliseconds: ms, into: $0) }
             try c.encode(String(decoding: bytes, as: UTF8.self))
         }
-        XCTAssertEqual(String(decoding: try encoder.encode(payload), as: UTF8.self), json)
+        XCTAssertEqual(String(decoding: try encoder.encode(ReferencePayload(payload)), as: UTF8.self), json)
     }
 
     func testNoFindingsAndNoMonitorAreOmitted() throws {

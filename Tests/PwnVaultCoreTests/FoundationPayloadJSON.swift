@@ -3,6 +3,7 @@ import Foundation
 
 /// Foundation's JSON configured as `PayloadCodec` used it before it had its own writer and reader:
 /// the independent reference that the codec's bytes and values are compared with.
+/// The payload goes through `ReferencePayload`: the library's payload types are not `Codable`.
 enum FoundationPayloadJSON {
     /// The encoder the spec names (§7.1): sorted keys, `/` unescaped, millisecond timestamps.
     static func encoder(_ formatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]) -> JSONEncoder {

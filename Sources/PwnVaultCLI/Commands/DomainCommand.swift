@@ -72,9 +72,9 @@ enum DomainCommand: Command {
         guard isDomainName(domain) else {
             throw InputError("the argument is not a domain name", hint: "give a domain such as example.com; 'pwnvault domain' lists the key's")
         }
-        let aliases: [String: [String]]
+        let search: DomainSearch
         do {
-            aliases = try services.once(key: key) { try await client.breachedDomain(domain.lowercased()) }
+            search = try services.once(key: key) { try await client.breachedDomain(domain.lowercased()) }
         } catch let refusal as HIBPError {
             // HIBP's 403 for a domain the key has not verified: say which it may search instead.
             guard case .forbidden(nil, _) = refusal,
@@ -83,7 +83,6 @@ enum DomainCommand: Command {
             throw DomainNotVerified(domain: Sanitizer.singleLine(domain.lowercased()),
                                     verified: verified.map { Sanitizer.singleLine($0.domainName) }, listed: c.showsAccounts)
         }
-        let search = DomainSearch(domain: domain, aliases: aliases)
         let now = context.now()
         let catalog = search.count == 0 ? nil : services.catalogIfAvailable(refresh: false)
         let location = try context.vaultLocation()

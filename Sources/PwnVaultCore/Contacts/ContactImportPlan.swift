@@ -183,3 +183,24 @@ public struct ContactImportPlan: Sendable {
         }
     }
 }
+
+/// A plan, its contacts and addresses print as lines and counts: the addresses are accounts.
+extension ContactImportPlan: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "ContactImportPlan(\(contacts.count) contacts, \(addresses.count) addresses)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["contacts": contacts, "contactCount": contactCount, "invalid": invalid, "repeated": repeated])
+    }
+}
+
+extension ContactImportPlan.Contact: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Contact(line \(line), \(addresses.count) addresses\(label == nil ? "" : ", labelled"))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["line": line, "addresses": addresses, "labelNote": labelNote as Any]) }
+}
+
+extension ContactImportPlan.Address: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Address(line \(line), \(account.kind.rawValue))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["line": line, "account": account]) }
+}

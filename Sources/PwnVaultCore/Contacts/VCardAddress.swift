@@ -1,6 +1,9 @@
 /// One e-mail address or phone number of a contact, as the file wrote it (decoded and unescaped,
 /// `mailto:` or `tel:` and a `tel:` URI's parameters removed, trimmed), and the line its property
 /// starts on.
+///
+/// The value is an account: internal (`ContactImportPlan` parses it into a `ParsedAccount`, which the
+/// disclosure gate shows), and an address prints as its line only.
 public struct VCardAddress: Equatable, Sendable {
     /// Something the reader changed or noticed about a value.
     public enum Note: Equatable, Sendable {
@@ -11,11 +14,11 @@ public struct VCardAddress: Equatable, Sendable {
         case notAPhoneNumber(scheme: String)
     }
 
-    public let value: String
+    let value: String
     public let line: Int
     public let note: Note?
 
-    public init(value: String, line: Int, note: Note? = nil) { self.value = value; self.line = line; self.note = note }
+    init(value: String, line: Int, note: Note? = nil) { self.value = value; self.line = line; self.note = note }
 
     /// URI schemes that `TEL` values are seen with (vCard 4.0's `VALUE=uri`, softphones) and that are
     /// not phone numbers.
@@ -43,4 +46,10 @@ public struct VCardAddress: Equatable, Sendable {
         if otherSchemes.contains(scheme) { return VCardAddress(value: value, line: line, note: .notAPhoneNumber(scheme: scheme)) }
         return VCardAddress(value: value, line: line)
     }
+}
+
+extension VCardAddress: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "VCardAddress(line \(line), redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["line": line, "note": note as Any]) }
 }

@@ -28,3 +28,15 @@ public struct VCardReading: Equatable, Sendable {
         }
     }
 }
+
+/// A reading prints as counts: its contacts hold accounts and unscreened names.
+extension VCardReading: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "VCardReading(\(contacts.count) contacts, \(skippedLines.count) skipped lines, \(skippedContacts.count) skipped contacts)"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["contacts": contacts, "skippedLines": skippedLines, "skippedContacts": skippedContacts,
+                                "codePage": codePage as Any])
+    }
+}

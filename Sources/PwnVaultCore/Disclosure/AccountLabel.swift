@@ -41,3 +41,11 @@ public struct AccountLabel: Sendable, Equatable {
         LabelScreen.caution(in: text, accounts: accounts, adding: adding)
     }
 }
+
+/// A label stands in for an account but may still be personal (a name): it is shown only through
+/// `Disclosure`, and prints as `AccountLabel(redacted)`.
+extension AccountLabel: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "AccountLabel(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}

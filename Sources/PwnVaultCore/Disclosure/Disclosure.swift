@@ -260,3 +260,12 @@ public struct DisclosedBreaches: Sendable, Equatable {
         return notes
     }
 }
+
+/// What the gate decided prints as counts; the names go out only through the output that shows them.
+extension DisclosedBreaches: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "DisclosedBreaches(\(shown.count) shown, \(sensitive) sensitive, \(unnamed) unnamed)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["shownCount": shown.count, "sensitive": sensitive, "unnamed": unnamed, "newCount": newCount])
+    }
+}

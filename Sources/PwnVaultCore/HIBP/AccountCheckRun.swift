@@ -229,3 +229,10 @@ extension HIBPError {
         }
     }
 }
+
+/// A target prints its position and kind, never the account it asks for.
+extension AccountCheckRun.Target: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Target(\(index), \(kind.rawValue))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["index": index, "kind": kind]) }
+}

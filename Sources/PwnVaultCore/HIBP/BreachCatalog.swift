@@ -42,8 +42,9 @@ public struct BreachCatalog: Sendable, Equatable {
     }
 
     /// A lookup's breaches joined with the catalog: truncated entries (`[{"Name":…}]`) are replaced
-    /// by full ones; entries that already have details are kept as they are.
-    public func resolve(_ lookup: AccountLookup) -> [Breach] {
+    /// by full ones; entries that already have details are kept as they are. Internal: a lookup's
+    /// breaches include sensitive ones, disclosed only through `Disclosure`.
+    func resolve(_ lookup: AccountLookup) -> [Breach] {
         lookup.breaches.map { $0.hasDetails ? $0 : (breach(named: $0.name) ?? $0) }
     }
 

@@ -94,27 +94,30 @@ public struct HIBPClient: Sendable {
         }
     }
 
-    /// The pastes `account` appeared in (`pasteaccount/{account}`); empty on 404.
-    public func pastes(_ account: String) async throws -> [Paste] {
+    /// The pastes `account` appeared in (`pasteaccount/{account}`); empty on 404. Internal: paste ids
+    /// are vault data, recorded by `AccountCheckRun` and shown only through the disclosure gate.
+    func pastes(_ account: String) async throws -> [Paste] {
         let response = try await send(["pasteaccount", try Self.accountSegment(account)], query: [], needsKey: true)
         if response.status == 404 { return [] }
         return try Self.decode(response)
     }
 
     /// The websites whose info-stealer logs hold `email` (`stealerlogsbyemail/{email}`); empty on 404.
-    /// Needs a subscription that includes stealer logs: otherwise HIBP answers 401 or 403.
-    public func stealerLogs(_ email: String) async throws -> [String] {
+    /// Needs a subscription that includes stealer logs: otherwise HIBP answers 401 or 403. Internal:
+    /// the websites are vault data, recorded by `AccountCheckRun` and named only in `reveal`.
+    func stealerLogs(_ email: String) async throws -> [String] {
         let response = try await send(["stealerlogsbyemail", try Self.accountSegment(email)], query: [], needsKey: true)
         if response.status == 404 { return [] }
         return try Self.decode(response)
     }
 
     /// Every breached alias of a domain the key has verified (`breacheddomain/{domain}`): the local
-    /// part of each address and the breach `Name`s it is in. Empty on 404. Includes sensitive breaches.
-    public func breachedDomain(_ domain: String) async throws -> [String: [String]] {
+    /// part of each address and the breach `Name`s it is in. Empty on 404. Includes sensitive breaches:
+    /// the aliases come back inside a `DomainSearch`, which keeps them internal.
+    public func breachedDomain(_ domain: String) async throws -> DomainSearch {
         let response = try await send(["breacheddomain", try Self.accountSegment(domain, subject: .domain)], query: [], needsKey: true)
-        if response.status == 404 { return [:] }
-        return try Self.decode(response)
+        if response.status == 404 { return DomainSearch(domain: domain, aliases: [:]) }
+        return DomainSearch(domain: domain, aliases: try Self.decode(response))
     }
 
     /// The domains the key may search (`subscribeddomains`).

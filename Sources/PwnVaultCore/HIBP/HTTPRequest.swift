@@ -4,7 +4,7 @@ import FoundationEssentials
 ///
 /// Secret header values (the API key) stay in `SecretBytes` until the transport builds the wire
 /// request, and the request never prints its URL (whose path holds the account) or its secrets.
-public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var method: String
     public var url: URL
     /// Header fields, names lower-cased.
@@ -25,4 +25,6 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
     /// Method and host only: the path may hold an account and must not reach a log.
     public var description: String { "\(method) \(url.scheme ?? "?")://\(url.host ?? "?")/… (path redacted)" }
     public var debugDescription: String { description }
+    /// The URL's path holds the account: `dump` and `Mirror` show the method and host only.
+    public var customMirror: Mirror { Mirror(self, children: ["method": method, "host": url.host as Any]) }
 }

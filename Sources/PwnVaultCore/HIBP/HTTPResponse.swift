@@ -17,3 +17,11 @@ public struct HTTPResponse: Sendable, Equatable {
     /// The value of header `name`, looked up case-insensitively.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
+
+/// A body holds breach names, paste ids and stealer-log websites of an account: a response prints as
+/// its status and size.
+extension HTTPResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "HTTPResponse(\(status), \(body.count) bytes)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["status": status, "bodyCount": body.count]) }
+}

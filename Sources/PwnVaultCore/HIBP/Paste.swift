@@ -1,16 +1,19 @@
 import FoundationEssentials
 
 /// One paste an account appeared in (`/pasteaccount/{account}`).
-public struct Paste: Codable, Hashable, Sendable {
+///
+/// Which pastes an account is in is vault data: only `Decodable` (from HIBP's answer), its members
+/// internal, and it prints without its source, id or title.
+public struct Paste: Decodable, Hashable, Sendable {
     /// Where it was found: `Pastebin`, `Pastie`, `Slexy`, `Ghostbin`, `QuickLeak`, `JustPaste`,
     /// `AdHocUrl`, `PermanentOptOut`, `OptOut`; kept as text so a new source does not break decoding.
-    public var source: String
+    var source: String
     /// The paste's id at the source (a URL for `AdHocUrl`).
-    public var id: String
-    public var title: String?
-    public var date: Date?
+    var id: String
+    var title: String?
+    var date: Date?
     /// How many e-mail addresses the paste held.
-    public var emailCount: Int
+    var emailCount: Int
 
     public init(source: String, id: String, title: String? = nil, date: Date? = nil, emailCount: Int = 0) {
         self.source = source; self.id = id; self.title = title; self.date = date; self.emailCount = emailCount
@@ -28,13 +31,10 @@ public struct Paste: Codable, Hashable, Sendable {
                   date: try c.decodeIfPresent(String.self, forKey: .date).flatMap(HIBPTimestamp.parse),
                   emailCount: max(0, try c.decodeIfPresent(Int.self, forKey: .emailCount) ?? 0))
     }
+}
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(source, forKey: .source)
-        try c.encode(id, forKey: .id)
-        try c.encodeIfPresent(title, forKey: .title)
-        try c.encodeIfPresent(date.map(HIBPTimestamp.format), forKey: .date)
-        try c.encode(emailCount, forKey: .emailCount)
-    }
+extension Paste: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Paste(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: []) }
 }

@@ -68,3 +68,10 @@ public struct LookalikeFinder {
         }
     }
 }
+
+/// The finder keeps the vault's accounts and their skeletons: it prints as a count.
+extension LookalikeFinder: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "LookalikeFinder(\(normalizedOf.count) accounts, redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["accountCount": normalizedOf.count]) }
+}

@@ -160,3 +160,10 @@ public enum PhoneLibraryError: UserFacingError, Equatable, Sendable {
 
     public var exitStatus: ExitStatus { .usage }
 }
+
+/// A reading is an account (a phone number): it prints without its digits.
+extension PhoneNumberLibrary.Reading: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "Reading(redacted\(hadExtension ? ", had an extension" : ""))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["hadExtension": hadExtension]) }
+}

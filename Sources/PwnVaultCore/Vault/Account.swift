@@ -9,7 +9,11 @@ public enum AccountKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// One watched account, as stored in the vault payload.
-public struct Account: Codable, Equatable, Sendable {
+///
+/// Not `Codable`: the vault's own codec (`PayloadJSONWriter`/`PayloadJSONReader`) is the only way it
+/// becomes JSON, so no `JSONEncoder` outside the library can write the account (the tests' Foundation
+/// reference codec adds the conformance in the test target). It prints as `Account(#3, email)`.
+public struct Account: Equatable, Sendable {
     enum CodingKeys: String, CodingKey { case id, entered, normalized, kind, label, addedAt, result, findings }
 
     /// Short stable id, shown as `#3`. Never reused within a vault.
@@ -38,25 +42,6 @@ public struct Account: Codable, Equatable, Sendable {
         self.id = id; self.entered = entered; self.normalized = normalized; self.kind = kind
         self.label = label; self.addedAt = addedAt; self.result = result; self.findings = findings
         self.unknownMembers = unknownMembers
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(Int.self, forKey: .id), entered: try c.decode(String.self, forKey: .entered),
-                  normalized: try c.decode(String.self, forKey: .normalized), kind: try c.decode(AccountKind.self, forKey: .kind),
-                  label: try c.decodeIfPresent(String.self, forKey: .label), addedAt: try c.decode(Date.self, forKey: .addedAt),
-                  result: try c.decode(CheckResult.self, forKey: .result),
-                  findings: try c.decodeIfPresent([Finding].self, forKey: .findings) ?? [])
-    }
-
-    /// `findings` is omitted when empty, as the payload writer does (§7.1).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(entered, forKey: .entered)
-        try c.encode(normalized, forKey: .normalized); try c.encode(kind, forKey: .kind)
-        try c.encodeIfPresent(label, forKey: .label); try c.encode(addedAt, forKey: .addedAt)
-        try c.encode(result, forKey: .result)
-        if !findings.isEmpty { try c.encode(findings, forKey: .findings) }
     }
 }
 
@@ -91,7 +76,7 @@ public struct AccountKey: Hashable, Sendable, CustomStringConvertible, CustomDeb
 /// Interpolating, printing or dumping an account shows its id only: a forgotten `"\(account)"` in a
 /// message cannot leak it.
 extension Account: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "Account(#\(id), redacted)" }
+    public var description: String { "Account(#\(id), \(kind.rawValue))" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: ["id": id, "kind": kind]) }
 }
@@ -125,7 +110,10 @@ public struct CheckFailure: Codable, Equatable, Sendable {
 /// breach names, paste count and time) and, separately, whether the latest attempt failed.
 ///
 /// A failed attempt never erases a good answer (`recording(_:)`); a good answer clears the failure.
-public struct CheckResult: Codable, Equatable, Sendable {
+///
+/// Not `Codable` (its breach names include sensitive ones; the vault codec writes it), and it prints
+/// its status and counts only.
+public struct CheckResult: Equatable, Sendable {
     /// `.clean` or `.breached` from the last good answer; `.error` when there is none and an attempt
     /// failed; `.neverChecked` otherwise. Whether the latest attempt failed is `lastFailure`.
     public var status: CheckStatus
@@ -192,7 +180,8 @@ public struct CheckResult: Codable, Equatable, Sendable {
 }
 
 /// The plaintext content of a vault (sealed inside the file; see Docs/VAULT_FORMAT.md).
-public struct VaultPayload: Codable, Equatable, Sendable {
+/// Not `Codable`: `PayloadCodec` is the one way it becomes bytes; it prints as counts only.
+public struct VaultPayload: Equatable, Sendable {
     /// Payload schema version, independent of the file format version.
     public var schema: Int
     /// The id the next added account receives.
@@ -207,6 +196,27 @@ public struct VaultPayload: Codable, Equatable, Sendable {
 
     public init(schema: Int = 1, nextID: Int = 1, accounts: [Account] = [], monitor: MonitorState? = nil) {
         self.schema = schema; self.nextID = nextID; self.accounts = accounts; self.monitor = monitor
+    }
+}
+
+/// Printing, dumping or interpolating a result shows its status and counts, never a breach name.
+extension CheckResult: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "CheckResult(\(status.rawValue), \(breaches.count) breaches\(pasteCount.map { ", \($0) pastes" } ?? ""))"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["status": status, "breachCount": breaches.count, "pasteCount": pasteCount as Any,
+                                "checkedAt": checkedAt as Any, "failed": lastFailure != nil])
+    }
+}
+
+/// A payload prints as counts: its accounts, labels and findings never.
+extension VaultPayload: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "VaultPayload(schema \(schema), \(accounts.count) accounts, next #\(nextID))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["schema": schema, "nextID": nextID, "accounts": accounts, "monitor": monitor as Any])
     }
 }
 

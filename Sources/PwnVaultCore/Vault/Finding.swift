@@ -12,7 +12,9 @@ public enum FindingKind: String, Codable, Sendable, CaseIterable {
 ///
 /// A finding is never forgotten: when a later answer no longer lists it (HIBP retired a breach, a
 /// paste was taken down) it stays, so what the user once knew is not lost.
-public struct Finding: Codable, Equatable, Sendable {
+///
+/// Not `Codable`: the vault codec writes it; it prints its kind only.
+public struct Finding: Equatable, Sendable {
     public var kind: FindingKind
     /// The breach `Name`, the paste's `Source/Id`, or the stealer-log website domain. Internal: which
     /// breaches an account is in leaves the process only through `Disclosure`.
@@ -67,6 +69,17 @@ public struct CheckAttempt: Sendable {
     /// A good answer from a search that names breaches only (a domain search): no pastes, no stealer logs asked.
     static func answer(breaches: [String], at date: Date) -> CheckAttempt {
         CheckAttempt(result: .answer(breaches: breaches, pasteCount: nil, at: date))
+    }
+}
+
+/// An attempt prints its result's status and counts, never a paste id or a stealer-log website.
+extension CheckAttempt: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "CheckAttempt(\(result)\(pastes.map { ", \($0.count) pastes" } ?? "")\(stealerLogSites.map { ", \($0.count) stealer-log sites" } ?? ""))"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["result": result, "pasteCount": pastes?.count as Any, "stealerLogSiteCount": stealerLogSites?.count as Any])
     }
 }
 

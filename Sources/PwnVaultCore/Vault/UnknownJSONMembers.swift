@@ -6,7 +6,8 @@
 /// members are kept sorted by the UTF-8 bytes of their names; a name read twice keeps its first value.
 public struct UnknownJSONMembers: Equatable, Sendable {
     /// Sorted by `name`'s UTF-8 bytes, names unique.
-    public private(set) var members: [(name: String, json: [UInt8])] = []
+    /// Internal: a newer writer's members may hold anything, accounts included.
+    var members: [(name: String, json: [UInt8])] = []
 
     public init() {}
 
@@ -24,4 +25,11 @@ public struct UnknownJSONMembers: Equatable, Sendable {
         a.members.count == b.members.count
             && zip(a.members, b.members).allSatisfy { Array($0.name.utf8) == Array($1.name.utf8) && $0.json == $1.json }
     }
+}
+
+/// A newer writer's members may hold accounts: they print as a count.
+extension UnknownJSONMembers: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "UnknownJSONMembers(\(members.count))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["count": members.count]) }
 }

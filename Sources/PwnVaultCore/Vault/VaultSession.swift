@@ -216,3 +216,11 @@ public final class VaultSession {
         }
     }
 }
+
+/// A session prints as its payload's counts: `dump` of a class would otherwise list every stored
+/// property, the payload's accounts and the key's object included.
+extension VaultSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "VaultSession(\(payload))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["payload": payload, "method": method]) }
+}

@@ -31,7 +31,7 @@ enum DomainAnswers {
                 try await scheduler.run(requests, perform: { request -> Answer in
                     switch request {
                     case .domains: return .domains(try await client.subscribedDomains())
-                    case let .search(d): return .search(DomainSearch(domain: d, aliases: try await client.breachedDomain(d)))
+                    case let .search(d): return .search(try await client.breachedDomain(d))
                     }
                 }, onResult: { scheduled in
                     if case let .success(answer) = scheduled.result { collected.update { $0.append(answer) } }
