@@ -87,6 +87,8 @@ final class GateReflectionTests: XCTestCase {
         "Paste": { [Paste(source: "Pastebin", id: pasteID, title: "Zz Secret Paste Title", date: date, emailCount: 2)] },
         "VCardAddress": { try VCardParser.parse(Array(vcard.utf8)).flatMap { $0.emails + $0.phones }.map { $0 as Any } },
         "VCardContact": { try VCardParser.parse(Array(vcard.utf8)) },
+        "TextPager": { [TextPager(header: [email], lines: [TextPager.Line(email), TextPager.Line(pasteID, indent: 2)])] },
+        "TextPager.Line": { [TextPager.Line(email), TextPager.Line(sensitiveBreach, indent: 4)] },
         "VCardReading": { [try VCardParser.read(Array(vcard.utf8), locale: nil)] },
         "ContactImportPlan": { [try plan()] },
         "ContactImportPlan.Contact": { try plan().contacts },
@@ -248,7 +250,7 @@ final class GateReflectionTests: XCTestCase {
         "OutputFileError": "a reason",
         "ScheduleFiles": "unit file paths", "ScheduleStatus": "unit file state",
         "ScheduleStatus.LastRun": "a run's result", "ScheduledWatch": "the command line of the scheduled watch",
-        "SystemdUserManager": "the environment for systemctl", "SystemdUserManager.Availability": "a reason", "WatchRunLog.Run": "a status and a reason", "Zxcvbn.Unavailable": "a reason", "ICUSpoofChecker.Unavailable": "a reason",
+        "SystemdUserManager": "the environment for systemctl", "UserManagerAbsence": "systemctl's refusal put in a sentence; no vault data", "WatchRunLog.Run": "a status and a reason", "Zxcvbn.Unavailable": "a reason", "ICUSpoofChecker.Unavailable": "a reason",
         // Errors: their associated values are paths, reasons, counts and ids, never vault data.
         "SettingsError": "variables, paths and reasons", "PasswordFileError": "paths",
         "PasswordInputError": "a reason", "PhoneLibraryError": "paths and reasons",

@@ -208,3 +208,17 @@ public struct TextPager: Sendable, Equatable {
 
     private func matches(_ needle: String) -> Int { lines.filter { $0.text.lowercased().contains(needle) }.count }
 }
+
+// The pager holds revealed text (accounts, sensitive breach names, paste ids, stealer-log sites): it is
+// shown on the private screen only, never described, dumped or mirrored.
+extension TextPager: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "TextPager(\(lines.count) lines, redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["lines": lines.count]) }
+}
+
+extension TextPager.Line: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "TextPager.Line(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}
