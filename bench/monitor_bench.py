@@ -84,7 +84,7 @@ def scenario(name, address, watch_args=(), noise=False):
         assert w0.returncode in (0, 1), w0.stderr.decode()
         control(base, "/__control/reset", {})
 
-        by_endpoint, news_runs = {}, 0
+        by_endpoint, news_runs, news_days = {}, 0, []
         for day in range(1, DAYS + 1):
             if noise and day in NOISE_DAYS:
                 control(base, "/__control/breaches", NOISE_DAYS[day])
@@ -98,6 +98,7 @@ def scenario(name, address, watch_args=(), noise=False):
                 sys.exit(f"{name}: watch failed on day {day} ({r.returncode}): {r.stderr.decode()}")
             if r.returncode == 1:
                 news_runs += 1
+                news_days.append(day)
             for endpoint, n in control(base, "/__control/stats").get("by_endpoint", {}).items():
                 by_endpoint[endpoint] = by_endpoint.get(endpoint, 0) + n
             control(base, "/__control/reset", {})
@@ -106,7 +107,7 @@ def scenario(name, address, watch_args=(), noise=False):
         quiet = median_ms([BIN, "watch"], env)
         catalog = median_ms([sys.executable, "-c", f"import urllib.request as u; u.urlopen(u.Request('{base}/api/v3/breaches', headers={{'user-agent': 'b'}})).read()"], env)
         lookup = median_ms(["secret-tool", "lookup", "application", "pwnvault"], env)
-        return dict(name=name, requests=sum(by_endpoint.values()), by_endpoint=by_endpoint, news_runs=news_runs,
+        return dict(name=name, requests=sum(by_endpoint.values()), by_endpoint=by_endpoint, news_runs=news_runs, news_days=news_days,
                     quiet_ms=quiet, catalog_ms=catalog, lookup_ms=lookup)
     finally:
         server.terminate()
@@ -133,7 +134,7 @@ def main():
     print("|---|---:|---:|---:|---:|---|")
     for r in rows:
         ends = ", ".join(f"{k} {v:,}" for k, v in sorted(r["by_endpoint"].items()))
-        print(f"| {r['name']} | {r['requests']:,} | {naive:,} | {100 * r['requests'] / naive:.1f} % | {r['news_runs']} | {ends} |")
+        print(f"| {r['name']} | {r['requests']:,} | {naive:,} | {100 * r['requests'] / naive:.1f} % | {r['news_runs']} (days {', '.join(map(str, r['news_days'])) or '-'}) | {ends} |")
     print("\n| vault | quiet watch (ms) | catalog fetch alone (ms) | secret-tool lookup (ms) | watch / (fetch + lookup) |")
     print("|---|---:|---:|---:|---:|")
     for r in rows:
