@@ -13,10 +13,18 @@ enum WatchCommand: Command {
         discussion: """
         Opens the vault through the keyring only and never prompts: with the keyring locked or missing
         it exits with status 5 and one line. It fetches the public breach catalog (one request, no key)
-        and checks every account only when a breach was added or modified since the last full check, or
+        and compares it, breach by breach, with the catalog the vault remembers from the last run. A
+        breach that is new (whatever its AddedDate), has a larger PwnCount, is no longer sensitive,
+        retired or a spam list, or whose data classes widened, is checked for the accounts it can hold:
+        e-mail addresses when its data classes include "Email addresses", usernames with "Usernames",
+        phone numbers with "Phone numbers" (a breach without data classes: every account). A sensitive
+        breach is checked only for addresses a domain search of the key's verified domains answers
+        (HIBP returns it to nobody else); a retired breach, a spam list, a removed breach, and a change
+        without a larger PwnCount (a description, IsVerified) check nobody. Every account is checked
         when the last full check is older than --full-every days (default 7: what the catalog cannot
-        show, such as pastes and breaches loaded into an existing entry); otherwise it checks only
-        accounts never checked or whose latest check failed, usually none. Paced like 'check --all'.
+        show, such as pastes, spam lists and breaches reloaded without a larger PwnCount), or when a
+        change can concern every account; accounts never checked or whose latest check failed are
+        checked by every run. Paced like 'check --all'.
         Prints nothing when nothing is new (cron mails only news); otherwise one line per account with
         news. News is delivered once: what a run found but could not print (it was killed) or, with
         --notify, could not notify (no notification service answered) is reported by the next run.
@@ -95,19 +103,33 @@ enum WatchCommand: Command {
         let catalog = try services.freshCatalog()
         let now = context.now()
         let monitor = session.payload.monitor ?? MonitorState()
-        let reason: String?
+        // What changed in the catalog since the last run that acted on it, and whom it can concern.
+        let diff = BreachCatalogDiff.remembered(mark: monitor.catalogMark).map { BreachCatalogDiff(from: $0, to: catalog) }
+        var reason: String?
         if monitor.lastFullCheck == nil {
             reason = "no full check yet"
-        } else if monitor.catalogMark != catalog.mark {
-            reason = "the breach catalog changed"
+        } else if diff == nil {
+            reason = "the breach catalog the last full check saw is not known"
         } else if let last = monitor.lastFullCheck, now.timeIntervalSince(last) >= Double(fullEvery) * 86_400 || now < last {
             reason = "the last full check is \(fullEvery) day\(fullEvery == 1 ? "" : "s") old or more"
-        } else {
-            reason = nil
+        }
+        // A change asks only for the accounts whose kind it can hold (a sensitive breach: only those a
+        // domain search answers); one that can concern every account is a full check.
+        let concerned = reason == nil ? accounts.filter { diff?.concernsByAddress($0.kind) == true } : []
+        var domainOnly = reason == nil ? accounts.filter { diff?.concernsByDomainSearchOnly($0.kind) == true } : []
+        if reason == nil, !accounts.isEmpty, concerned.count == accounts.count {
+            reason = "the breach catalog changed in a way that can concern every account"
         }
         let full = reason != nil
-        let chosen = full ? accounts : accounts.filter { !$0.result.hasAnswer || $0.result.lastFailure != nil }
-        if chosen.isEmpty {
+        let triggered = !full && !(concerned.isEmpty && domainOnly.isEmpty)
+        if full { domainOnly = [] }
+        let concernedIDs = Set(concerned.map(\.id))
+        let chosen = full ? accounts : accounts.filter { a in
+            !a.result.hasAnswer || a.result.lastFailure != nil || concernedIDs.contains(a.id)
+        }
+        if chosen.isEmpty && domainOnly.isEmpty {
+            // Nothing the catalog's changes can concern: remember the catalog as it is now.
+            try remember(catalog, in: session)
             // News an earlier run saved and did not deliver (it was killed, or could not notify).
             let news = waitingNews(session)
             if context.json {
@@ -119,17 +141,19 @@ enum WatchCommand: Command {
             try announce(news, notify: notify, catalog: catalog, session: session, console: context.console)
             return news.isEmpty ? .success : .breachesFound
         }
+        let sweep = full || triggered
 
-        let (client, key) = try services.keyedClient(allOnTestDomain: chosen.allSatisfy(\.isOnTestDomain))
+        let (client, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
         var asked: Bool
         // A full check sends at least two keyed requests (the domains, then the accounts): know the rate.
-        (rpm, asked) = try CheckCommand.rate(given: rpm, entries: full ? max(2, chosen.count) : chosen.count,
+        (rpm, asked) = try CheckCommand.rate(given: rpm, entries: sweep ? max(2, chosen.count) : chosen.count,
                                              client: client, key: key, services: services)
         // Addresses on the key's verified domains: one domain search each domain, not one per address.
         // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
         var byDomain = DomainAnswers.Answered()
-        if full && !args.has("pastes") && !args.has("stealer-logs") {
-            byDomain = DomainAnswers.answer(chosen, client: client, rpm: rpm, session: session, now: now, unannounced: true)
+        // A check the catalog asked for wants breaches only: a domain search answers it.
+        if sweep && !(full && (args.has("pastes") || args.has("stealer-logs"))) {
+            byDomain = DomainAnswers.answer(chosen + domainOnly, client: client, rpm: rpm, session: session, now: now, unannounced: true)
             asked = asked || byDomain.requests > 0
         }
         let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
@@ -145,18 +169,25 @@ enum WatchCommand: Command {
         if let error = report.saveFailure { throw error }
         report.outcomes = byDomain.outcomes + report.outcomes
 
-        if full && report.stop == nil && !report.interrupted && report.failed == 0 {
+        // The catalog is remembered once every account it can concern was asked: a stopped or interrupted
+        // run asks again next time; an account whose check failed is asked again by every run until answered.
+        let allAsked = report.stop == nil && !report.interrupted && (domainOnly.isEmpty || byDomain.complete)
+        if full && allAsked && report.failed == 0 {
             try session.update { payload in
                 var m = payload.monitor ?? MonitorState()
                 m.lastFullCheck = now
                 m.catalogMark = catalog.mark
                 payload.monitor = m
             }
+        } else if !full && (allAsked || !triggered) {
+            try remember(catalog, in: session)
         }
         // What this run found and what an earlier run saved without delivering it, from the vault.
         let news = waitingNews(session)
         if context.json {
-            try c.json(Report(fullCheck: full, reason: reason ?? "accounts not checked yet", checked: report.checked,
+            let why = reason ?? (triggered ? "the breach catalog changed in a way that can concern \(concerned.count + domainOnly.count) account\(concerned.count + domainOnly.count == 1 ? "" : "s")"
+                : "accounts not checked yet")
+            try c.json(Report(fullCheck: full, reason: why, checked: report.checked,
                               failed: report.failed, news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: c) }))
         } else {
             show(news, catalog: catalog, console: c)
@@ -177,6 +208,18 @@ enum WatchCommand: Command {
             return report.checked == 0 ? .network : .partial
         }
         return news.isEmpty ? .success : .breachesFound
+    }
+
+    /// Records `catalog` as the one the last run acted on (nothing it changed can concern an account not
+    /// yet asked), without moving the last full check.
+    private static func remember(_ catalog: BreachCatalog, in session: VaultSession) throws {
+        let mark = catalog.mark
+        guard session.payload.monitor?.catalogMark != mark else { return }
+        try session.update { payload in
+            var m = payload.monitor ?? MonitorState()
+            m.catalogMark = mark
+            payload.monitor = m
+        }
     }
 
     /// Every account with findings a `watch` saved and has not delivered yet, by id.

@@ -57,18 +57,10 @@ public struct BreachCatalog: Sendable, Equatable {
         return age > maxAge || age < -300
     }
 
-    /// What tells one state of the catalog from another, for `watch`: how many breaches it lists and
-    /// the latest time any of them was added or modified (`834@2026-11-29T10:00:00.000Z`). A breach
-    /// added, modified or removed changes it.
-    public var mark: String {
-        let latest = breaches.compactMap { b -> Date? in
-            switch (b.addedDate, b.modifiedDate) {
-            case let (a?, m?): return max(a, m)
-            case let (a, m): return a ?? m
-            }
-        }.max()
-        return "\(breaches.count)@" + (latest.map(HIBPTimestamp.format) ?? "-")
-    }
+    /// What `watch` remembers of this catalog between runs (`monitor.catalogMark`), per breach what
+    /// decides whom it can concern: see `BreachCatalogDiff.mark(of:)`. A breach added, removed, grown,
+    /// or changed in its data classes or its sensitive, retired and spam-list flags changes it.
+    public var mark: String { BreachCatalogDiff.mark(of: self) }
 
     /// The breaches added or modified after `date`, newest first (for `watch`'s report).
     public func changed(since date: Date) -> [Breach] {

@@ -11,6 +11,8 @@ enum DomainAnswers {
         var ids: Set<Int> = []
         /// Requests sent (subscribeddomains and one per domain searched).
         var requests = 0
+        /// Whether every request got its answer: every address on the key's verified domains was answered.
+        var complete = true
     }
 
     private enum Request: Sendable { case domains; case search(String) }
@@ -40,10 +42,12 @@ enum DomainAnswers {
             answered.requests += requests.count
             return collected.value ?? []
         }
-        guard case let .domains(domains)? = send([.domains]).first else { return answered }
+        guard case let .domains(domains)? = send([.domains]).first else { answered.complete = false; return answered }
         let wanted = domains.map { $0.domainName.lowercased() }.filter { d in accounts.contains { DomainSearch.covers(d, $0) } }
         guard !wanted.isEmpty else { return answered }
-        for case let .search(search) in send(wanted.map { .search($0) }) {
+        let searches = send(wanted.map { .search($0) })
+        answered.complete = searches.count == wanted.count
+        for case let .search(search) in searches {
             for account in accounts where !answered.ids.contains(account.id) {
                 guard let attempt = search.attempt(for: account, at: now) else { continue }
                 var known = account
@@ -55,7 +59,7 @@ enum DomainAnswers {
                             known = payload.accounts[i]
                         }
                     }
-                } catch { continue }
+                } catch { answered.complete = false; continue }
                 answered.ids.insert(account.id)
                 answered.outcomes.append(CheckRunner.Outcome(entry: .init(account: account, parsed: nil, position: nil), known: known,
                                                              result: known.result, attemptError: nil, news: news, saved: true))
