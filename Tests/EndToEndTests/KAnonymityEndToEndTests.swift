@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `check --k-anonymity`: e-mail addresses looked up by the first 6 hex characters of their SHA-1
@@ -92,6 +93,32 @@ final class KAnonymityEndToEndTests: XCTestCase {
         let again = accountPaths().count
         _ = try check()
         XCTAssertTrue(accountPaths().dropFirst(again).allSatisfy { !isRange($0.path) })
+    }
+
+    /// The ui's checks look addresses up as `check` does: by prefix where the key allows it, never whole.
+    func testTheUIsChecksSendOnlyPrefixes() throws {
+        grant(true)
+        let tmux = try TmuxSession(environment: s.environment.merging([
+            "PWNVAULT_VAULT": s.vault, "PWNVAULT_PASSPHRASE_FILE": s.passphraseFile, "PWNVAULT_K_ANONYMITY": "auto",
+            "PWNVAULT_API_URL": server.apiURL, "TEST_BIN": Paths.binary, "HOME": s.home.path, "TEST_KEY": FakeHIBP.key,
+        ]) { $1 })
+        defer { tmux.close() }
+        tmux.run("HIBP_API_KEY=$TEST_KEY \"$TEST_BIN\" ui --rpm 600")
+        let deadline = Date().addingTimeInterval(30)   // a loaded machine: the ui opens the vault first
+        while Date() < deadline, !tmux.screen.contains("Accounts (4)") {
+            if tmux.screen.contains("hidden: focus lost") { tmux.type("\\e[I") }
+            usleep(100_000)
+        }
+        tmux.wait(for: "Accounts (4)", seconds: 30)
+        tmux.type("R")
+        tmux.wait(for: "check done: ", seconds: 30)
+        tmux.type("q")
+        let paths = accountPaths()
+        XCTAssertEqual(paths.count, accounts.count, "\(paths)")
+        XCTAssertTrue(paths.allSatisfy { isRange($0.path) }, "only 6-hex prefixes left: \(paths)")
+        for account in accounts {
+            XCTAssertFalse(server.log().contains { ($0["path"] as? String ?? "").lowercased().contains(account.lowercased().prefix(8)) }, account)
+        }
     }
 
     func testRequireFailsWithStatus7AndSendsNoAddress() throws {

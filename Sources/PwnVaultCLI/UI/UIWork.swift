@@ -92,6 +92,11 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         let maxWait = context.settings.maxWaitSeconds
         let targets = accounts.enumerated().map { AccountCheckRun.Target(index: $0.offset, account: $0.element) }
         let ids = work.ids
+        // E-mail addresses by k-anonymity as `check` looks them up (PWNVAULT_K_ANONYMITY, auto by default),
+        // with its remembered refusal: the ui never sends an address whole where check would not.
+        let kAnonymity = context.settings.kAnonymity
+        let refusals = kAnonymity == .auto ? (try? services.cacheDirectory()).map(KAnonymityCache.init(directory:)) : nil
+        let refusedBefore = refusals?.isRefused(key, now: now()) ?? false
         work.task = Task.detached {
             do {
                 var rpm = given
@@ -106,7 +111,9 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
                 }
                 let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)),
                                                onLongWait: { work.waiting($0) })
-                let run = AccountCheckRun(client: client, scheduler: scheduler, pastes: false, now: now)
+                let run = AccountCheckRun(client: client, scheduler: scheduler, pastes: false, kAnonymity: kAnonymity,
+                                          rangeRefused: refusedBefore, now: now,
+                                          onKAnonymityRefused: { _ in refusals?.rememberRefusal(for: key, now: now()) })
                 if asked { try await Task.sleep(for: scheduler.rateLimiter.interval) }
                 try await run.run(targets) { target, attempt in work.add(ids[target.index], attempt) }
                 work.finish(nil)
