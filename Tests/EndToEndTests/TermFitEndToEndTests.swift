@@ -150,6 +150,7 @@ final class TermFitEndToEndTests: XCTestCase {
                 }
             }
             XCTAssertTrue(list.contains { $0.contains("张三（工作）") || $0.contains("张三") }, "\(list)")
+            for row in list.dropFirst() { XCTAssertTrue(row.hasPrefix("#"), "the id is never cut: \(row)") }
             let breaches = Self.section("breaches", in: transcript)
             if let header = breaches.first, let r = header.range(of: "ACCOUNTS") {
                 let at = Self.cells(String(header[..<r.lowerBound]))
@@ -157,6 +158,11 @@ final class TermFitEndToEndTests: XCTestCase {
                     XCTAssertTrue(Self.columnStarts(at: at, in: row), "ACCOUNTS at cell \(at), \(width) columns: \(row)")
                 }
                 XCTAssertTrue(breaches.contains { $0.contains("집꾸미기") }, "\(breaches)")
+                // Names, which commands take, give way only after the domain and most of the title:
+                // from 80 columns no name is cut.
+                for row in breaches.dropFirst() where !row.hasPrefix("pwnvault:") && width >= 80 {
+                    XCTAssertFalse(row.hasSuffix("…"), "a name cut at \(width) columns: \(row)")
+                }
             } else { XCTFail("\(breaches)") }
             // The long data-class list wraps under a hanging indent.
             let ohmbook = Self.section("breach Ohmbook", in: transcript)

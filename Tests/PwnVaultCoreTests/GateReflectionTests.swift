@@ -250,7 +250,7 @@ final class GateReflectionTests: XCTestCase {
         "OutputFileError": "a reason",
         "ScheduleFiles": "unit file paths", "ScheduleStatus": "unit file state",
         "ScheduleStatus.LastRun": "a run's result", "ScheduledWatch": "the command line of the scheduled watch",
-        "SystemdUserManager": "the environment for systemctl", "UserManagerAbsence": "systemctl's refusal put in a sentence; no vault data", "WatchRunLog.Run": "a status and a reason", "Zxcvbn.Unavailable": "a reason", "ICUSpoofChecker.Unavailable": "a reason",
+        "SystemdUserManager": "the environment for systemctl", "UserManagerAbsence": "systemctl's refusal put in a sentence; no vault data", "BreachCatalogDiff.Change": "a catalog breach's public name and what changed in the public catalog", "BreachCatalogDiff.Entry": "a catalog breach's public name, count and flags (the remembered catalog)", "WatchRunLog.Run": "a status and a reason", "Zxcvbn.Unavailable": "a reason", "ICUSpoofChecker.Unavailable": "a reason",
         // Errors: their associated values are paths, reasons, counts and ids, never vault data.
         "SettingsError": "variables, paths and reasons", "PasswordFileError": "paths",
         "PasswordInputError": "a reason", "PhoneLibraryError": "paths and reasons",

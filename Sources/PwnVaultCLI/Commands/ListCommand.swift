@@ -111,8 +111,11 @@ enum ListCommand: Command {
             return .success
         }
         let showAccount = c.showsAccounts
+        // At a narrow width the label and the status give way first (they end in …), then the masked
+        // account; the id, which every command takes, and the date are never cut.
         var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"],
-                          keep: showAccount ? [0, 3, 4] : [0, 2, 3])
+                          keep: showAccount ? [0, 4] : [0, 3],
+                          giveWay: showAccount ? [(2, 10), (3, 12), (1, 12), (2, 3), (3, 3)] : [(1, 10), (2, 12), (1, 3), (2, 3)])
         table.rows.reserveCapacity(accounts.count)
         // One array literal per row (one allocation, where appending to a reserved array made two);
         // the account is borrowed, not copied (a copy retains and releases every field).

@@ -75,7 +75,10 @@ struct BreachRendering {
 
     /// The catalog table (`breaches`): date, title with flags, domain, size, name; fitted to the width.
     func table(_ breaches: [Breach]) -> [String] {
-        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"], keep: [0, 3], shrinkFirst: [2, 4])
+        // The name is what 'pwnvault breach NAME' and 'ack' take: the domain gives way first, then the
+        // title down to 12 cells, and only then the name.
+        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"], keep: [0, 3],
+                          giveWay: [(2, 3), (1, 12), (4, 12), (1, 5)])
         for b in breaches {
             table.rows.append([b.breachDate.map { "\($0)" } ?? "-", title(b),
                                b.domain.isEmpty ? "-" : Sanitizer.singleLine(b.domain),

@@ -9,9 +9,14 @@ struct Table {
     var keep: Set<Int> = []
     /// Columns that shrink sooner than the others (a breach's internal name sooner than its title).
     var shrinkFirst: Set<Int> = []
+    /// The order in which columns give way at a narrow width, before anything else shrinks: each step
+    /// narrows its column as far as needed, down to `downTo` cells (labels and statuses before the
+    /// names commands take).
+    var giveWay: [(column: Int, downTo: Int)] = []
 
-    init(header: [String], rows: [[String]] = [], keep: Set<Int> = [], shrinkFirst: Set<Int> = []) {
-        self.header = header; self.rows = rows; self.keep = keep; self.shrinkFirst = shrinkFirst
+    init(header: [String], rows: [[String]] = [], keep: Set<Int> = [], shrinkFirst: Set<Int> = [],
+         giveWay: [(column: Int, downTo: Int)] = []) {
+        self.header = header; self.rows = rows; self.keep = keep; self.shrinkFirst = shrinkFirst; self.giveWay = giveWay
     }
 
     func render(width: Int? = nil, style: (String) -> String = { $0 }) -> [String] {
@@ -63,6 +68,12 @@ struct Table {
         guard let width else { return widths }
         let floors = (0..<columns).map { keep.contains($0) ? widths[$0] : min(widths[$0], max(3, TerminalCells.width(header[$0]))) }
         var total = widths.reduce(0, +) + 2 * (columns - 1)
+        for step in giveWay where total > width && step.column < columns {
+            let floor = max(step.downTo, floors[step.column])
+            let cut = min(total - width, max(0, widths[step.column] - floor))
+            widths[step.column] -= cut
+            total -= cut
+        }
         while total > width {
             // Widest first; a `shrinkFirst` column counts double, so it ends about half as wide as the others.
             func weight(_ i: Int) -> Int { widths[i] * (shrinkFirst.contains(i) ? 2 : 1) }
