@@ -274,7 +274,8 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(s.run(["add", "fault-escape@example.com"]).status, 0)
         var outputs: [String] = []
         outputs.append(s.runOnTerminal(["check", "#1"]).stdout)
-        outputs.append(s.runOnTerminal(["show", "#1"], env: ["NO_COLOR": "1"]).stdout)
+        // `cat` as the pager passes on exactly what pwnvault wrote (less adds its own screen controls).
+        outputs.append(s.runOnTerminal(["show", "#1"], env: ["NO_COLOR": "1", "PAGER": "cat"]).stdout)
         outputs.append(s.runOnTerminal(["breach", "TitleBleed"], env: ["NO_COLOR": "1"]).stdout)
         outputs.append(s.runOnTerminal(["breach", "C1Control"], env: ["NO_COLOR": "1"]).stdout)
         outputs.append(s.run(["breaches", "--search", "e"]).all)

@@ -142,6 +142,40 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertEqual(piped.stderr.split(separator: "\n").count, 2, piped.stderr)
     }
 
+    /// `check` prints one line per account on a terminal, however many breaches: as many names as fit,
+    /// then how many more and where to see them; piped, the line holds every name.
+    func testCheckKeepsOneLinePerAccount() throws {
+        let many = ["Adobe", "Brightmere", "CopperKettle", "DuneRunner", "EllwoodLibrary", "Quillstream"]
+        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("check-line-\(UUID().uuidString).json")
+        try Data("""
+        {"accounts": {"many@example.com": {"breaches": [\(many.map { "\"\($0)\"" }.joined(separator: ", "))], "ownerVerified": true}}}
+        """.utf8).write(to: fixtures)
+        defer { try? FileManager.default.removeItem(at: fixtures) }
+        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        s.environment["PWNVAULT_API_URL"] = server.apiURL
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "many@example.com", "--label", "Kim"]).status, 0)
+        let driver = [Paths.support("ptyrun.py"), "--cols", "60", "--", Paths.binary, "check", "#1", "--no-share", "--no-color"]
+        let r = Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil,
+                             environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        let lines = r.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        let account = lines.filter { $0.hasPrefix("#1 ") }
+        XCTAssertEqual(account.count, 1, "one line: \(r.stdout)")
+        XCTAssertTrue(account.first?.contains("pwned in 6 breaches") == true, "no name fits 60 columns beside the heading: \(r.stdout)")
+        let wide = Sandbox.exec("/usr/bin/env", ["python3", Paths.support("ptyrun.py"), "--cols", "110", "--", Paths.binary, "check", "#1", "--no-share", "--no-color"],
+                                input: nil, environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
+        let wideLines = wide.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+        XCTAssertEqual(wideLines.filter { $0.hasPrefix("#1 ") }.count, 1, wide.stdout)
+        XCTAssertTrue(wideLines.contains { $0.hasPrefix("#1 ") && $0.contains(", … ") && $0.hasSuffix(" more") }, "as many names as fit: \(wide.stdout)")
+        for line in wideLines { XCTAssertLessThanOrEqual(line.count, 110, line) }
+        for line in lines { XCTAssertLessThanOrEqual(line.count, 60, line) }
+        let piped = s.run(["check", "#1"])
+        let pipedLine = piped.stdout.split(separator: "\n").first { $0.hasPrefix("#1 ") } ?? ""
+        for title in ["Adobe", "Brightmere", "Copper Kettle Recipes", "DuneRunner", "Ellwood Public Library", "Quillstream"] {
+            XCTAssertTrue(pipedLine.contains(title), "piped, every name on the line: \(piped.stdout)")
+        }
+    }
+
     /// Every command's help: usage and options first, the discussion after, the exit statuses last.
     func testHelpPutsUsageAndOptionsFirstAndExitStatusesLast() {
         for command in ["check", "ack", "list", "watch"] {

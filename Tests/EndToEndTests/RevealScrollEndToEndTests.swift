@@ -188,7 +188,7 @@ final class RevealScrollEndToEndTests: XCTestCase {
         // Everywhere else the sites are counted: piped, JSON, on a terminal, with the passphrase given.
         let elsewhere = [s.run(["show", "#1"]), s.run(["show", "#1", "--json"]), s.run(["list", "--json"]), s.run(["list"]),
                          s.run(["status", "--json"]), s.run(["check", "#1", "--json"]), s.run(["check", "--all", "--force", "--stealer-logs"]),
-                         s.runOnTerminal(["show", "#1"]), s.runOnTerminal(["list"])]
+                         s.runOnTerminal(["show", "#1"], env: ["PAGER": "cat"]), s.runOnTerminal(["list"])]
         for r in elsewhere {
             for site in Self.sites { XCTAssertFalse(r.all.contains(site), "\(site) named outside reveal: \(r.all)") }
         }

@@ -459,8 +459,8 @@ enum CheckCommand: Command {
             let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
             let named = BreachRendering(c).titles(disclosed, newMark: newMark)
-            return c.hanging(who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": ",
-                             named.joined(separator: ", ") + extras).joined(separator: "\n")
+            let head = who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": "
+            return oneLine(head, named, extras: extras, width: c.width, more: o.known.map { "pwnvault show '#\($0.id)'" })
         case .clean:
             return who + "  " + c.styled("no breach found", .green) + (extras.isEmpty ? "" : ", but" + extras.dropFirst())
         case .error:
@@ -468,6 +468,22 @@ enum CheckCommand: Command {
         case .neverChecked:
             return who + "  never checked"
         }
+    }
+
+    /// One line per account on a terminal (the rest is for `show`): as many of `items` as fit the
+    /// width, then `… N more`; where not even one fits, the count and where to see them. Unwrapped and
+    /// whole without a width (pipes, files).
+    static func oneLine(_ head: String, _ items: [String], extras: String, width: Int?, more show: String?) -> String {
+        let whole = head + items.joined(separator: ", ") + extras
+        guard let width, TerminalCells.width(whole) > width else { return whole }
+        var best: String?
+        for shown in stride(from: items.count - 1, through: 1, by: -1) {
+            let line = head + items.prefix(shown).joined(separator: ", ") + ", … \(items.count - shown) more"
+            if TerminalCells.width(line) <= width { best = line; break }
+        }
+        if let best { return best }
+        let short = String(head.dropLast(2)) + (show.map { "; see \($0)" } ?? "")
+        return TerminalCells.truncate(short, to: width)
     }
 
     /// `checked 3 of 5: 1 breached, 2 clean, 2 failed`; a run that stopped says why:
