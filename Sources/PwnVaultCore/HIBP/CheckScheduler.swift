@@ -304,7 +304,8 @@ public struct CheckScheduler: Sendable {
             let waited = retryAt - now
             let longWait = waited > retryPolicy.announceAfter
             let longSilence = !state.rateLimitAnnounced && retryAt - since > retryPolicy.announceAfter
-            if (longWait || longSilence) && until > heldBefore {
+            // (Not when this 429 ends the run: that wait never comes.)
+            if (longWait || longSilence) && until > heldBefore && state.rateLimitRounds <= retryPolicy.maxRateLimitRetries {
                 state.rateLimitAnnounced = true
                 onLongWait(waited)
             }
