@@ -6,9 +6,14 @@
 ///   (`wireSpacing`). As many requests are in flight as it takes to keep that pace
 ///   when the server is slow (1,000 per minute against a 200 ms server keeps about 4 in flight), up
 ///   to `maxInFlight` (16).
+/// - Every keyed request of a run takes its slot from one `RequestSchedule`, shared by every
+///   scheduler (and command) of the run: the rate question, domain searches and checks never follow
+///   each other closer than the interval, and a retry takes the next free slot like any request.
 /// - 429: the same request is retried after `retry-after` (plus a margin), and no other request
 ///   starts before then: the limit belongs to the key. The pace halves (once per burst of 429s) and
-///   climbs back with each success (`RateLimiter.slowDown`, `speedUp`). No account is ever given up
+///   climbs back with each success (`RateLimiter.slowDown`, `speedUp`). With a guessed rate, the
+///   first 429 since a success re-anchors the schedule at the hold's end (HIBP said when; the guess
+///   did not), and each further round halves the pace. No account is ever given up
 ///   because of 429s; only when `RetryPolicy.maxRateLimitRetries` rounds of 429s in a row meet no
 ///   success in between does the run stop (`.rateLimited`), keeping every result delivered.
 /// - 503, timeouts, transport failures, other 5xx: the request is retried with jittered exponential
