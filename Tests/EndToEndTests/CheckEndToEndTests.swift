@@ -172,6 +172,29 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(server.stats()["too_many_requests"] as? Int, 0)
     }
 
+    func testOneAccountWithItsPastesIsPacedAtTheKeysRateNotTheGuess() throws {
+        // A strict limiter (one token, 600 a minute): the two requests of one address with its pastes
+        // must be one interval apart, at the key's own rate, learned once and remembered.
+        server.control("/__control/config", #"{"burst": 1, "keys": {"11111111111111111111111111111111": 600}}"#)
+        let status = { self.server.log().filter { ($0["path"] as? String ?? "").hasSuffix("/subscription/status") }.count }
+        let r = s.run(["check", "clean.pastes@example.com", "--pastes", "--k-anonymity=off"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertEqual(status(), 1, "two keyed requests for one account: the rate is asked, not guessed")
+        XCTAssertEqual(server.stats()["too_many_requests"] as? Int, 0)
+        // Remembered: the next one-account run uses it without asking again.
+        server.control("/__control/reset", "{}")
+        XCTAssertEqual(s.run(["check", "clean.pastes@example.com", "--pastes", "--k-anonymity=off"]).status, 0)
+        XCTAssertEqual(status(), 0)
+        XCTAssertEqual(server.stats()["too_many_requests"] as? Int, 0)
+        // One request alone asks nothing.
+        server.control("/__control/reset", "{}")
+        XCTAssertEqual(s.run(["check", "clean.alone@example.com", "--k-anonymity=off"]).status, 0)
+        let keyed = server.log().filter { entry in
+            ["/breachedaccount/", "/pasteaccount/", "/subscription/"].contains { (entry["path"] as? String ?? "").contains($0) }
+        }
+        XCTAssertEqual(keyed.count, 1, "one account without pastes: one request, no rate question")
+    }
+
     /// A first run whose catalog cannot be had (malformed here) while the checks can: the checks go on,
     /// the result lines come without breach details, and one line says why.
     func testAFirstRunWithoutItsCatalogStillChecksAndSaysWhy() throws {

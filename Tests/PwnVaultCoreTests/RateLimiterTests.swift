@@ -149,6 +149,30 @@ final class RateLimiterAdaptationTests: XCTestCase {
         XCTAssertEqual(limiter.currentRequestsPerMinute, 375, "1/16 of the key's rate at least")
     }
 
+    func testAGuessedRateHalvesEachRoundInsteadOfQuarteringDownToOneAMinute() {
+        var limiter = RateLimiter(requestsPerMinute: nil)
+        XCTAssertTrue(limiter.isGuess)
+        var rates: [Int] = []
+        for t in 1...5 {
+            limiter.slowDown(requestStartedAt: .seconds(t), now: .seconds(t))
+            rates.append(limiter.currentRequestsPerMinute)
+        }
+        XCTAssertEqual(rates, [5, 2, 1, 1, 1])
+        XCTAssertFalse(RateLimiter(requestsPerMinute: 10).isGuess, "10 said by HIBP is not a guess")
+    }
+
+    func testAHoldThatRebasesLetsTheNextStartGoWhenItEnds() {
+        var limiter = RateLimiter(requestsPerMinute: nil)
+        limiter.recordStart(at: .zero)
+        limiter.slowDown(requestStartedAt: .zero, now: .milliseconds(100))
+        var rebased = limiter
+        rebased.hold(until: .seconds(2), rebase: true)
+        XCTAssertEqual(rebased.earliestStart(now: .seconds(1)), .seconds(2), "the guessed slot (12 s) no longer holds it")
+        XCTAssertEqual(rebased.wireSpacing(startingAt: .seconds(2)), .seconds(2), "nor does the wire")
+        limiter.hold(until: .seconds(2))
+        XCTAssertEqual(limiter.earliestStart(now: .seconds(1)), RateLimiter(requestsPerMinute: nil).interval, "without rebase the paced slot stands")
+    }
+
     func testAProvenPaceIsAFloorForTheCuts() {
         var limiter = RateLimiter(requestsPerMinute: 600)
         for _ in 0..<4 { limiter.speedUp() }

@@ -109,7 +109,7 @@ enum CheckCommand: Command {
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
         if args.has("force") && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
         let pacing = try PacingOptions(context, command: "check")
-        var rpm = pacing.rpm
+        let rpm = pacing.rpm
         let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
         // Checks go online: libcurl (tens of milliseconds to map) loads while the vault opens.
@@ -141,31 +141,30 @@ enum CheckCommand: Command {
 
         let services = HIBPServices(context)
         let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
-        // The key's rate: --rpm, else remembered from an earlier run, else asked (once a day), while
-        // the breach catalog is fetched: on a first run the two round trips overlap.
-        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
-        if rpm == nil && entries.count > 1 { rpm = cache?.rpm(for: key, now: context.now()) }
-        let askForRate = rpm == nil && entries.count > 1
-        let clock = SystemSchedulerClock()
         let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
         // A result naming a breach the cached copy lacks (the newest news) fetches it again, once.
         let refresher = try? services.catalogLoader(refresh: true)
-        if askForRate {
+        // The key's rate: --rpm, else remembered from an earlier run (for one account too), else asked
+        // (once a day) when the run sends more than one keyed request, while the breach catalog is
+        // fetched: on a first run the two round trips overlap.
+        let known = rpm ?? services.learnRememberedRate(of: key)
+        let requests = entries.reduce(0) { n, e in
+            n + 1 + (e.kind == .email && args.has("pastes") ? 1 : 0) + (e.kind == .email && args.has("stealer-logs") ? 1 : 0)
+        }
+        if known == nil && requests > 1 {
             // Only result lines need the catalog: the checks start once the rate is known (one interval
-            // after subscription/status), and the catalog keeps loading meanwhile.
+            // after subscription/status, on the run's one schedule), and the catalog keeps loading meanwhile.
             let catalog = PendingCatalog({ try await loader.get()() }, refresh: refresher)
-            let askedAt = clock.now()
-            let rateOutcome = Result { try blocking { try await CheckScheduler.countedOnTheWire { try await client.subscriptionStatus() }.rpm } }
             do {
-                rpm = try discoverRate(rateOutcome, context: context)
+                _ = try services.discoverRate(given: nil, requests: requests, client: client, key: key)
             } catch let error as HIBPError where error.isUnreachable {
                 return stopped(by: error, total: entries.count, context: context)
             }
-            if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
-            return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock, lastRequestAt: askedAt,
+            return try runChecks(entries, client: client, schedule: services.schedule, maxWait: maxWait,
                                  session: session, catalog: catalog, context: context, all: all, notify: notify,
                                  kAnonymity: pacing.kAnonymity, key: key)
         }
+        if let given = rpm { services.schedule.learn(requestsPerMinute: given, rateFromUser: true) }
         let catalogOutcome = Result { try blocking { try await loader.get()() } }
         let catalog: BreachCatalog?
         let fetched = (try? catalogOutcome.get())?.fetched ?? false
@@ -180,7 +179,7 @@ enum CheckCommand: Command {
         } catch {
             catalog = nil
         }
-        return try runChecks(entries, client: client, rpm: rpm, maxWait: maxWait, clock: clock,
+        return try runChecks(entries, client: client, schedule: services.schedule, maxWait: maxWait,
                              session: session, catalog: PendingCatalog(ready: catalog, fetched: fetched, refresh: refresher),
                              context: context, all: all, notify: notify, kAnonymity: pacing.kAnonymity, key: key)
     }
@@ -276,49 +275,18 @@ enum CheckCommand: Command {
         }
     }
 
-    /// The key's rate: `given` (--rpm), else remembered from an earlier run, else asked (once a day);
-    /// and whether it was asked now (a request the key's limit counts).
-    static func rate(given: Int?, entries: Int, client: HIBPClient, key: SecretBytes,
-                     services: HIBPServices) throws -> (rpm: Int?, asked: Bool) {
-        guard given == nil && entries > 1 else { return (given, false) }
-        let context = services.context
-        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
-        if let known = cache?.rpm(for: key, now: context.now()) { return (known, false) }
-        let answer: Result<Int?, Error>
-        do { answer = .success(try blocking { try await CheckScheduler.countedOnTheWire { try await client.subscriptionStatus() }.rpm }) } catch { answer = .failure(error) }
-        let rpm = try discoverRate(answer, context: context)
-        if let rpm { cache?.remember(rpm, for: key, now: context.now()) }
-        return (rpm, true)
-    }
-
-    /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
-    /// does not say. A refused key stops here, before any account is looked up.
-    static func discoverRate(_ answer: Result<Int?, Error>, context: Context) throws -> Int? {
-        do {
-            return try answer.get()
-        } catch let e as HIBPError where e.stopsRun {
-            throw e
-        } catch {
-            context.console.note("could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
-            return nil
-        }
-    }
-
     // MARK: the run
 
-    /// `lastRequestAt`: when (on `clock`) a keyed request (subscription/status) started, so the first
-    /// check waits one interval from then: the key's limit counts every request.
-    static func runChecks(_ entries: [Entry], client: HIBPClient, rpm: Int?, maxWait: Int,
-                          clock: SystemSchedulerClock = SystemSchedulerClock(), lastRequestAt: Duration? = nil,
+    /// `schedule`: the run's one schedule of keyed requests (a rate question already took its slot there).
+    static func runChecks(_ entries: [Entry], client: HIBPClient, schedule: RequestSchedule, maxWait: Int,
                           session: VaultSession?, catalog pending: PendingCatalog, context: Context, all: Bool,
                           notify: NotifyOption, kAnonymity: KAnonymityMode = .off, key: SecretBytes? = nil) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
-        var runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
+        var runner = CheckRunner(context: context, client: client, schedule: schedule, maxWait: maxWait,
                                  session: session, pastes: context.arguments.has("pastes"),
-                                 stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt,
-                                 rpmFromUser: context.arguments.value("rpm") != nil)
+                                 stealerLogs: context.arguments.has("stealer-logs"))
         runner.kAnonymity = kAnonymity
         runner.apiKey = key
         let json = context.json

@@ -91,7 +91,7 @@ enum WatchCommand: Command {
             fullEvery = n
         }
         let pacing = try PacingOptions(context, command: "watch")
-        var rpm = pacing.rpm
+        let rpm = pacing.rpm
         let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "watch")
 
@@ -144,21 +144,19 @@ enum WatchCommand: Command {
         let sweep = full || triggered
 
         let (client, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
-        var asked: Bool
         // A full check sends at least two keyed requests (the domains, then the accounts): know the rate.
-        (rpm, asked) = try CheckCommand.rate(given: rpm, entries: sweep ? max(2, chosen.count) : chosen.count,
-                                             client: client, key: key, services: services)
+        // Every keyed request of the run (the rate question, domain searches, checks) shares one schedule.
+        _ = try services.discoverRate(given: rpm, requests: sweep ? max(2, chosen.count) : chosen.count, client: client, key: key)
         // Addresses on the key's verified domains: one domain search each domain, not one per address.
         // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
         var byDomain = DomainAnswers.Answered()
         // A check the catalog asked for wants breaches only: a domain search answers it.
         if sweep && !(full && (args.has("pastes") || args.has("stealer-logs"))) {
-            byDomain = DomainAnswers.answer(chosen + domainOnly, client: client, rpm: rpm, session: session, now: now, unannounced: true)
-            asked = asked || byDomain.requests > 0
+            byDomain = DomainAnswers.answer(chosen + domainOnly, client: client, schedule: services.schedule, session: session, now: now, unannounced: true)
         }
         let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
         let c = context.console
-        var runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: asked,
+        var runner = CheckRunner(context: context, client: client, schedule: services.schedule, maxWait: maxWait,
                                  session: session, pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"))
         // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
         runner.unannounced = true

@@ -87,7 +87,6 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         }
         let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
         let given = context.arguments.value("rpm").flatMap(Int.init)
-        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
         let now = context.now
         let maxWait = context.settings.maxWaitSeconds
         let targets = accounts.enumerated().map { AccountCheckRun.Target(index: $0.offset, account: $0.element) }
@@ -97,24 +96,30 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         let kAnonymity = context.settings.kAnonymity
         let refusals = kAnonymity == .auto ? (try? services.cacheDirectory()).map(KAnonymityCache.init(directory:)) : nil
         let refusedBefore = refusals?.isRefused(key, now: now()) ?? false
+        // The key's rate the way check finds it (--rpm, the cache, else asked), on one schedule with the checks.
+        let schedule = services.schedule
+        if let given { schedule.learn(requestsPerMinute: given, rateFromUser: true) }
+        let ask = given == nil && services.learnRememberedRate(of: key) == nil && targets.count > 1
+        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
         work.task = Task.detached {
             do {
-                var rpm = given
-                var asked = false
-                if rpm == nil && targets.count > 1 {
-                    if let known = cache?.rpm(for: key, now: now()) { rpm = known }
-                    else {
-                        rpm = try? await client.subscriptionStatus().rpm
-                        asked = true
-                        if let rpm { cache?.remember(rpm, for: key, now: now()) }
-                    }
+                if ask {
+                    let question = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)),
+                                                  onLongWait: { work.waiting($0) })
+                    do {
+                        if let rpm = try await question.one({ try await client.subscriptionStatus() }).rpm {
+                            schedule.learn(requestsPerMinute: rpm)
+                            cache?.remember(rpm, for: key, now: now())
+                        }
+                    } catch let error as HIBPError where error.stopsRun {
+                        throw error   // a refused key stops here, as in check
+                    } catch {}        // otherwise the run goes on at the guessed rate
                 }
-                let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)),
+                let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)),
                                                onLongWait: { work.waiting($0) })
                 let run = AccountCheckRun(client: client, scheduler: scheduler, pastes: false, kAnonymity: kAnonymity,
                                           rangeRefused: refusedBefore, now: now,
                                           onKAnonymityRefused: { _ in refusals?.rememberRefusal(for: key, now: now()) })
-                if asked { try await Task.sleep(for: scheduler.rateLimiter.interval) }
                 try await run.run(targets) { target, attempt in work.add(ids[target.index], attempt) }
                 work.finish(nil)
             } catch {

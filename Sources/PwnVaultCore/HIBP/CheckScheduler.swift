@@ -6,9 +6,14 @@
 ///   (`wireSpacing`). As many requests are in flight as it takes to keep that pace
 ///   when the server is slow (1,000 per minute against a 200 ms server keeps about 4 in flight), up
 ///   to `maxInFlight` (16).
+/// - Every keyed request of a run takes its slot from one `RequestSchedule`, shared by every
+///   scheduler (and command) of the run: the rate question, domain searches and checks never follow
+///   each other closer than the interval, and a retry takes the next free slot like any request.
 /// - 429: the same request is retried after `retry-after` (plus a margin), and no other request
 ///   starts before then: the limit belongs to the key. The pace halves (once per burst of 429s) and
-///   climbs back with each success (`RateLimiter.slowDown`, `speedUp`). No account is ever given up
+///   climbs back with each success (`RateLimiter.slowDown`, `speedUp`). With a guessed rate, the
+///   first 429 since a success re-anchors the schedule at the hold's end (HIBP said when; the guess
+///   did not), and each further round halves the pace. No account is ever given up
 ///   because of 429s; only when `RetryPolicy.maxRateLimitRetries` rounds of 429s in a row meet no
 ///   success in between does the run stop (`.rateLimited`), keeping every result delivered.
 /// - 503, timeouts, transport failures, other 5xx: the request is retried with jittered exponential
@@ -45,7 +50,11 @@ public struct CheckScheduler: Sendable {
     /// The most requests in flight at once.
     public static let defaultMaxInFlight = 16
 
-    public let rateLimiter: RateLimiter
+    /// The schedule every keyed request of the run takes its slot from (shared with other schedulers
+    /// and commands of the same run when given).
+    public let schedule: RequestSchedule
+    /// The schedule as it stands.
+    public var rateLimiter: RateLimiter { schedule.limiter }
     public let retryPolicy: RetryPolicy
     public let maxInFlight: Int
     private let clock: any SchedulerClock
@@ -64,14 +73,22 @@ public struct CheckScheduler: Sendable {
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 lastRequestAt: Duration? = nil, rateFromUser: Bool = false,
                 onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
-        self.onLongWait = onLongWait
-        var limiter = RateLimiter(requestsPerMinute: requestsPerMinute, deepestCut: rateFromUser ? 16 : 2)
+        let schedule = RequestSchedule(requestsPerMinute: requestsPerMinute, rateFromUser: rateFromUser, clock: clock)
         // A keyed request (subscription/status) already spent a slot: the first check waits for it.
-        if let lastRequestAt { limiter.recordStart(at: lastRequestAt) }
-        self.rateLimiter = limiter
+        if let lastRequestAt { schedule.update { $0.recordStart(at: lastRequestAt) } }
+        self.init(schedule: schedule, maxInFlight: maxInFlight, retryPolicy: retryPolicy, random: random, onLongWait: onLongWait)
+    }
+
+    /// A scheduler that takes its slots from `schedule` (and its clock): the one schedule of a run,
+    /// shared by every request the run makes.
+    public init(schedule: RequestSchedule, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
+                retryPolicy: RetryPolicy = .standard, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
+        self.onLongWait = onLongWait
+        self.schedule = schedule
         self.retryPolicy = retryPolicy
         self.maxInFlight = max(1, maxInFlight)
-        self.clock = clock
+        self.clock = schedule.clock
         self.random = random
     }
 
@@ -97,7 +114,7 @@ public struct CheckScheduler: Sendable {
         perform: @escaping @Sendable (Item) async throws -> Value,
         onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
     ) async throws -> CheckRunSummary {
-        var state = RunState(limiter: rateLimiter, total: items.count)
+        var state = RunState(total: items.count)
         var stopError: HIBPError?
 
         await withTaskGroup(of: Event<Value>.self) { group in
@@ -166,7 +183,6 @@ public struct CheckScheduler: Sendable {
     }
 
     private struct RunState {
-        var limiter: RateLimiter
         let total: Int
         /// Items waiting to be retried, earliest first.
         var retries: [Job] = []
@@ -184,7 +200,7 @@ public struct CheckScheduler: Sendable {
         var rateLimitedSince: Duration?
         var rateLimitAnnounced = false
 
-        init(limiter: RateLimiter, total: Int) { self.limiter = limiter; self.total = total }
+        init(total: Int) { self.total = total }
 
         var isFinished: Bool { inFlight == 0 && retries.isEmpty && nextNew == total }
 
@@ -202,7 +218,7 @@ public struct CheckScheduler: Sendable {
     ) {
         while state.inFlight < maxInFlight {
             let now = clock.now()
-            let slot = state.limiter.earliestStart(now: now)
+            let slot = schedule.limiter.earliestStart(now: now)
             // A retry due by the next slot goes before new items; otherwise the next new item.
             var job: Job
             var fromRetries = false
@@ -225,15 +241,21 @@ public struct CheckScheduler: Sendable {
                 }
                 return
             }
+            // The slot is taken under the schedule's lock: another scheduler sharing it may have taken it.
+            let spacing: Duration? = schedule.update { limiter in
+                guard max(limiter.earliestStart(now: now), job.notBefore) <= now else { return nil }
+                let spacing = limiter.wireSpacing(startingAt: now)
+                limiter.recordStart(at: now)
+                return spacing
+            }
+            guard let spacing else { continue }
             if fromRetries { state.retries.removeFirst() } else { state.nextNew += 1 }
-            state.limiter.recordStart(at: now)
             state.inFlight += 1
             state.requests += 1
             job.attempts += 1
             job.startedAt = now
             let item = items[job.index]
             let started = job
-            let spacing = state.limiter.interval
             group.addTask {
                 do {
                     return .finished(started, .success(try await CheckScheduler.$wireSpacing.withValue(spacing) { try await perform(item) }))
@@ -255,7 +277,7 @@ public struct CheckScheduler: Sendable {
             state.rateLimitRounds = 0
             state.rateLimitedSince = nil
             state.rateLimitAnnounced = false
-            state.limiter.speedUp(requestStartedAt: job.startedAt)
+            schedule.update { $0.speedUp(requestStartedAt: job.startedAt) }
             return result
         }
         var next = job
@@ -269,19 +291,29 @@ public struct CheckScheduler: Sendable {
         if case let .rateLimited(retryAfter) = error {
             let wait = retryPolicy.rateLimitWait(retryAfter: retryAfter)
             let now = clock.now()
-            if state.limiter.slowDown(requestStartedAt: job.startedAt, now: now) { state.rateLimitRounds += 1 }
+            let until = now + wait
+            let heldBefore = schedule.limiter.heldUntil
+            // The retry goes at the next free slot of the schedule once the hold has ended: for a
+            // guessed rate's first 429 since a success, the hold's end itself (HIBP said when; the
+            // guess did not); after that the halved pace decides, round after round.
+            let retryAt: Duration = schedule.update { limiter in
+                let cut = limiter.slowDown(requestStartedAt: job.startedAt, now: now)
+                if cut { state.rateLimitRounds += 1 }
+                limiter.hold(until: until, rebase: cut && limiter.isGuess && state.rateLimitRounds == 1)
+                return limiter.earliestStart(now: until)
+            }
             let since = state.rateLimitedSince ?? now
             state.rateLimitedSince = since
             // A long wait is said before it begins; short ones are said once they add up (2 s at a
-            // time for two minutes was silence before).
-            let longWait = wait > retryPolicy.announceAfter
-            let longSilence = !state.rateLimitAnnounced && now + wait - since > retryPolicy.announceAfter
-            if (longWait || longSilence) && now + wait > state.limiter.heldUntil {
+            // time for two minutes was silence before). The wait said is the real one, pace included.
+            let waited = retryAt - now
+            let longWait = waited > retryPolicy.announceAfter
+            let longSilence = !state.rateLimitAnnounced && retryAt - since > retryPolicy.announceAfter
+            // (Not when this 429 ends the run: that wait never comes.)
+            if (longWait || longSilence) && until > heldBefore && state.rateLimitRounds <= retryPolicy.maxRateLimitRetries {
                 state.rateLimitAnnounced = true
-                onLongWait(wait)
+                onLongWait(waited)
             }
-            let until = now + wait
-            state.limiter.hold(until: until)
             next.rateLimitRetries += 1
             next.notBefore = until
             state.requeue(next)

@@ -10,7 +10,11 @@
 /// 60-second window ever holds more than `rpm` starts, whatever window the server counts in. Each start is spaced from the
 /// previous *actual* start (`recordStart`), never from a schedule: a late start does not let the next
 /// one catch up (HIBP's limiter is a bucket of one).
-/// An unknown rate (`rpm == nil`) is taken as 10, the smallest plan.
+/// An unknown rate (`rpm == nil`) is taken as 10, the smallest plan: a guess (`isGuess`), which
+/// 429s halve round after round (never quartered: the guess is not a pace that failed by much) down
+/// to 1 a minute, and whose first 429 since a success re-anchors the schedule at the end of the
+/// 429's hold (`hold(until:rebase:)`): HIBP's `retry-after` says when a request may go, which beats
+/// the guessed slot (one account after one 429 waits what `retry-after` says, not 12 s).
 ///
 /// A 429 means the key's real allowance is below the pace (a key shared with another client, an
 /// `--rpm` above the key's plan): `slowDown` halves the rate and remembers the rate that failed.
@@ -74,10 +78,15 @@ public struct RateLimiter: Sendable, Equatable {
 
     /// How far 429s may cut the rate: to `requestsPerMinute / deepestCut` at most.
     public let deepestCut: Int
+    /// The rate is the 10-a-minute guess for a key whose rate is not known.
+    public let isGuess: Bool
+    /// When the latest request started, if one did.
+    public private(set) var lastStart: Duration?
 
     public init(requestsPerMinute: Int?, marginPercent: Int = RateLimiter.defaultMarginPercent,
                 absoluteMargin: Duration = RateLimiter.defaultAbsoluteMargin, deepestCut: Int = 16) {
         self.deepestCut = max(1, deepestCut)
+        self.isGuess = requestsPerMinute.map { $0 <= 0 } ?? true
         // A rate comes from a server (or a cache of its answer): clamp it to what any plan offers, so a
         // nonsense value can neither overflow the arithmetic below nor mean "no limit".
         let rpm = min(requestsPerMinute.flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultRequestsPerMinute, Self.maximumRequestsPerMinute)
@@ -107,19 +116,39 @@ public struct RateLimiter: Sendable, Equatable {
     /// Records a start at `time`; the next may start one interval later.
     public mutating func recordStart(at time: Duration) {
         nextStart = max(nextStart, time + interval)
+        lastStart = max(lastStart ?? time, time)
+    }
+
+    /// The spacing the transport should keep on the wire before a request started at `time`: the
+    /// interval, or less when the schedule let it go sooner (a hold's end that replaced a guessed
+    /// slot). Never zero: a zero spacing would leave the request out of the wire's count.
+    public func wireSpacing(startingAt time: Duration) -> Duration {
+        max(.nanoseconds(1), lastStart.map { min(interval, time - $0) } ?? interval)
     }
 
     /// Holds every start until `time` (a 429's `retry-after`). A shorter hold never shortens a longer one.
-    public mutating func hold(until time: Duration) {
+    /// `rebase`: the next start may go as soon as the hold ends, even before the paced slot (a
+    /// guessed rate's first 429: the server's word replaces the guess's slot).
+    public mutating func hold(until time: Duration, rebase: Bool = false) {
         heldUntil = max(heldUntil, time)
-        nextStart = max(nextStart, time)
+        nextStart = rebase ? heldUntil : max(nextStart, time)
+    }
+
+    /// The same schedule at the rate the key turned out to have (`subscription/status`, `--rpm`):
+    /// the next start one new interval after the last one, holds kept.
+    public func learning(requestsPerMinute rpm: Int?, deepestCut: Int) -> RateLimiter {
+        var learned = RateLimiter(requestsPerMinute: rpm, marginPercent: marginPercent, absoluteMargin: absoluteMargin,
+                                  deepestCut: deepestCut)
+        if let lastStart { learned.recordStart(at: lastStart) }
+        learned.hold(until: heldUntil)
+        return learned
     }
 
     /// The slowest pace 429s can bring: `1/deepestCut` of the key's rate.
     var floorRequestsPerMinute: Int { max(1, requestsPerMinute / deepestCut) }
 
     /// A request started at `startedAt` met a 429 (learned at `now`): halves the rate (quarters it
-    /// while no pace is proven), once per burst of 429s (a request started before the last cut was paced at the old rate). True when
+    /// while no pace is proven, unless the rate is a guess), once per burst of 429s (a request started before the last cut was paced at the old rate). True when
     /// the rate was cut.
     @discardableResult
     public mutating func slowDown(requestStartedAt startedAt: Duration, now: Duration) -> Bool {
@@ -127,7 +156,7 @@ public struct RateLimiter: Sendable, Equatable {
         if let last = lastSlowDown, startedAt < last { return false }
         let floor = min(currentRequestsPerMinute, max(floorRequestsPerMinute, provenRequestsPerMinute / 2, answeredRequestsPerMinute * 4 / 5))
         failingRequestsPerMinute = max(floor, min(failingRequestsPerMinute, currentRequestsPerMinute))
-        currentRequestsPerMinute = max(floor, currentRequestsPerMinute / (provenRequestsPerMinute > 0 ? 2 : 4))
+        currentRequestsPerMinute = max(floor, currentRequestsPerMinute / (provenRequestsPerMinute > 0 || isGuess ? 2 : 4))
         lastSlowDown = now
         successesAtCeiling = 0
         // The 429 may also say that arrivals jitter more than the margin allowed for: more room,

@@ -51,19 +51,13 @@ struct CheckRunner {
 
     let context: Context
     let client: HIBPClient
-    let rpm: Int?
+    /// The run's one schedule of keyed requests: a request made before the checks (subscription/status,
+    /// a domain search) already took its slot there, so the first check keeps its spacing from it.
+    let schedule: RequestSchedule
     let maxWait: Int
-    /// A keyed request was just sent (subscription/status): the first check waits one interval.
-    let afterARequest: Bool
     let session: VaultSession?
     let pastes: Bool
     let stealerLogs: Bool
-    /// The scheduler's clock, and when on it a keyed request last started (check asks
-    /// subscription/status on that clock): the first check waits one interval from that start.
-    var clock = SystemSchedulerClock()
-    var lastRequestAt: Duration?
-    /// `rpm` came from --rpm (it may be wrong), not from HIBP.
-    var rpmFromUser = false
     /// New findings are saved as waiting for delivery (`watch`: VAULT_FORMAT §7, `unannounced`).
     var unannounced = false
     /// How e-mail addresses are looked up, and the key whose refusal of k-anonymity is remembered.
@@ -73,8 +67,7 @@ struct CheckRunner {
     /// Runs `entries`; `show` gets each outcome as it arrives (through the progress bar's lock).
     func run(_ entries: [Entry], progress: Progress, show: @escaping @Sendable (Outcome, Progress) -> Void) -> Report {
         let targets = entries.enumerated().map { $1.target($0) }
-        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), clock: clock,
-                                       lastRequestAt: lastRequestAt, rateFromUser: rpmFromUser, onLongWait: { wait in
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)), onLongWait: { wait in
             progress.note(HIBPServices.waitNote(wait, stopping: "Ctrl-C stops here and keeps the results so far"))
         })
         // A refusal of the range search is remembered for a day (auto starts whole meanwhile).
@@ -95,10 +88,8 @@ struct CheckRunner {
         // Vault accounts' results are saved on the saver's queue, so no request waits for the disk;
         // each outcome is shown (and counted) there, only once the save that holds it has completed.
         let saver = ResultSaver(session: session, unannounced: unannounced)
-        let pause = afterARequest ? checkRun.scheduler.rateLimiter.interval : .zero
         let result: Result<CheckRunSummary, Error> = CheckCommand.runGuarded(progress: progress) {
-            try await Task.sleep(for: pause)
-            return try await checkRun.run(targets) { target, attempt in
+            try await checkRun.run(targets) { target, attempt in
                 let entry = entries[target.index]
                 let finish: @Sendable (ResultSaver.Recorded) -> Void = { recorded in
                     let outcome = Outcome(entry: entry, known: recorded.known,

@@ -22,11 +22,12 @@ enum DomainAnswers {
     /// addresses, recording each answer in the vault. Any failure leaves the accounts to the ordinary
     /// per-account checks, which report it.
     /// `unannounced`: new findings are saved as waiting for delivery (VAULT_FORMAT §7).
-    static func answer(_ accounts: [Account], client: HIBPClient, rpm: Int?, session: VaultSession, now: Date,
+    /// `schedule`: the run's one schedule of keyed requests (the checks that follow take their slots after these).
+    static func answer(_ accounts: [Account], client: HIBPClient, schedule: RequestSchedule, session: VaultSession, now: Date,
                        unannounced: Bool = false) -> Answered {
         var answered = Answered()
         guard accounts.contains(where: { $0.kind == .email }) else { return answered }
-        let scheduler = CheckScheduler(requestsPerMinute: rpm, retryPolicy: RetryPolicy(maxWait: .seconds(60)))
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(60)))
         func send(_ requests: [Request]) -> [Answer] {
             let collected = Collector.Box<[Answer]>(initial: [])
             _ = try? blocking {

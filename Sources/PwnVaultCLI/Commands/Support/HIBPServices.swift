@@ -7,10 +7,14 @@ import PwnVaultCore
 struct HIBPServices {
     let context: Context
     let transport: any HTTPTransport
+    /// The one schedule of this run's keyed requests (a command builds one `HIBPServices` per run):
+    /// the rate question, account, paste, stealer-log and domain searches all take their slots here.
+    let schedule: RequestSchedule
 
     init(_ context: Context) {
         self.context = context
         self.transport = CurlTransport(timeout: .seconds(context.settings.httpTimeoutSeconds))
+        self.schedule = RequestSchedule(requestsPerMinute: nil)
     }
 
     /// The API base as the client wants it: ending in `/`.
@@ -36,21 +40,60 @@ struct HIBPServices {
     }
 
     /// One keyed request under `check`'s retry policy (429s waited for, 5xx and timeouts retried,
-    /// long waits and long runs of 429s said on stderr). Paced at the key's remembered rate when one
-    /// is; otherwise there is no run to pace, only HIBP's own `retry-after` to follow (the 10-a-minute
-    /// guess that paces an unknown key's run would make a 1-second 429 cost 12 s).
+    /// long waits and long runs of 429s said on stderr), in its slot of the run's schedule: paced at
+    /// the key's remembered rate when there is one, else at the guess, whose first 429 waits only
+    /// what HIBP's `retry-after` says.
     func once<T: Sendable>(key: SecretBytes?, _ request: @escaping @Sendable () async throws -> T) throws -> T {
         let console = context.console
-        let rpm = key.flatMap { key in (try? cacheDirectory()).flatMap { RateLimitCache(directory: $0).rpm(for: key, now: context.now()) } }
-        let scheduler = CheckScheduler(requestsPerMinute: rpm ?? Self.unpacedRate,
-                                       retryPolicy: RetryPolicy(maxWait: .seconds(context.settings.maxWaitSeconds)),
+        if let key { learnRememberedRate(of: key) }
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(context.settings.maxWaitSeconds)),
                                        onLongWait: { console.note(Self.waitNote($0)) })
         return try blocking { try await scheduler.one(request) }
     }
 
-    /// The rate given to a single request's scheduler when the key's is not known: fast enough that
-    /// only `retry-after` decides when a retry goes.
-    static let unpacedRate = 60_000
+    /// The key's rate as remembered from an earlier run (`RateLimitCache`), put on the schedule while
+    /// it still guesses; nil when none is.
+    @discardableResult
+    func learnRememberedRate(of key: SecretBytes) -> Int? {
+        guard let rpm = (try? cacheDirectory()).flatMap({ RateLimitCache(directory: $0).rpm(for: key, now: context.now()) }) else { return nil }
+        if schedule.limiter.isGuess { schedule.learn(requestsPerMinute: rpm) }
+        return rpm
+    }
+
+    /// The key's rate: `given` (--rpm), else remembered from an earlier run, else asked (once a day)
+    /// when the run sends more than one keyed request, in the schedule's first slot. Whatever is
+    /// found is put on the schedule. Nil: unknown (the 10-a-minute guess paces the run).
+    func discoverRate(given: Int?, requests: Int, client: HIBPClient, key: SecretBytes) throws -> Int? {
+        if let given {
+            schedule.learn(requestsPerMinute: given, rateFromUser: true)
+            return given
+        }
+        if let known = learnRememberedRate(of: key) { return known }
+        guard requests > 1 else { return nil }
+        let console = context.console
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(context.settings.maxWaitSeconds)),
+                                       onLongWait: { console.note(Self.waitNote($0)) })
+        let answer = Result { try blocking { try await scheduler.one { try await client.subscriptionStatus() }.rpm } }
+        let rpm = try Self.rate(from: answer, console: console)
+        if let rpm {
+            schedule.learn(requestsPerMinute: rpm)
+            (try? cacheDirectory()).map(RateLimitCache.init(directory:))?.remember(rpm, for: key, now: context.now())
+        }
+        return rpm
+    }
+
+    /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
+    /// does not say. A refused key or an unreachable HIBP stops here, before any account is looked up.
+    static func rate(from answer: Result<Int?, Error>, console: Console) throws -> Int? {
+        do {
+            return try answer.get()
+        } catch let e as HIBPError where e.stopsRun {
+            throw e
+        } catch {
+            console.note("could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
+            return nil
+        }
+    }
 
     /// What is said before a long wait for HIBP (and once 429s in a row add up to one).
     static func waitNote(_ wait: Duration, stopping: String = "Ctrl-C stops here") -> String {
