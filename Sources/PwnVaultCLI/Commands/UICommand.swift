@@ -64,9 +64,7 @@ enum UICommand: Command {
         let obstacle = FocusObstacle.detect(environment: context.environment)
         let alternateScreen = AlternateScreenProbe.underGNUScreen(environment: context.environment)
         let ui = VaultUI(context: context, session: session, catalog: catalog)
-        ui.message = notes.value?.first
-        ui.focusObstacle = obstacle
-        ui.alternateScreen = alternateScreen
+        ui.prepare(message: notes.value?.first, focusObstacle: obstacle, alternateScreen: alternateScreen)
         switch try screen.run(ui) {
         case .userQuit: return .success
         case let .interrupted(signal): return .interrupted(by: signal)
