@@ -177,3 +177,11 @@ public struct CellRenderer: Sendable {
         return s
     }
 }
+
+// A span holds what the screen shows, a revealed account included: drawn on the private screen only,
+// never described, dumped or mirrored.
+extension CellRenderer.Span: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "CellRenderer.Span(\(text.count) characters, redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["style": style]) }
+}
