@@ -308,6 +308,50 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertTrue(s.run(["list"]).stdout.contains("Emu Friend"), "saved in the vault")
     }
 
+    /// The accounts and the catalog at 60 and 200 columns: the footer keeps `? keys` and `q quit` (less
+    /// important keys give way), columns share the width by priority and stop at what they hold.
+    func testAt60And200ColumnsTheFooterKeepsHelpAndQuitAndColumnsFitTheirContent() throws {
+        let environment = [
+            "PWNVAULT_VAULT": s.vault, "PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": s.passphraseFile,
+            "PWNVAULT_API_URL": server.apiURL, "TEST_BIN": Paths.binary, "TEST_DIR": s.dir.path, "HOME": s.home.path,
+            "TEST_KEY": FakeHIBP.key,
+        ]
+        for columns in [60, 200] {
+            tmux.close()
+            tmux = try TmuxSession(columns: columns, rows: 24, environment: environment)
+            startUI()
+            var lines = tmux.screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var footer = lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+            XCTAssertTrue(footer.contains("? keys") && footer.contains("q quit"), "\(columns): \(footer)")
+            XCTAssertFalse(footer.contains("…"), "keys dropped whole: \(footer)")
+            XCTAssertEqual(footer.contains("R check due"), columns == 200, "\(columns): \(footer)")
+            let header = try XCTUnwrap(lines.first { $0.hasPrefix("ID") }, tmux.screen)
+            XCTAssertTrue(header.contains("LABEL   STATUS"), "LABEL as wide as its widest label (Quokka): \(header)")
+            XCTAssertTrue(tmux.screen.contains("p•••r@e•••.com  Quokka"), tmux.screen)
+            tmux.type("c")
+            tmux.wait(for: "Catalog (43)")
+            lines = tmux.screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            footer = lines.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? ""
+            XCTAssertTrue(footer.contains("? keys") && footer.contains("q quit"), "\(columns): \(footer)")
+            let catalogHeader = try XCTUnwrap(lines.first { $0.hasPrefix("DATE") }, tmux.screen)
+            let title = try XCTUnwrap(catalogHeader.range(of: "TITLE")), domain = try XCTUnwrap(catalogHeader.range(of: "DOMAIN"))
+            let accounts = try XCTUnwrap(catalogHeader.range(of: "ACCOUNTS"))
+            let titleWidth = catalogHeader.distance(from: title.lowerBound, to: domain.lowerBound) - 2
+            let domainWidth = catalogHeader.distance(from: domain.lowerBound, to: accounts.lowerBound) - 2
+            if columns == 60 {
+                XCTAssertGreaterThan(titleWidth, domainWidth, "TITLE before DOMAIN: \(catalogHeader)")
+            } else {
+                // Each column as wide as what it holds: the table ends well before the 200th column.
+                let used = catalogHeader.trailingSpacesTrimmed.count
+                XCTAssertLessThan(used, 160, "no column stretched to the width: \(catalogHeader)")
+                let longest = lines.dropFirst(2).dropLast().map { $0.trailingSpacesTrimmed.count }.max() ?? 0
+                XCTAssertEqual(longest, used, "the rows end where the header does")
+            }
+            tmux.type("q")
+            tmux.waitForPrompt(2)
+        }
+    }
+
     func testOffATerminalItRefusesInOneLineWithAHint() throws {
         let r = s.run(["ui"])
         XCTAssertEqual(r.status, 2)

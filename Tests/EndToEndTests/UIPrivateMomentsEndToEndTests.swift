@@ -193,8 +193,6 @@ final class UIPrivateMomentsEndToEndTests: XCTestCase {
 
     // MARK: GNU screen
 
-    /// The window as text, lines the terminal wrapped joined again (screen's window is 80 columns).
-    private func unwrapped(_ window: String) -> String { window.replacingOccurrences(of: "\n", with: "") }
     /// The window's words, one space apart: lines the ui wrapped at spaces read as one text again.
     private func words(_ window: String) -> String { window.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
 
@@ -210,7 +208,8 @@ final class UIPrivateMomentsEndToEndTests: XCTestCase {
         defer { screen.close() }
         screen.run("\"$TEST_BIN\" reveal; echo \"RC=$?\"")
         XCTAssertTrue(screen.wait(for: "RC=2"), screen.window)
-        var window = unwrapped(screen.window)
+        // Errors and hints wrap at word boundaries under where their text starts: read the words.
+        var window = words(screen.window)
         XCTAssertTrue(window.contains("pwnvault: error: refusing to reveal accounts: GNU screen has its alternate screen off (altscreen off)"), window)
         XCTAssertTrue(window.contains("pwnvault: hint: turn it on with 'altscreen on'"), window)
         XCTAssertFalse(window.contains("Passphrase for"), "refused before asking: \(window)")

@@ -89,6 +89,7 @@ final class GateReflectionTests: XCTestCase {
         "VCardContact": { try VCardParser.parse(Array(vcard.utf8)) },
         "TextPager": { [TextPager(header: [email], lines: [TextPager.Line(email), TextPager.Line(pasteID, indent: 2)])] },
         "TextPager.Line": { [TextPager.Line(email), TextPager.Line(sensitiveBreach, indent: 4)] },
+        "CellRenderer.Span": { [CellRenderer.Span(email), CellRenderer.Span(sensitiveBreach), CellRenderer.Span(pasteID)] },
         "VCardReading": { [try VCardParser.read(Array(vcard.utf8), locale: nil)] },
         "ContactImportPlan": { [try plan()] },
         "ContactImportPlan.Contact": { try plan().contacts },

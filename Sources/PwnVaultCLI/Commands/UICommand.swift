@@ -8,10 +8,11 @@ enum UICommand: Command {
         summary: "look around the vault in one full-screen interface that protects itself",
         usage: ["[--idle SECONDS] [--rpm N]"],
         discussion: """
-        Accounts (masked as everywhere; filter with /), the result of the selected account (Enter; a
-        acknowledges), the breach catalog (c; search with /, sort with s) and each breach's details. r
-        checks the selected account, R every account that is due (paced like 'check --all'; Esc
-        cancels). n adds an account (typed without echo, then shown masked); i imports a vCard through
+        Accounts (masked as everywhere; filter with / by id, account, label or state), the result of
+        the selected account (Enter; a acknowledges; Enter again opens one of its breaches, Tab picks
+        which), the breach catalog (c; search with /, sort with s) and each breach's details. r checks
+        the selected account, R every account that is due (paced like 'check --all'; Esc cancels);
+        when none is due, R again checks every account shown anyway. n adds an account (typed without echo, then shown masked); i imports a vCard through
         a pick list; v reveals the selected account after the passphrase, with every breach, paste and
         stealer-log website as reveal shows them (arrows, PgUp/PgDn, Home/End scroll, / finds), until
         any other key, a focus loss or 30 s (10 s, with a warning, where focus changes are not reported;
@@ -64,9 +65,7 @@ enum UICommand: Command {
         let obstacle = FocusObstacle.detect(environment: context.environment)
         let alternateScreen = AlternateScreenProbe.underGNUScreen(environment: context.environment)
         let ui = VaultUI(context: context, session: session, catalog: catalog)
-        ui.message = notes.value?.first
-        ui.focusObstacle = obstacle
-        ui.alternateScreen = alternateScreen
+        ui.prepare(message: notes.value?.first, focusObstacle: obstacle, alternateScreen: alternateScreen)
         switch try screen.run(ui) {
         case .userQuit: return .success
         case let .interrupted(signal): return .interrupted(by: signal)

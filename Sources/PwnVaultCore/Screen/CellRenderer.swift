@@ -1,4 +1,5 @@
-/// The full-screen interface's drawing: lines (with pwnvault's own SGR styles, `ESC [ … m`) become a
+/// The full-screen interface's drawing: rows of typed spans (or lines with pwnvault's own SGR styles,
+/// `ESC [ … m`, read into spans) become a
 /// grid of terminal cells, and each frame sends only the cells that differ from the one before, with
 /// cursor addressing (never a newline, so the screen never scrolls and nothing reaches the scrollback).
 ///
@@ -28,6 +29,13 @@ public struct CellRenderer: Sendable {
         }
     }
 
+    /// Text in one style: a row of the screen is a list of these (typed styles, no escape sequences).
+    public struct Span: Equatable, Sendable {
+        public var text: String
+        public var style: Style
+        public init(_ text: String, _ style: Style = Style()) { self.text = text; self.style = style }
+    }
+
     struct Cell: Equatable, Sendable {
         /// The character drawn here; empty for the right half of a wide character.
         var text: String = " "
@@ -46,7 +54,12 @@ public struct CellRenderer: Sendable {
 
     /// The bytes that turn the last frame into `lines` on a `columns` × `rows` screen.
     public mutating func frame(_ lines: [String], columns: Int, rows: Int) -> [UInt8] {
-        let grid = CellRenderer.grid(lines, columns: columns, rows: rows, colors: colors)
+        frame(rows: lines.map(CellRenderer.spans), columns: columns, rows: rows)
+    }
+
+    /// The bytes that turn the last frame into `spans` (one list a row) on a `columns` × `rows` screen.
+    public mutating func frame(rows lines: [[Span]], columns: Int, rows: Int) -> [UInt8] {
+        let grid = CellRenderer.grid(lines, columns: columns, rows: rows)
         var out = ""
         let whole = previous.count != rows || previousSize.columns != columns
         if whole { out += "\u{1B}[0m\u{1B}[H\u{1B}[2J" }
@@ -83,34 +96,60 @@ public struct CellRenderer: Sendable {
 
     /// `lines` laid out in cells: styles applied, everything past the width or the height left out.
     static func grid(_ lines: [String], columns: Int, rows: Int, colors: Bool) -> [[Cell]] {
+        grid(lines.map(CellRenderer.spans), columns: columns, rows: rows)
+    }
+
+    /// A line with pwnvault's own SGR styles (`ESC [ … m`, as `Console` writes them) as spans; any other
+    /// escape sequence is dropped.
+    public static func spans(_ line: String) -> [Span] {
+        var out: [Span] = []
+        var style = Style(), text = ""
+        var chars = line.makeIterator()
+        while let ch = chars.next() {
+            if ch == "\u{1B}" {
+                var body = ""
+                guard chars.next() == "[" else { continue }
+                while let p = chars.next() {
+                    if p.isLetter {
+                        if p == "m" {
+                            if !text.isEmpty { out.append(Span(text, style)); text = "" }
+                            style = CellRenderer.apply(body, to: style)
+                        }
+                        break
+                    }
+                    body.append(p)
+                }
+                continue
+            }
+            text.append(ch)
+        }
+        if !text.isEmpty { out.append(Span(text, style)) }
+        return out
+    }
+
+    /// `lines` laid out in cells: everything past the width or the height left out.
+    static func grid(_ lines: [[Span]], columns: Int, rows: Int) -> [[Cell]] {
         var grid = Array(repeating: Array(repeating: Cell(), count: columns), count: rows)
         for (r, line) in lines.prefix(rows).enumerated() {
-            var style = Style(), col = 0
-            var chars = line.makeIterator()
-            while let ch = chars.next() {
-                if ch == "\u{1B}" {
-                    var body = ""
-                    guard chars.next() == "[" else { continue }
-                    while let p = chars.next() {
-                        if p.isLetter { if p == "m" { style = CellRenderer.apply(body, to: style) }; break }
-                        body.append(p)
+            var col = 0
+            spans: for span in line {
+                let style = span.style
+                for ch in span.text {
+                    if let v = ch.unicodeScalars.first?.value, v < 0x20 || (0x7F..<0xA0).contains(v) { continue }
+                    let w = TerminalCells.width(ch)
+                    if w == 0 {
+                        if col > 0 {
+                            var k = col - 1
+                            while k > 0, grid[r][k].isContinuation { k -= 1 }
+                            grid[r][k].text.append(ch)
+                        }
+                        continue
                     }
-                    continue
+                    if col + w > columns { break spans }
+                    grid[r][col] = Cell(text: String(ch), style: style)
+                    if w == 2 { grid[r][col + 1] = Cell(text: "", style: style) }
+                    col += w
                 }
-                if let v = ch.unicodeScalars.first?.value, v < 0x20 || (0x7F..<0xA0).contains(v) { continue }
-                let w = TerminalCells.width(ch)
-                if w == 0 {
-                    if col > 0 {
-                        var k = col - 1
-                        while k > 0, grid[r][k].isContinuation { k -= 1 }
-                        grid[r][k].text.append(ch)
-                    }
-                    continue
-                }
-                if col + w > columns { break }
-                grid[r][col] = Cell(text: String(ch), style: style)
-                if w == 2 { grid[r][col + 1] = Cell(text: "", style: style) }
-                col += w
             }
         }
         return grid
@@ -137,4 +176,12 @@ public struct CellRenderer: Sendable {
         }
         return s
     }
+}
+
+// A span holds what the screen shows, a revealed account included: drawn on the private screen only,
+// never described, dumped or mirrored.
+extension CellRenderer.Span: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "CellRenderer.Span(\(text.count) characters, redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["style": style]) }
 }

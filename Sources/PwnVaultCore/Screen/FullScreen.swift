@@ -3,13 +3,17 @@ import Glibc
 /// What a full-screen interface shows and how it answers keys; `FullScreen` runs it on the private
 /// screen and keeps the protections (blanking, stops, signals, idle lock) to itself.
 public protocol FullScreenApp: AnyObject {
-    /// The lines of the screen at this size (styles as `ESC [ … m`; see `CellRenderer`).
-    func lines(columns: Int, rows: Int) -> [String]
+    /// The rows of the screen at this size, as typed spans (see `CellRenderer`).
+    func rows(columns: Int, rows: Int) -> [[CellRenderer.Span]]
     /// A key. `.quit` ends the run. Thrown errors end it too, after the terminal is put back.
     func handle(_ key: UIKey, screen: FullScreen) throws -> FullScreen.Answer
-    /// Whether background work is running: the screen then calls `tick()` every `tickInterval`.
-    var isBusy: Bool { get }
-    /// Progress of background work; true when the screen should be drawn again.
+    /// When the app wants `tick()` called at the latest (`TerminalClock` time), e.g. to hide something
+    /// revealed; nil when only keys, signals and `wake` matter.
+    var nextTick: Double? { get }
+    /// Called before the loop starts with what wakes it from another thread (background work posting an
+    /// event); the screen then calls `tick()`. Calls after the run ended do nothing.
+    func attach(_ wake: ScreenWake)
+    /// Takes what was posted and what is due; true when the screen should be drawn again.
     func tick() -> Bool
     /// Called when the screen hides (focus lost, idle lock, Ctrl-Z): forget anything revealed.
     func hide()
@@ -20,6 +24,7 @@ public protocol FullScreenApp: AnyObject {
 }
 
 extension FullScreenApp {
+    public func attach(_ wake: ScreenWake) {}
     public func unlock(_ key: UIKey) -> Bool { true }
     public var lockedLine: String? { nil }
 }
@@ -45,7 +50,6 @@ public final class FullScreen {
         "locked after \(minutes >= 1 ? "\(Int(minutes)) min" : "\(Int(minutes * 60)) s") idle. Press a key to show it."
     }
     public static let minimumSize = (columns: 40, rows: 10)
-    public static let tickInterval = 0.1
     static let mouseOn = Array("\u{1B}[?1000h\u{1B}[?1006h".utf8)
     static let mouseOff = Array("\u{1B}[?1006l\u{1B}[?1000l".utf8)
 
@@ -90,7 +94,10 @@ public final class FullScreen {
         guard isTerminal, let saved = TerminalIO.attributes(input) else { throw ScreenError.notATerminal }
         guard let signals = SignalPipe(signals: PrivateScreen.watchedSignals) else { throw ScreenError.noSignalPipe }
         terminal = PrivateScreenTerminal(output: output, input: input, saved: saved)
+        let wake = ScreenWake(signals)
+        app.attach(wake)
         defer {
+            wake.disconnect()
             leave()
             signals.restore()
             terminal = nil
@@ -105,7 +112,7 @@ public final class FullScreen {
         var drawWanted: Double?
         while true {
             var wait = 1.0
-            if app.isBusy { wait = FullScreen.tickInterval }
+            if let due = app.nextTick { wait = max(0, min(wait, due - now)) }
             if let since = escapeSince { wait = max(0, min(wait, since + KeyReader.escapeDelay - now)) }
             if !locked, idleTimeout > 0 { wait = max(0, min(wait, lastActivity + idleTimeout - now)) }
             // A frame is due: look (without waiting) for what came meanwhile first.
@@ -237,14 +244,15 @@ public final class FullScreen {
             TerminalIO.writeAll(output, PrivateScreenTerminal.clearSequence + Array(TerminalCells.truncate(line, to: columns).utf8))
             return
         }
-        let lines: [String]
+        let lines: [[CellRenderer.Span]]
         if columns < FullScreen.minimumSize.columns || rows < FullScreen.minimumSize.rows {
             // Short lines: the notice itself must fit where the screen does not.
             lines = ["too small:", "\(columns)x\(rows)", "needs", "\(FullScreen.minimumSize.columns)x\(FullScreen.minimumSize.rows)"]
+                .map { [CellRenderer.Span($0)] }
         } else {
-            lines = app.lines(columns: columns, rows: rows)
+            lines = app.rows(columns: columns, rows: rows)
         }
-        let bytes = renderer.frame(lines, columns: columns, rows: rows)
+        let bytes = renderer.frame(rows: lines, columns: columns, rows: rows)
         if !bytes.isEmpty { TerminalIO.writeAll(output, bytes) }
     }
 
@@ -269,4 +277,27 @@ public final class FullScreen {
 /// interface's own timeouts (how long something stays revealed).
 public enum TerminalClock {
     public static var now: Double { TerminalIO.secondsSinceBoot() }
+}
+
+/// Wakes a running `FullScreen` from another thread (a byte in its signal pipe, which its loop polls):
+/// background work posts its events, then calls `wake()`. After the run ended it does nothing, so a
+/// late call never writes into a descriptor number reused since.
+public final class ScreenWake: @unchecked Sendable {   // `fd` only behind `lock`
+    private let lock = Lock()
+    private var fd: Int32?
+
+    init(_ signals: SignalPipe) { fd = signals.writeDescriptor }
+
+    /// A wake that wakes nothing (tests drive the app without a screen).
+    public init() {}
+
+    public func wake() {
+        lock.lock(); defer { lock.unlock() }
+        if let fd { TerminalIO.poke(fd, SignalPipe.wakeByte) }
+    }
+
+    func disconnect() {
+        lock.lock(); defer { lock.unlock() }
+        fd = nil
+    }
 }

@@ -51,6 +51,9 @@ final class SignalPipe {
         return result
     }
 
+    /// The pipe's write end, for a `ScreenWake` (valid until `restore()`).
+    var writeDescriptor: Int32 { writeEnd }
+
     /// Wakes whoever polls `readEnd` (a `0` in `takeSignals()`), e.g. to end a watching thread.
     func wake() { TerminalIO.poke(writeEnd, SignalPipe.wakeByte) }
 

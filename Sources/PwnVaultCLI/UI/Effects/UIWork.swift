@@ -2,9 +2,10 @@ import FoundationEssentials
 import PwnVaultCore
 
 /// A check run in the background while the interface stays responsive: paced as `check --all` (the
-/// key's rate, from `--rpm`, the rate cache or HIBP), cancellable. Results are only queued here; the
-/// interface records them in the vault on its own thread (`VaultUI.tick`), so the vault is never
-/// touched from two threads. Nothing here writes to the terminal.
+/// key's rate, from `--rpm`, the rate cache or HIBP), cancellable. Results are only queued here, and
+/// each change wakes the screen's loop (`ScreenWake`, no polling); the interface then records them in
+/// the vault on its own thread (`VaultUI.tick`), so the vault is never touched from two threads.
+/// Nothing here writes to the terminal.
 final class UIWork: @unchecked Sendable {   // every mutable member is behind `lock`
     private let lock = Lock()
     private var _status: String
@@ -17,13 +18,20 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     private var task: Task<Void, Never>?
     let ids: [Int]
     let what: String
+    private let wake: ScreenWake
 
-    private init(ids: [Int], what: String) {
-        self.ids = ids; self.what = what
+    private init(ids: [Int], what: String, wake: ScreenWake) {
+        self.ids = ids; self.what = what; self.wake = wake
         _status = "checking \(what)…"
     }
 
     private func locked<T>(_ body: () -> T) -> T { lock.lock(); defer { lock.unlock() }; return body() }
+
+    /// `body` under the lock, then the screen woken to take what changed.
+    private func posting(_ body: () -> Void) {
+        locked(body)
+        wake.wake()
+    }
 
     var status: String { locked { _status } }
     var isRunning: Bool { locked { _running } }
@@ -32,7 +40,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     func takeResults() -> [(id: Int, attempt: CheckAttempt)] { locked { defer { _results = [] }; return _results } }
 
     func cancel() {
-        locked {
+        posting {
             guard _running else { return }
             _cancelled = true
             _status = "cancelling…"
@@ -42,7 +50,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     }
 
     private func add(_ id: Int, _ attempt: CheckAttempt) {
-        locked {
+        posting {
             _results.append((id, attempt))
             _done += 1
             if !attempt.result.hasAnswer { _failed += 1 } else if attempt.result.status == .breached { _pwned += 1 }
@@ -53,7 +61,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
 
     /// HIBP asked to wait (a 429), long enough to say so in the status line, as check says it on stderr.
     private func waiting(_ wait: Duration) {
-        locked {
+        posting {
             guard _running, !_cancelled else { return }
             _status = "checking \(what): \(_done)/\(ids.count) done; " + HIBPServices.waitNote(wait, stopping: "Esc cancels")
             _changed = true
@@ -61,7 +69,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     }
 
     private func finish(_ error: Error?) {
-        locked {
+        posting {
             let counts = "\(_done) of \(ids.count) checked, \(_pwned) pwned\(_failed > 0 ? ", \(_failed) failed" : "")"
             if _cancelled || error is CancellationError { _status = "check cancelled: " + counts }
             else if let e = error as? UserFacingError { _status = "check stopped (\(e.message)): " + counts }
@@ -73,8 +81,8 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     }
 
     /// Checks the vault accounts `ids` (in `payload`), or says why it cannot.
-    static func check(context: Context, accounts: [Account], what: String) -> UIWork {
-        let work = UIWork(ids: accounts.map(\.id), what: what)
+    static func check(context: Context, accounts: [Account], what: String, wake: ScreenWake) -> UIWork {
+        let work = UIWork(ids: accounts.map(\.id), what: what, wake: wake)
         guard !accounts.isEmpty else { work.finish(nil); return work }
         let services = HIBPServices(context)
         let key: SecretBytes
