@@ -55,13 +55,21 @@ struct Context {
         let source = try passphraseSource(useEnvironment: !requirePassphrase)
         let session: VaultSession
         do {
-            // On a terminal a mistyped passphrase is asked for again (not on reveal's private screen).
-            let retry = PromptRetry.forPerson(interactive: source == .terminal && terminalPrompt == nil, say: { console.note($0) })
+            // On a terminal a mistyped passphrase is asked for again, three tries in all, in every command;
+            // on reveal's private screen the refusal is said in the next prompt, not on stderr (which
+            // would write over the alternate screen).
+            let onScreen = PendingLine(), privateScreen = terminalPrompt != nil
+            let retry = PromptRetry.forPerson(interactive: source == .terminal, say: { line in
+                if privateScreen { onScreen.text = line } else { console.note(line) }
+            })
             session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase, retry: retry) { reason in
                 // One line saying why the keyring was not used, unless the user turned it off on purpose.
                 if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }
                 let prompt = "Passphrase for \(location.displayPath): "
-                if source == .terminal, let terminalPrompt { return try terminalPrompt(prompt) }
+                if source == .terminal, let terminalPrompt {
+                    defer { onScreen.text = nil }
+                    return try terminalPrompt((onScreen.text.map { $0 + ". " } ?? "") + prompt)
+                }
                 return try source.read(prompt: prompt)
             }
         } catch TerminalError.noTerminal where requirePassphrase {
@@ -80,6 +88,11 @@ struct Context {
     }
 }
 
+/// A line said with the next prompt rather than on stderr (reveal's private screen).
+private final class PendingLine: @unchecked Sendable {   // one thread: the command's
+    var text: String?
+}
+
 /// An unattended run never prompts: when the keyring cannot open the vault, it stops with the keyring status.
 struct KeyringOnlyError: UserFacingError {
     let reason: String
@@ -87,7 +100,11 @@ struct KeyringOnlyError: UserFacingError {
     let provider: KeyringProvider
     var message: String { "\(reason); watch never asks for a passphrase" }
     var hint: String? {
-        "\(provider.unattendedAdvice); if it holds no key for this vault yet, run 'pwnvault list' once on a terminal to put it there"
+        // The key is missing (or stale): a run on a terminal puts it there; but only once the keyring
+        // is open, so a locked keyring gets the advice alone.
+        reason == "the keyring has no key for this vault" || reason == "the keyring's key for this vault does not open it"
+            ? "run 'pwnvault list' once on a terminal, with the keyring unlocked, to put this vault's key there; then \(provider.unattendedAdvice)"
+            : provider.unattendedAdvice
     }
     var exitStatus: ExitStatus { .keyring }
 }

@@ -189,6 +189,23 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertTrue(s.run(["help", "check"]).stdout.hasSuffix("EXIT STATUS:\n  0 no checked account has a finding that is not acknowledged (with --all: no account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked (this wins over 1).\n"))
     }
 
+    /// Hints name what the command really uses: Pwned Passwords by its own name and address setting
+    /// (not HIBP's, and no "saved results"); watch's advice for a keyring without this vault's key.
+    func testHintsNameWhatTheCommandUses() {
+        let password = s.run(["password"], input: "hunter2\n")
+        XCTAssertEqual(password.status, 6, password.all)
+        XCTAssertTrue(password.stderr.contains("error: Pwned Passwords cannot be reached"), password.stderr)
+        XCTAssertTrue(password.stderr.contains("PWNVAULT_PASSWORDS_URL"), password.stderr)
+        XCTAssertFalse(password.stderr.contains("PWNVAULT_API_URL") || password.stderr.contains("saved results"), password.stderr)
+
+        let created = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"], env: ["PWNVAULT_KEYRING": "none"])
+        XCTAssertEqual(created.status, 0, created.all)
+        let watch = s.run(["watch"], passphraseFromFile: false)
+        XCTAssertEqual(watch.status, 5, watch.all)
+        XCTAssertTrue(watch.stderr.contains("the keyring has no key for this vault"), watch.stderr)
+        XCTAssertTrue(watch.stderr.contains("hint: run 'pwnvault list' once on a terminal, with the keyring unlocked, to put this vault's key there"), watch.stderr)
+    }
+
     /// `init` ends with the next two commands to run, on stderr (stdout stays the result).
     func testInitEndsWithTheNextTwoCommands() {
         let r = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"])

@@ -309,6 +309,21 @@ final class ScreenEndToEndTests: XCTestCase {
         XCTAssertFalse(forced.stdout.contains(secretMark))
     }
 
+    /// A mistyped passphrase gets three tries on reveal's private screen, as in every other command;
+    /// the refusal is said in the next prompt, never on stderr over the private screen.
+    func testRevealAsksAgainAfterAWrongPassphrase() {
+        let r = s.runOnTerminal(["reveal"], steps: [("Passphrase for", "not the passphrase\n"),
+                                                    ("try again (2 more attempts)", Sandbox.passphrase + "\n"), (secretAccount, "q")],
+                                passphraseFromFile: false)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertTrue(r.stdout.contains(secretAccount), r.stdout)
+        let three = s.runOnTerminal(["reveal"], steps: [("Passphrase for", "wrong one\n"), ("2 more attempts", "wrong two\n"),
+                                                        ("1 more attempt", "wrong three\n")],
+                                    passphraseFromFile: false)
+        XCTAssertNotEqual(three.status, 0, three.stdout)
+        XCTAssertFalse(three.stdout.contains(secretAccount), three.stdout)
+    }
+
     /// Types a focus-in report once pwnvault has turned focus reporting on: it is the pane's foreground
     /// process and has put the terminal into key-at-a-time input (`-icanon`), which it does right before
     /// writing `ESC[?1004h`. A fixed wait lost the race under load: a report typed before the mode is on

@@ -51,7 +51,7 @@ enum InitCommand: Command {
             // The next two steps of the first hour, on stderr like every hint: stdout stays the result.
             let vault = context.arguments.value("vault").map { " --vault " + ScheduledWatch.shellQuoted($0) } ?? ""
             context.console.note("next: pwnvault\(vault) add you@example.com --label Me   (or: pwnvault\(vault) import contacts.vcf)")
-            context.console.note("then: pwnvault\(vault) check --all")
+            context.console.note("then: pwnvault\(vault) check --all   (checks need an HIBP key: pwnvault config api-key)")
         }
         return .success
     }

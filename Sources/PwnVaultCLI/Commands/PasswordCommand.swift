@@ -116,7 +116,8 @@ enum PasswordCommand: Command {
 
         func timesSeen(_ hash: PasswordHash) throws -> Int {
             switch self {
-            case let .api(client): return try blocking { try await client.timesSeen(hash) }
+            case let .api(client):
+                do { return try blocking { try await client.timesSeen(hash) } } catch { throw PwnedPasswordsError.wrapping(error) }
             case let .file(file): return try file.timesSeen(hash)
             }
         }

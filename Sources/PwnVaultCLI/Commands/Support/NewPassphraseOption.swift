@@ -14,7 +14,9 @@ enum NewPassphraseOption {
         let transport = CurlTransport(maxBodyBytes: PwnedPasswordsClient.maxBodyBytes,
                                       timeout: .seconds(settings.httpTimeoutSeconds), maxConnectionsPerHost: 1)
         let client = PwnedPasswordsClient(baseURL: settings.passwordsBaseURL, version: CLI.version, transport: transport)
-        return NewPassphraseCheck(lookup: { hash in try blocking { try await client.timesSeen(hash) } })
+        return NewPassphraseCheck(lookup: { hash in
+            do { return try blocking { try await client.timesSeen(hash) } } catch { throw PwnedPasswordsError.wrapping(error) }
+        })
     }
 
     /// The shortest new passphrase accepted.
