@@ -25,4 +25,23 @@ final class TableTests: XCTestCase {
             XCTAssertTrue(lines[2].contains("152,445,165") && lines[1].hasPrefix("2020-08-20"), "\(lines)")
         }
     }
+
+    /// Columns give way in the order stated (a label before a status before the name commands take),
+    /// each only as far as needed; a removed column takes its cells and rules with it.
+    func testColumnsGiveWayInTheStatedOrder() {
+        var t = Table(header: ["ID", "NAME", "LABEL", "STATUS"], keep: [0],
+                      giveWay: [(2, 5), (3, 8), (1, 6)])
+        t.rows = [["#1", "CollectionNumberOne", "Grandmother's phone", "breached (3, 1 to acknowledge)"]]
+        let natural = TerminalCells.width(t.render()[1])
+        let a = t.render(width: natural - 10)[1]
+        XCTAssertTrue(a.contains("CollectionNumberOne") && a.contains("breached (3, 1 to acknowledge)"), "the label first: \(a)")
+        let b = t.render(width: natural - 30)[1]
+        XCTAssertTrue(b.contains("CollectionNumberOne") && !b.contains("to acknowledge"), "then the status: \(b)")
+        XCTAssertTrue(t.keepsWhole(1, at: natural - 30))
+        XCTAssertFalse(t.keepsWhole(1, at: 30), "the name last")
+        let without = t.removing(column: 2)
+        XCTAssertEqual(without.header, ["ID", "NAME", "STATUS"])
+        XCTAssertEqual(without.rows[0], ["#1", "CollectionNumberOne", "breached (3, 1 to acknowledge)"])
+        XCTAssertTrue(without.keepsWhole(1, at: natural - 30))
+    }
 }

@@ -76,14 +76,16 @@ struct BreachRendering {
     /// The catalog table (`breaches`): date, title with flags, domain, size, name; fitted to the width.
     func table(_ breaches: [Breach]) -> [String] {
         // The name is what 'pwnvault breach NAME' and 'ack' take: the domain gives way first, then the
-        // title down to 12 cells, and only then the name.
+        // title down to 8 cells, and only then the name.
         var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"], keep: [0, 3],
-                          giveWay: [(2, 3), (1, 12), (4, 12), (1, 5)])
+                          giveWay: [(2, 3), (1, 12), (1, 8), (4, 12), (1, 3)])
         for b in breaches {
             table.rows.append([b.breachDate.map { "\($0)" } ?? "-", title(b),
                                b.domain.isEmpty ? "-" : Sanitizer.singleLine(b.domain),
                                thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
         }
+        // Where even that cuts a name, the domain column is left out altogether (`breach NAME` shows it).
+        if !table.keepsWhole(4, at: console.width) { table = table.removing(column: 2) }
         return console.lines(of: table)
     }
 

@@ -58,6 +58,26 @@ struct Table {
         return lines
     }
 
+    /// Whether, fitted to `width`, column `column` keeps its widest cell (nothing in it ends in `…`).
+    func keepsWhole(_ column: Int, at width: Int?) -> Bool {
+        var cells: [Int] = []
+        for row in CollectionOfOne(header) + rows {
+            for i in 0..<header.count { cells.append(i < row.count ? TerminalCells.width(row[i]) : 0) }
+        }
+        let natural = stride(from: column, to: cells.count, by: header.count).map { cells[$0] }.max() ?? 0
+        return columnWidths(fitting: width, cells: cells)[column] >= natural
+    }
+
+    /// The same table without column `column` (what a narrow window leaves out first).
+    func removing(column: Int) -> Table {
+        func shifted(_ set: Set<Int>) -> Set<Int> { Set(set.compactMap { $0 == column ? nil : $0 > column ? $0 - 1 : $0 }) }
+        var table = Table(header: header.enumerated().filter { $0.offset != column }.map(\.element),
+                          keep: shifted(keep), shrinkFirst: shifted(shrinkFirst),
+                          giveWay: giveWay.compactMap { $0.column == column ? nil : ($0.column > column ? $0.column - 1 : $0.column, $0.downTo) })
+        table.rows = rows.map { row in row.enumerated().filter { $0.offset != column }.map(\.element) }
+        return table
+    }
+
     /// Each column's width: its widest cell (`cells`: the widths, `header.count` a row); with `width`, the widest shrinkable column loses a cell
     /// at a time (those in `shrinkFirst` sooner) until the table fits or every column is down to its
     /// header (at least 3 cells).
