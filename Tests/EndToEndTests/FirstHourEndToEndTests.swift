@@ -206,6 +206,20 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertTrue(watch.stderr.contains("hint: run 'pwnvault list' once on a terminal, with the keyring unlocked, to put this vault's key there"), watch.stderr)
     }
 
+    /// `help` with a word that is no command says so of the help topic, with the topics there are.
+    func testHelpWithAnUnknownWordNamesTheTopics() {
+        let near = s.run(["help", "exit-stats"])
+        XCTAssertEqual(near.status, 2, near.all)
+        XCTAssertEqual(near.stderr, """
+            pwnvault: error: no command or help topic 'exit-stats'
+            pwnvault: hint: did you mean 'exit-status'? 'pwnvault help' lists the commands; the topics are environment, exit-status
+
+            """)
+        let far = s.run(["help", "kim.lee"])
+        XCTAssertTrue(far.stderr.hasPrefix("pwnvault: error: no command or help topic by that name\n"), far.stderr)
+        XCTAssertFalse(far.stderr.contains("kim.lee"), "never repeated: it may be an account")
+    }
+
     /// `init` ends with the next two commands to run, on stderr (stdout stays the result).
     func testInitEndsWithTheNextTwoCommands() {
         let r = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"])

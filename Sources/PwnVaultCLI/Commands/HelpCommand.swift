@@ -22,7 +22,12 @@ enum HelpCommand: Command {
             return .success
         }
         guard let command = Commands.named(name) else {
-            throw UsageError.unknownCommand(name, suggestion: Suggest.closest(to: name, in: Commands.all.map { $0.spec.name }))
+            let topics = HelpText.topics.keys.filter { $0 != ManPage.topic }.sorted()
+            let near = Suggest.closest(to: name, in: Commands.all.map { $0.spec.name } + topics)
+            // The word is repeated only when it is a near miss of a real name (it may be an account).
+            throw InputError(near != nil && UsageError.isPlainWord(name) ? "no command or help topic '\(name)'" : "no command or help topic by that name",
+                             hint: (near.map { "did you mean '\($0)'? " } ?? "") + "'pwnvault help' lists the commands; the topics are "
+                                + topics.joined(separator: ", "))
         }
         context.console.out(HelpText.command(command.spec, width: context.console.width))
         return .success
