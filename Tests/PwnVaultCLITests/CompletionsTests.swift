@@ -164,4 +164,34 @@ final class CompletionsTests: XCTestCase {
         XCTAssertEqual(parts[3], ["contacts.vcf"])
         XCTAssertEqual(parts[4], [], "accounts are not file names")
     }
+
+    /// zsh's script, run by zsh with its completion functions replaced by ones that print what they
+    /// were asked: the command is found after global options, and each position gets the right action.
+    func testZshFindsTheCommandAfterGlobalOptionsAndOffersFilesAndFindings() throws {
+        guard let zsh = ProgramRun.installed("zsh") else { throw XCTSkip("zsh is not installed") }
+        func complete(_ words: [String], prefix: String = "") throws -> String {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+            let script = """
+                _describe() { print -r -- "describe $*" }
+                _files() { print -r -- "files" }
+                compadd() { print -r -- "compadd $*" }
+                _arguments() { print -r -- "arguments $*" }
+                words=(\(quoted)); CURRENT=\(words.count); PREFIX='\(prefix)'
+
+                """ + Completions.script(for: .zsh)
+            let r = try ProgramRun.run(zsh, ["-f", "-s"], input: script)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+        XCTAssertTrue(try complete(["pwnvault", "li"]).hasPrefix("describe -t commands"))
+        XCTAssertTrue(try complete(["pwnvault", "--vault", "/tmp/v2", "li"]).hasPrefix("describe -t commands"))
+        XCTAssertEqual(try complete(["pwnvault", "--vault", ""]), "files\n", "the global option's value is a file")
+        XCTAssertTrue(try complete(["pwnvault", "--", ""], prefix: "--").contains("compadd -- --help --version --vault"))
+        let list = try complete(["pwnvault", "--vault", "/tmp/v2", "--json", "list", "--st"])
+        XCTAssertTrue(list.hasPrefix("arguments -s") && list.contains("--status=[only accounts"), list)
+        XCTAssertTrue(try complete(["pwnvault", "import", "con"]).contains("1:contacts.vcf:_files"))
+        let ack = try complete(["pwnvault", "ack", "#1", ""])
+        XCTAssertTrue(ack.contains("1:account|#id:_pwnvault_ids") && ack.contains("*:breach:_pwnvault_findings"), ack)
+        XCTAssertTrue(try complete(["pwnvault", "password", "--offline", "c"]).contains("--offline=[search a downloaded Pwned Passwords file instead of the API]:file:_files"))
+    }
 }
