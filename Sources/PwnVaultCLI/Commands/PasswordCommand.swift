@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import PwnVaultCore
 
 /// `pwnvault password`: is a password in Pwned Passwords? Asked on the terminal without echo, or read
@@ -60,7 +59,7 @@ enum PasswordCommand: Command {
                 pendingBytes = 0
             }
             defer { flush() }   // also when a lookup fails midway: the results so far are shown
-            try PasswordLineReader(fd: STDIN_FILENO).forEachLine { line, password in
+            try PasswordLineReader.standardInput().forEachLine { line, password in
                 hash.rehash(password)
                 let count = try lookup.timesSeen(hash)
                 rows.append(Row(line: line, found: count > 0, count: count))
