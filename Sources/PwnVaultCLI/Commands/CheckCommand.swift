@@ -8,6 +8,13 @@ enum CheckCommand: Command {
     /// Results older than this are re-checked by `check --all`.
     static let staleAfter: TimeInterval = 24 * 3600
 
+    static let all = OptionSpec("all", help: "check every account in the vault that is due")
+    static let force = OptionSpec("force", help: "with --all: re-check accounts checked within the last day too")
+    static let pastes = OptionSpec("pastes", help: "also count the pastes each e-mail address appears in")
+    static let stealerLogs = OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)")
+    static let save = OptionSpec("save", help: "add accounts that are not in the vault, and save their results")
+    static let refresh = OptionSpec("refresh", help: "refresh the cached breach catalog first")
+
     static let spec = CommandSpec(
         name: "check",
         summary: "check accounts against Have I Been Pwned and save the results",
@@ -40,13 +47,7 @@ enum CheckCommand: Command {
         missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked
         (this wins over 1).
         """,
-        options: [OptionSpec("all", help: "check every account in the vault that is due"),
-                  OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
-                  OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
-                  OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)"),
-                  NotifyOption.spec,
-                  OptionSpec("save", help: "add accounts that are not in the vault, and save their results")]
-            + PacingOptions.specs + [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+        options: [all, force, pastes, stealerLogs, NotifyOption.spec, save] + PacingOptions.specs + [refresh],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
         examples: [("pwnvault check --all", "check every account that is due, as fast as the key allows"),
@@ -102,13 +103,13 @@ enum CheckCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let args = context.arguments
-        let all = args.has("all")
+        let all = args.has(Self.all)
         if all && !args.positionals.isEmpty {
             throw UsageError.conflicting(command: "check", reason: "--all checks the whole vault: give either --all or accounts, not both")
         }
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
-        if args.has("force") && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
-        let pacing = try PacingOptions(context, command: "check")
+        if args.has(Self.force) && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
+        let pacing = try PacingOptions(context, command: "check", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
         var rpm = pacing.rpm
         let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
@@ -117,10 +118,10 @@ enum CheckCommand: Command {
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
-        let needsVault = all || args.has("save") || args.positionals.contains { $0.hasPrefix("#") }
+        let needsVault = all || args.has(Self.save) || args.positionals.contains { $0.hasPrefix("#") }
         let session: VaultSession? = (needsVault || VaultStore(location: location).exists) ? try context.openVault() : nil
         var entries = try resolveEntries(context, session: session, all: all)
-        if args.has("save"), let session {
+        if args.has(Self.save), let session {
             entries = try addUnsaved(entries, to: session, context: context)
         }
         if entries.isEmpty {
@@ -147,7 +148,7 @@ enum CheckCommand: Command {
         if rpm == nil && entries.count > 1 { rpm = cache?.rpm(for: key, now: context.now()) }
         let askForRate = rpm == nil && entries.count > 1
         let clock = SystemSchedulerClock()
-        let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
+        let loader = Result { try services.catalogLoader(refresh: args.has(Self.refresh)) }
         // A result naming a breach the cached copy lacks (the newest news) fetches it again, once.
         let refresher = try? services.catalogLoader(refresh: true)
         if askForRate {
@@ -205,7 +206,7 @@ enum CheckCommand: Command {
         if all {
             guard let session else { return [] }
             let now = context.now()
-            if context.arguments.has("force") {
+            if context.arguments.has(Self.force) {
                 return try forcedEntries(session, now: now, context: context)
             }
             return session.payload.accounts.filter { isDue($0, now: now) }.map { Entry(account: $0, parsed: nil, position: nil) }
@@ -316,9 +317,9 @@ enum CheckCommand: Command {
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         var runner = CheckRunner(context: context, client: client, rpm: rpm, maxWait: maxWait, afterARequest: false,
-                                 session: session, pastes: context.arguments.has("pastes"),
-                                 stealerLogs: context.arguments.has("stealer-logs"), clock: clock, lastRequestAt: lastRequestAt,
-                                 rpmFromUser: context.arguments.value("rpm") != nil)
+                                 session: session, pastes: context.arguments.has(Self.pastes),
+                                 stealerLogs: context.arguments.has(Self.stealerLogs), clock: clock, lastRequestAt: lastRequestAt,
+                                 rpmFromUser: context.arguments.value(PacingOptions.rpm) != nil)
         runner.kAnonymity = kAnonymity
         runner.apiKey = key
         let json = context.json
@@ -354,7 +355,7 @@ enum CheckCommand: Command {
             c.note("interrupted: \(summary.checked) of \(entries.count) checked and saved; run the same command again to continue")
             return .interrupted
         }
-        if all, let session, context.arguments.has("force"), report.failed == 0 {
+        if all, let session, context.arguments.has(Self.force), report.failed == 0 {
             try finishForcedRun(session, catalog: catalog)
         }
         return exitStatus(forStoredIn: session, all: all, outcomes: report.outcomes, summary: summary)

@@ -5,6 +5,8 @@ import PwnVaultCore
 /// one per line from stdin; checked with k-anonymity (five hex characters of its SHA-1 leave the
 /// machine) or in a downloaded file. Prints counts only, stores nothing.
 enum PasswordCommand: Command {
+    static let offline = OptionSpec("offline", value: "FILE", help: "search a downloaded Pwned Passwords file instead of the API")
+
     static let spec = CommandSpec(
         name: "password",
         summary: "check passwords against Pwned Passwords without sending them",
@@ -19,7 +21,7 @@ enum PasswordCommand: Command {
         whole. Passwords and hashes are never printed or stored.
         Exit status: 0 no password was found, 1 at least one was, 2 bad input or file, 6 network failure.
         """,
-        options: [OptionSpec("offline", value: "FILE", help: "search a downloaded Pwned Passwords file instead of the API")],
+        options: [offline],
         examples: [("pwnvault password", "type a password (not shown) and see how often it was seen"),
                    ("pwnvault password < candidates.txt", "one result per line: 'line 3: seen 1,052,154 times'"),
                    ("pwnvault password --offline pwnedpasswords.txt", "check against the downloaded file; nothing leaves the machine"),
@@ -83,7 +85,7 @@ enum PasswordCommand: Command {
     /// Where counts come from: the file given with --offline (opened and checked before any password
     /// is asked for), else the range API.
     static func makeLookup(_ context: Context) throws -> Lookup {
-        if let path = context.arguments.value("offline") {
+        if let path = context.arguments.value(Self.offline) {
             return .file(try PwnedPasswordsFile(path: path))
         }
         let settings = context.settings
