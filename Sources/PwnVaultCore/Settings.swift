@@ -136,6 +136,8 @@ public struct Settings: Sendable, Equatable {
     public var cacheHome: String?
     /// `$XDG_CONFIG_HOME` when absolute, else `$HOME/.config`; nil without either.
     public var configHome: String?
+    /// Which of the variables in `documentation` are set and non-empty (so a hint can say "unset it").
+    public var variablesSet: Set<String>
 
     /// Reads every setting from `environment` (pass `ProcessInfo.processInfo.environment`).
     /// Empty variables count as unset. Throws `SettingsError` for a value pwnvault will not guess
@@ -217,6 +219,7 @@ public struct Settings: Sendable, Equatable {
         dataHome = absolute("XDG_DATA_HOME") ?? home.map { Self.join($0, ".local/share") }
         cacheHome = absolute("XDG_CACHE_HOME") ?? home.map { Self.join($0, ".cache") }
         configHome = absolute("XDG_CONFIG_HOME") ?? home.map { Self.join($0, ".config") }
+        variablesSet = Set(Self.documentation.map(\.name).filter { value($0) != nil })
     }
 
     static func join(_ folder: String, _ name: String) -> String {

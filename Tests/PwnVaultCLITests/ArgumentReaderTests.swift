@@ -11,6 +11,12 @@ final class ArgumentReaderTests: XCTestCase {
 
     func read(_ a: [String]) throws -> ParsedArguments { try ArgumentReader.read(a, spec: spec) }
 
+    func testTheParsedArgumentsKnowWhichOptionsTheCommandAccepts() throws {
+        // What the debug assertion in has/value/allValues checks a lookup against.
+        XCTAssertEqual(try read([]).accepted, Set(["label", "all", "tag"] + GlobalOptions.all.map(\.name)))
+        XCTAssertEqual(ParsedArguments().accepted, [], "arguments made by hand accept any lookup")
+    }
+
     func testValuesInBothFormsFlagsAndPositionals() throws {
         let p = try read(["a", "--label", "Mum", "--all", "b", "--tag=x", "--tag", "y"])
         XCTAssertEqual(p.positionals, ["a", "b"])

@@ -274,7 +274,7 @@ struct DoctorRun {
         let request = HTTPRequest(url: url, headers: ["user-agent": userAgent, "accept": "application/json"])
         let transport = self.transport
         let fix = "check the network connection" + (base.absoluteString.hasPrefix("https://") ? "" : " and whether the server at \(shown) runs")
-            + (context.environment[variable].map { $0.isEmpty ? "" : ", or correct or unset \(variable)" } ?? "")
+            + (context.settings.variablesSet.contains(variable) ? ", or correct or unset \(variable)" : "")
         do {
             let response = try blocking { try await transport.send(request) }
             guard response.status == 200, !response.body.isEmpty else {
