@@ -4,7 +4,6 @@ import PwnVaultCore
 /// `pwnvault add`: accounts to watch, from arguments or one per line on stdin. All or nothing:
 /// one invalid account and none is added.
 enum AddCommand: Command {
-
     static let label = OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number")
 
     static let spec = CommandSpec(

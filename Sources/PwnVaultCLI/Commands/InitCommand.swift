@@ -2,7 +2,6 @@ import PwnVaultCore
 
 /// `pwnvault init`: a new vault, its key in the keyring and wrapped under a new passphrase.
 enum InitCommand: Command {
-
     static let kdf = OptionSpec("kdf", value: "PRESET", help: "Argon2id cost: interactive, moderate (default) or sensitive")
 
     static let spec = CommandSpec(
@@ -26,7 +25,7 @@ enum InitCommand: Command {
                     "create a vault elsewhere, passphrase from a file descriptor")])
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let kdf = try kdfParameters(context)
+        let kdf = try KDFOption.parameters(context, option: Self.kdf)
         let location = try context.vaultLocation()
         // Both refusals come before the passphrase is asked: nothing to type for nothing.
         let store = VaultStore(location: location)
@@ -56,14 +55,5 @@ enum InitCommand: Command {
             context.console.note("then: pwnvault\(vault) check --all")
         }
         return .success
-    }
-
-    static func kdfParameters(_ context: Context, option: OptionSpec = kdf) throws -> KDFParameters {
-        guard let name = context.arguments.value(option) else { return .moderate }
-        guard let kdf = KDFParameters.named(name) else {
-            throw UsageError.invalidValue(command: context.commandName, option: "--\(option.name)",
-                                          reason: "expected interactive, moderate or sensitive")
-        }
-        return kdf
     }
 }

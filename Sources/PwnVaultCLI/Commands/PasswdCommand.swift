@@ -39,7 +39,7 @@ enum PasswdCommand: Command {
             throw ProofOfKnowledgeError.wrongCurrentPassphrase
         }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
-        let kdf = context.arguments.has(Self.kdf) ? try InitCommand.kdfParameters(context, option: Self.kdf) : session.header.kdf
+        let kdf = context.arguments.has(Self.kdf) ? try KDFOption.parameters(context, option: Self.kdf) : session.header.kdf
         let newPassphrase = try NewPassphraseOption.read(from: newSource, prompt: "New passphrase: ", console: context.console,
                                                           check: NewPassphraseOption.check(context))
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
