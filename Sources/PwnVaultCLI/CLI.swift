@@ -76,7 +76,7 @@ public enum CLI {
             plain.error(InternalError(error))
             return .usage
         }
-        if parsed.has("help") { plain.out(HelpText.command(spec, width: terminal.columns)); return .success }
+        if parsed.has(GlobalOptions.help) { plain.out(HelpText.command(spec, width: terminal.columns)); return .success }
         let settings: Settings
         do { settings = try Settings(environment: environment) } catch let error as UserFacingError {
             plain.error(error)
@@ -86,16 +86,16 @@ public enum CLI {
             return .usage
         }
 
-        if parsed.has("share") && parsed.has("no-share") {
+        if parsed.has(GlobalOptions.share) && parsed.has(GlobalOptions.noShare) {
             let error = UsageError.conflicting(command: spec.name, reason: "--share and --no-share contradict each other")
             plain.error(error)
             return error.exitStatus
         }
         let share = shareMode(parsed, settings: settings, environment: environment, terminal: terminal, detect: detectShare)
         let console = Console(terminal: terminal,
-                              policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has("json"), shareMode: share != nil),
-                              colorsAllowed: !parsed.has("no-color") && !settings.noColor, writeOut: writeOut, writeErr: writeErr,
-                              apiKeyFromEnvironment: !(environment[Settings.apiKeyVariable] ?? "").isEmpty)
+                              policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal && !parsed.has(GlobalOptions.json), shareMode: share != nil),
+                              colorsAllowed: !parsed.has(GlobalOptions.noColor) && !settings.noColor, writeOut: writeOut, writeErr: writeErr,
+                              apiKeyFromEnvironment: settings.hasAPIKeyInEnvironment)
         if let share, spec.usesVault {
             console.note("share mode is on (\(share)): accounts appear by label or #id only")
         }
@@ -126,9 +126,9 @@ extension CLI {
     static func shareMode(_ parsed: ParsedArguments, settings: Settings, environment: [String: String],
                           terminal: TerminalCapabilities,
                           detect: ([String: String]) -> ShareModeReason?) -> String? {
-        if parsed.has("share") { return "--share" }
+        if parsed.has(GlobalOptions.share) { return "--share" }
         if settings.shareMode { return "\(Settings.shareVariable) is set" }
-        guard !parsed.has("no-share"), terminal.stdoutIsTerminal || terminal.stderrIsTerminal else { return nil }
+        guard !parsed.has(GlobalOptions.noShare), terminal.stdoutIsTerminal || terminal.stderrIsTerminal else { return nil }
         return detect(environment)?.description
     }
 }

@@ -14,21 +14,21 @@ struct Context {
     /// Why share mode is on (`--share`, `PWNVAULT_SHARE`, a detected shared terminal), or nil.
     let shareReason: String?
 
-    var json: Bool { arguments.has("json") }
+    var json: Bool { arguments.has(GlobalOptions.json) }
     /// Phone numbers read in the locale's region (`add` and `import` take `--region`: `RegionOption`).
     var phoneNumbering: PhoneNumbering { PhoneNumbering(region: settings.telephoneRegion) }
 
     /// The vault this run works on (`--vault`, `PWNVAULT_VAULT`, XDG default).
     func vaultLocation() throws -> VaultLocation {
-        try VaultLocation.resolve(explicitPath: arguments.value("vault"), settings: settings)
+        try VaultLocation.resolve(explicitPath: arguments.value(GlobalOptions.vault), settings: settings)
     }
 
     /// Where the passphrase comes from: `--passphrase-fd`, `--passphrase-file`, `PWNVAULT_PASSPHRASE_FILE`, the terminal.
-    func passphraseSource(fdOption: String = "passphrase-fd", fileOption: String = "passphrase-file",
+    func passphraseSource(fdOption: OptionSpec = GlobalOptions.passphraseFD, fileOption: OptionSpec = GlobalOptions.passphraseFile,
                           useEnvironment: Bool = true) throws -> PassphraseSource {
         if let fd = arguments.value(fdOption) {
             guard let n = Int32(fd), n >= 0 else {
-                throw UsageError.invalidValue(command: commandName, option: "--\(fdOption)", reason: "not a file descriptor number")
+                throw UsageError.invalidValue(command: commandName, option: "--\(fdOption.name)", reason: "not a file descriptor number")
             }
             return .fileDescriptor(n)
         }

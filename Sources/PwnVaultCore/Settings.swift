@@ -3,8 +3,8 @@ import FoundationEssentials
 /// Every environment variable pwnvault reads, read in this one place, each with its default.
 ///
 /// `documentation` is the table that `pwnvault help environment` and the man page print. The HIBP
-/// API key is the one exception to "read here": it is a secret, so `Settings` only records whether
-/// it is set, and the code that sends it reads `Settings.apiKeyVariable` straight into `SecretBytes`.
+/// API key is read here too, but it is a secret: `environmentAPIKey` never prints and hands the key
+/// out only as `SecretBytes`.
 public struct Settings: Sendable, Equatable {
     /// Whether the desktop keyring may be used.
     public enum KeyringMode: String, Sendable, CaseIterable {
@@ -108,8 +108,10 @@ public struct Settings: Sendable, Equatable {
     public var apiBaseURL: URL
     /// The validated Pwned Passwords base (`APIURLPolicy`).
     public var passwordsBaseURL: URL
-    /// Whether `HIBP_API_KEY` is set and non-empty. Its value is deliberately not kept here.
-    public var hasAPIKeyInEnvironment: Bool
+    /// `HIBP_API_KEY` when set and non-empty (redacted; `secret()` gives the key).
+    public var environmentAPIKey: EnvironmentAPIKey?
+    /// Whether `HIBP_API_KEY` is set and non-empty.
+    public var hasAPIKeyInEnvironment: Bool { environmentAPIKey != nil }
     /// `PWNVAULT_SHARE`: show accounts only by label or `#id`.
     public var shareMode: Bool
     /// The region national phone numbers are read in, from the territory of the locale for telephone
@@ -134,6 +136,8 @@ public struct Settings: Sendable, Equatable {
     public var cacheHome: String?
     /// `$XDG_CONFIG_HOME` when absolute, else `$HOME/.config`; nil without either.
     public var configHome: String?
+    /// Which of the variables in `documentation` are set and non-empty (so a hint can say "unset it").
+    public var variablesSet: Set<String>
 
     /// Reads every setting from `environment` (pass `ProcessInfo.processInfo.environment`).
     /// Empty variables count as unset. Throws `SettingsError` for a value pwnvault will not guess
@@ -180,7 +184,7 @@ public struct Settings: Sendable, Equatable {
                                                       reason: reason)
             }
         }
-        hasAPIKeyInEnvironment = value(Self.apiKeyVariable) != nil
+        environmentAPIKey = EnvironmentAPIKey(value(Self.apiKeyVariable))
 
         /// A whole number of seconds in `range` from `variable`, or `fallback` when it is unset.
         func seconds(_ variable: String, in range: ClosedRange<Int>, default fallback: Int) throws -> Int {
@@ -215,6 +219,7 @@ public struct Settings: Sendable, Equatable {
         dataHome = absolute("XDG_DATA_HOME") ?? home.map { Self.join($0, ".local/share") }
         cacheHome = absolute("XDG_CACHE_HOME") ?? home.map { Self.join($0, ".cache") }
         configHome = absolute("XDG_CONFIG_HOME") ?? home.map { Self.join($0, ".config") }
+        variablesSet = Set(Self.documentation.map(\.name).filter { value($0) != nil })
     }
 
     static func join(_ folder: String, _ name: String) -> String {

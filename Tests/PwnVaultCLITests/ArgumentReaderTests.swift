@@ -2,35 +2,43 @@
 import XCTest
 
 final class ArgumentReaderTests: XCTestCase {
+    static let label = OptionSpec("label", value: "TEXT", help: "h")
+    static let all = OptionSpec("all", help: "h")
+    static let tag = OptionSpec("tag", value: "T", help: "h", repeatable: true)
     let spec = CommandSpec(name: "demo", summary: "s", usage: ["X..."],
-                           options: [OptionSpec("label", value: "TEXT", help: "h"), OptionSpec("all", help: "h"),
-                                     OptionSpec("tag", value: "T", help: "h", repeatable: true)],
+                           options: [ArgumentReaderTests.label, ArgumentReaderTests.all, ArgumentReaderTests.tag],
                            positionals: 0...3, examples: [])
 
     func read(_ a: [String]) throws -> ParsedArguments { try ArgumentReader.read(a, spec: spec) }
 
+    func testTheParsedArgumentsKnowWhichOptionsTheCommandAccepts() throws {
+        // What the debug assertion in has/value/allValues checks a lookup against.
+        XCTAssertEqual(try read([]).accepted, Set(["label", "all", "tag"] + GlobalOptions.all.map(\.name)))
+        XCTAssertEqual(ParsedArguments().accepted, [], "arguments made by hand accept any lookup")
+    }
+
     func testValuesInBothFormsFlagsAndPositionals() throws {
         let p = try read(["a", "--label", "Mum", "--all", "b", "--tag=x", "--tag", "y"])
         XCTAssertEqual(p.positionals, ["a", "b"])
-        XCTAssertEqual(p.value("label"), "Mum")
-        XCTAssertTrue(p.has("all"))
-        XCTAssertEqual(p.allValues("tag"), ["x", "y"])
-        XCTAssertEqual(try read(["--label=a=b"]).value("label"), "a=b", "only the first = splits")
-        XCTAssertEqual(try read(["--label="]).value("label"), "", "an explicit empty value is a value")
+        XCTAssertEqual(p.value(Self.label), "Mum")
+        XCTAssertTrue(p.has(Self.all))
+        XCTAssertEqual(p.allValues(Self.tag), ["x", "y"])
+        XCTAssertEqual(try read(["--label=a=b"]).value(Self.label), "a=b", "only the first = splits")
+        XCTAssertEqual(try read(["--label="]).value(Self.label), "", "an explicit empty value is a value")
     }
 
     func testDoubleDashEndsOptionsAndDashIsPositional() throws {
         XCTAssertEqual(try read(["--", "--all", "-x"]).positionals, ["--all", "-x"])
-        XCTAssertFalse(try read(["--", "--all"]).has("all"))
+        XCTAssertFalse(try read(["--", "--all"]).has(Self.all))
         XCTAssertEqual(try read(["-"]).positionals, ["-"])
     }
 
     func testGlobalOptionsAreAcceptedByEveryCommand() throws {
         let p = try read(["--vault", "/tmp/v", "--json", "--passphrase-fd=3"])
-        XCTAssertEqual(p.value("vault"), "/tmp/v")
-        XCTAssertEqual(p.value("passphrase-fd"), "3")
-        XCTAssertTrue(p.has("json"))
-        XCTAssertTrue(try read(["-h"]).has("help"))
+        XCTAssertEqual(p.value(GlobalOptions.vault), "/tmp/v")
+        XCTAssertEqual(p.value(GlobalOptions.passphraseFD), "3")
+        XCTAssertTrue(p.has(GlobalOptions.json))
+        XCTAssertTrue(try read(["-h"]).has(GlobalOptions.help))
     }
 
     func testErrors() {
@@ -52,7 +60,7 @@ final class ArgumentReaderTests: XCTestCase {
 
     func testHelpWinsOverArity() throws {
         let needsOne = CommandSpec(name: "one", summary: "s", usage: [], positionals: 1...1, examples: [])
-        XCTAssertTrue(try ArgumentReader.read(["--help"], spec: needsOne).has("help"))
+        XCTAssertTrue(try ArgumentReader.read(["--help"], spec: needsOne).has(GlobalOptions.help))
         XCTAssertThrowsError(try ArgumentReader.read([], spec: needsOne)) { XCTAssertEqual(($0 as? UsageError)?.message, "missing argument") }
     }
 

@@ -69,6 +69,15 @@ final class SettingsTests: XCTestCase {
             XCTAssertFalse(String(describing: child.value).contains(key), "\(child.label ?? "?") holds the key")
         }
         XCTAssertFalse(try Settings(environment: ["HIBP_API_KEY": ""]).hasAPIKeyInEnvironment)
+        // Read here once, handed out only as secret bytes.
+        XCTAssertEqual(s.environmentAPIKey?.secret().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, key)
+    }
+
+    func testVariablesSetNamesOnlyDocumentedNonEmptyOnes() throws {
+        let s = try Settings(environment: ["PWNVAULT_API_URL": "http://127.0.0.1:9/api", "PWNVAULT_PASSWORDS_URL": "",
+                                           "UNRELATED": "x"])
+        XCTAssertEqual(s.variablesSet, ["PWNVAULT_API_URL"])
+        XCTAssertEqual(try Settings(environment: [:]).variablesSet, [])
     }
 
     func testEmptyVariablesCountAsUnset() throws {

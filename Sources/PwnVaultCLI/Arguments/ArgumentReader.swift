@@ -1,18 +1,35 @@
 import PwnVaultCore
 
 /// The result of reading a command's arguments against its `CommandSpec`.
+///
+/// Options are looked up by their `OptionSpec` (each command declares its own as static constants), never
+/// by a name typed again: a misspelt option does not compile. Looking up an option the command does
+/// not accept is a programming error, caught by an assertion in debug builds (and by the tests).
 struct ParsedArguments: Sendable {
     var positionals: [String] = []
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
+    /// The names of the options the spec read against accepts (its own and the global ones); empty for
+    /// arguments made by hand in tests, which then accept any lookup.
+    private(set) var accepted: Set<String> = []
 
-    func has(_ name: String) -> Bool { flags.contains(name) || values[name] != nil }
-    func value(_ name: String) -> String? { values[name]?.last }
-    func allValues(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether `option` was given (with or without a value).
+    func has(_ option: OptionSpec) -> Bool { let name = checked(option); return flags.contains(name) || values[name] != nil }
+    /// The value of `option`'s last occurrence, or nil.
+    func value(_ option: OptionSpec) -> String? { values[checked(option)]?.last }
+    /// Every value given to a repeatable `option`, in order.
+    func allValues(_ option: OptionSpec) -> [String] { values[checked(option)] ?? [] }
+
+    private func checked(_ option: OptionSpec) -> String {
+        assert(accepted.isEmpty || accepted.contains(option.name), "--\(option.name) is not an option of this command")
+        return option.name
+    }
 
     mutating func set(_ option: OptionSpec, value: String?) {
         if let value { values[option.name, default: []].append(value) } else { flags.insert(option.name) }
     }
+
+    mutating func accept(_ options: [OptionSpec]) { accepted = Set(options.map(\.name)) }
 }
 
 /// Reads `--opt value`, `--opt=value`, `-h`, `--` and positionals by hand, against a spec.
@@ -20,6 +37,7 @@ enum ArgumentReader {
     static func read(_ arguments: [String], spec: CommandSpec) throws -> ParsedArguments {
         let options = spec.options + GlobalOptions.all
         var parsed = ParsedArguments()
+        parsed.accept(options)
         var i = 0
         var onlyPositionals = false
         while i < arguments.count {
@@ -65,7 +83,7 @@ enum ArgumentReader {
                     guard i < arguments.count else { throw UsageError.missingValue(command: spec.name, option: option) }
                     value = arguments[i]; i += 1
                 }
-                if !option.repeatable, parsed.value(option.name) != nil {
+                if !option.repeatable, parsed.value(option) != nil {
                     throw UsageError.repeatedOption(command: spec.name, option: "--\(option.name)")
                 }
                 parsed.set(option, value: value)
@@ -76,7 +94,7 @@ enum ArgumentReader {
                 parsed.set(option, value: nil)
             }
         }
-        if parsed.has("help") { return parsed }   // help wins over arity problems
+        if parsed.has(GlobalOptions.help) { return parsed }   // help wins over arity problems
         if !spec.positionals.contains(parsed.positionals.count) {
             throw parsed.positionals.count < spec.positionals.lowerBound
                 ? UsageError.missingArgument(command: spec.name)

@@ -3,6 +3,8 @@ import PwnVaultCore
 
 /// `pwnvault ack`: marks findings as dealt with, so they are no longer new and `check` exits 0.
 enum AckCommand: Command {
+    static let all = OptionSpec("all", help: "acknowledge every finding of every account")
+
     static let spec = CommandSpec(
         name: "ack",
         summary: "mark an account's breaches as dealt with (no longer new; check exits 0)",
@@ -17,7 +19,7 @@ enum AckCommand: Command {
         PWNVAULT_PASSPHRASE_FILE), as reveal does: without it the answer would tell whether the account
         is in that breach. Breach names typed are never repeated in the answer.
         """,
-        options: [OptionSpec("all", help: "acknowledge every finding of every account")],
+        options: [all],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account in the vault, or its id"),
                          ("BREACH", "a breach name or title; without any, all of the account's findings")],
@@ -31,7 +33,7 @@ enum AckCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let args = context.arguments
-        let all = args.has("all")
+        let all = args.has(Self.all)
         if all && !args.positionals.isEmpty {
             throw UsageError.conflicting(command: "ack", reason: "--all acknowledges the whole vault: give either --all or one account")
         }

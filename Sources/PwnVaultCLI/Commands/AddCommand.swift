@@ -4,6 +4,7 @@ import PwnVaultCore
 /// `pwnvault add`: accounts to watch, from arguments or one per line on stdin. All or nothing:
 /// one invalid account and none is added.
 enum AddCommand: Command {
+    static let label = OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number")
 
     static let spec = CommandSpec(
         name: "add",
@@ -25,7 +26,7 @@ enum AddCommand: Command {
         show instead of the account, so a label holding an e-mail address, a phone number or an
         account of the vault is refused.
         """,
-        options: [OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number"),
+        options: [label,
                   RegionOption.spec],
         positionals: 1...Int.max,
         positionalHelp: [("ACCOUNT", "an e-mail address, username or phone number"),
@@ -40,7 +41,7 @@ enum AddCommand: Command {
     struct Report: Encodable { let added: [Added]; let duplicates: [Duplicate] }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let rawLabel = context.arguments.value("label")
+        let rawLabel = context.arguments.value(Self.label)
         _ = try validatedLabel(rawLabel)
         let phones = try RegionOption.numbering(context)
         let inputs = try readInputs(context, phones: phones)

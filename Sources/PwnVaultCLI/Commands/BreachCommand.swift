@@ -3,11 +3,13 @@ import PwnVaultCore
 
 /// `pwnvault breach NAME`: everything the catalog says about one breach, as plain text.
 enum BreachCommand: Command {
+    static let refresh = OptionSpec("refresh", help: "refresh the cached breach catalog first")
+
     static let spec = CommandSpec(
         name: "breach",
         summary: "explain one breach: dates, size, what was exposed, flags and description",
         usage: ["NAME|TITLE [--refresh]"],
-        options: [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+        options: [refresh],
         positionals: 1...1,
         positionalHelp: [("NAME|TITLE", "the breach's name or title, as 'pwnvault breaches', 'show' and 'check' print them (case-insensitive)")],
         examples: [("pwnvault breach Adobe", "what the Adobe breach exposed"),
@@ -16,7 +18,7 @@ enum BreachCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let name = context.arguments.positionals[0]
-        let catalog = try HIBPServices(context).catalog(refresh: context.arguments.has("refresh"))
+        let catalog = try HIBPServices(context).catalog(refresh: context.arguments.has(Self.refresh))
         guard let b = catalog.breach(namedOrTitled: name) else {
             let suggestion = Suggest.closest(to: name, in: catalog.breaches.map(\.name) + catalog.breaches.map(\.title))
             // What was typed is never echoed: it may be an account, or a sensitive breach's name on a

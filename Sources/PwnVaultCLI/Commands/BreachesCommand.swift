@@ -3,6 +3,11 @@ import PwnVaultCore
 
 /// `pwnvault breaches`: browse the public breach catalog.
 enum BreachesCommand: Command {
+    static let search = OptionSpec("search", value: "TEXT", help: "only breaches whose name, title or domain contains TEXT")
+    static let domain = OptionSpec("domain", value: "D", help: "only breaches of domain D")
+    static let sort = OptionSpec("sort", value: "KEY", help: "date (newest first, default), size (largest first) or name")
+    static let refresh = OptionSpec("refresh", help: "fetch the catalog again even if the cached copy is fresh")
+
     static let spec = CommandSpec(
         name: "breaches",
         summary: "browse the catalog of known breaches (public; no key needed)",
@@ -12,10 +17,10 @@ enum BreachesCommand: Command {
         terminal the list is shown through $PAGER (default: less). The catalog is public: it says
         nothing about your accounts.
         """,
-        options: [OptionSpec("search", value: "TEXT", help: "only breaches whose name, title or domain contains TEXT"),
-                  OptionSpec("domain", value: "D", help: "only breaches of domain D"),
-                  OptionSpec("sort", value: "KEY", help: "date (newest first, default), size (largest first) or name"),
-                  OptionSpec("refresh", help: "fetch the catalog again even if the cached copy is fresh")],
+        options: [search,
+                  domain,
+                  sort,
+                  refresh],
         examples: [("pwnvault breaches --search adobe", "find a breach by name"),
                    ("pwnvault breaches --sort size | head", "the largest breaches")],
         usesVault: false)
@@ -23,14 +28,14 @@ enum BreachesCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let args = context.arguments
         var sort = BreachSort.date
-        if let s = args.value("sort") {
+        if let s = args.value(Self.sort) {
             guard let parsed = BreachSort(rawValue: s) else {
                 throw UsageError.invalidValue(command: "breaches", option: "--sort", reason: "expected date, size or name")
             }
             sort = parsed
         }
-        let catalog = try HIBPServices(context).catalog(refresh: args.has("refresh"))
-        let found = catalog.search(BreachQuery(search: args.value("search"), domain: args.value("domain"), sort: sort))
+        let catalog = try HIBPServices(context).catalog(refresh: args.has(Self.refresh))
+        let found = catalog.search(BreachQuery(search: args.value(Self.search), domain: args.value(Self.domain), sort: sort))
         let c = context.console
         if context.json {
             try c.json(found.map { BreachRendering.JSON($0) })

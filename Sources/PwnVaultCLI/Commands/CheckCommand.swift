@@ -8,6 +8,13 @@ enum CheckCommand: Command {
     /// Results older than this are re-checked by `check --all`.
     static let staleAfter: TimeInterval = 24 * 3600
 
+    static let all = OptionSpec("all", help: "check every account in the vault that is due")
+    static let force = OptionSpec("force", help: "with --all: re-check accounts checked within the last day too")
+    static let pastes = OptionSpec("pastes", help: "also count the pastes each e-mail address appears in")
+    static let stealerLogs = OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)")
+    static let save = OptionSpec("save", help: "add accounts that are not in the vault, and save their results")
+    static let refresh = OptionSpec("refresh", help: "refresh the cached breach catalog first")
+
     static let spec = CommandSpec(
         name: "check",
         summary: "check accounts against Have I Been Pwned and save the results",
@@ -40,13 +47,7 @@ enum CheckCommand: Command {
         missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked
         (this wins over 1).
         """,
-        options: [OptionSpec("all", help: "check every account in the vault that is due"),
-                  OptionSpec("force", help: "with --all: re-check accounts checked within the last day too"),
-                  OptionSpec("pastes", help: "also count the pastes each e-mail address appears in"),
-                  OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)"),
-                  NotifyOption.spec,
-                  OptionSpec("save", help: "add accounts that are not in the vault, and save their results")]
-            + PacingOptions.specs + [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+        options: [all, force, pastes, stealerLogs, NotifyOption.spec, save] + PacingOptions.specs + [refresh],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
         examples: [("pwnvault check --all", "check every account that is due, as fast as the key allows"),
@@ -102,13 +103,13 @@ enum CheckCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let args = context.arguments
-        let all = args.has("all")
+        let all = args.has(Self.all)
         if all && !args.positionals.isEmpty {
             throw UsageError.conflicting(command: "check", reason: "--all checks the whole vault: give either --all or accounts, not both")
         }
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
-        if args.has("force") && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
-        let pacing = try PacingOptions(context, command: "check")
+        if args.has(Self.force) && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
+        let pacing = try PacingOptions(context, command: "check", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
         let rpm = pacing.rpm
         let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
@@ -117,10 +118,10 @@ enum CheckCommand: Command {
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
-        let needsVault = all || args.has("save") || args.positionals.contains { $0.hasPrefix("#") }
+        let needsVault = all || args.has(Self.save) || args.positionals.contains { $0.hasPrefix("#") }
         let session: VaultSession? = (needsVault || VaultStore(location: location).exists) ? try context.openVault() : nil
         var entries = try resolveEntries(context, session: session, all: all)
-        if args.has("save"), let session {
+        if args.has(Self.save), let session {
             entries = try addUnsaved(entries, to: session, context: context)
         }
         if entries.isEmpty {
@@ -141,7 +142,7 @@ enum CheckCommand: Command {
 
         let services = HIBPServices(context)
         let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
-        let loader = Result { try services.catalogLoader(refresh: args.has("refresh")) }
+        let loader = Result { try services.catalogLoader(refresh: args.has(Self.refresh)) }
         // A result naming a breach the cached copy lacks (the newest news) fetches it again, once.
         let refresher = try? services.catalogLoader(refresh: true)
         // The key's rate: --rpm, else remembered from an earlier run (for one account too), else asked
@@ -149,7 +150,7 @@ enum CheckCommand: Command {
         // fetched: on a first run the two round trips overlap.
         let known = rpm ?? services.learnRememberedRate(of: key)
         let requests = entries.reduce(0) { n, e in
-            n + 1 + (e.kind == .email && args.has("pastes") ? 1 : 0) + (e.kind == .email && args.has("stealer-logs") ? 1 : 0)
+            n + 1 + (e.kind == .email && args.has(Self.pastes) ? 1 : 0) + (e.kind == .email && args.has(Self.stealerLogs) ? 1 : 0)
         }
         if known == nil && requests > 1 {
             // Only result lines need the catalog: the checks start once the rate is known (one interval
@@ -204,7 +205,7 @@ enum CheckCommand: Command {
         if all {
             guard let session else { return [] }
             let now = context.now()
-            if context.arguments.has("force") {
+            if context.arguments.has(Self.force) {
                 return try forcedEntries(session, now: now, context: context)
             }
             return session.payload.accounts.filter { isDue($0, now: now) }.map { Entry(account: $0, parsed: nil, position: nil) }
@@ -285,8 +286,8 @@ enum CheckCommand: Command {
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         var runner = CheckRunner(context: context, client: client, schedule: schedule, maxWait: maxWait,
-                                 session: session, pastes: context.arguments.has("pastes"),
-                                 stealerLogs: context.arguments.has("stealer-logs"))
+                                 session: session, pastes: context.arguments.has(Self.pastes),
+                                 stealerLogs: context.arguments.has(Self.stealerLogs))
         runner.kAnonymity = kAnonymity
         runner.apiKey = key
         let json = context.json
@@ -322,7 +323,7 @@ enum CheckCommand: Command {
             c.note("interrupted: \(summary.checked) of \(entries.count) checked and saved; run the same command again to continue")
             return .interrupted
         }
-        if all, let session, context.arguments.has("force"), report.failed == 0 {
+        if all, let session, context.arguments.has(Self.force), report.failed == 0 {
             try finishForcedRun(session, catalog: catalog)
         }
         return exitStatus(forStoredIn: session, all: all, outcomes: report.outcomes, summary: summary)

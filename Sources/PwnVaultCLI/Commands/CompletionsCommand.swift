@@ -2,6 +2,8 @@ import PwnVaultCore
 
 /// `pwnvault completions SHELL`: prints the completion script for bash, zsh or fish.
 enum CompletionsCommand: Command {
+    static let listOption = OptionSpec("list", value: "WHAT", help: "print what completion offers, one per line: ids (#ID, a tab, the label) or breaches (names, sensitive ones left out; with an account, its breaches)")
+
     static let spec = CommandSpec(
         name: "completions",
         summary: "print the shell completion script for bash, zsh or fish",
@@ -16,7 +18,7 @@ enum CompletionsCommand: Command {
         cached catalog: completion never goes online. 'make install' installs all three scripts; to try one
         in the current shell, source it as shown below.
         """,
-        options: [OptionSpec("list", value: "WHAT", help: "print what completion offers, one per line: ids (#ID, a tab, the label) or breaches (names, sensitive ones left out; with an account, its breaches)")],
+        options: [listOption],
         positionals: 0...1,
         positionalHelp: [("SHELL", "bash, zsh or fish"), ("ACCOUNT|#ID", "with --list breaches: only that account's breaches")],
         examples: [("source <(pwnvault completions bash)", "complete pwnvault in this bash session"),
@@ -25,7 +27,7 @@ enum CompletionsCommand: Command {
         usesVault: false, unattended: true)
 
     static func run(_ context: Context) throws -> ExitStatus {
-        if let what = context.arguments.value("list") {
+        if let what = context.arguments.value(Self.listOption) {
             try list(what, account: context.arguments.positionals.first, context: context)
             return .success
         }

@@ -2,6 +2,9 @@ import PwnVaultCore
 
 /// `pwnvault config api-key`: keep the HIBP API key in the desktop keyring.
 enum ConfigCommand: Command {
+    static let noVerify = OptionSpec("no-verify", help: "store the key without trying it against HIBP (offline)")
+    static let remove = OptionSpec("remove", help: "remove the stored key")
+
     static let spec = CommandSpec(
         name: "config",
         summary: "store (or remove) the HIBP API key in the desktop keyring",
@@ -14,8 +17,8 @@ enum ConfigCommand: Command {
         asking HIBP (offline). It is kept in the desktop keyring and never printed. Scripts can set
         HIBP_API_KEY instead, which wins over the stored key.
         """,
-        options: [OptionSpec("no-verify", help: "store the key without trying it against HIBP (offline)"),
-                  OptionSpec("remove", help: "remove the stored key")],
+        options: [noVerify,
+                  remove],
         positionals: 1...1,
         positionalHelp: [("api-key", "the setting to change (the only one so far)")],
         examples: [("pwnvault config api-key", "paste the key at the prompt; it is tried, then stored"),
@@ -34,7 +37,7 @@ enum ConfigCommand: Command {
         guard setting == "api-key" else {
             throw UsageError.invalidValue(command: "config", option: "SETTING", reason: "the only setting is 'api-key'")
         }
-        if context.arguments.has("remove") {
+        if context.arguments.has(Self.remove) {
             let removed = try context.keyring.clear(.apiKey)
             if context.json { try context.console.json(Report(apiKey: removed ? "removed" : "absent")); return .success }
             context.console.out(removed ? "removed the HIBP API key from the keyring" : "no HIBP API key was stored")
@@ -42,7 +45,7 @@ enum ConfigCommand: Command {
         }
         // A real terminal gets a no-echo prompt even with TERM=dumb (Emacs, IDEs): TERM only changes display.
         let typed = TerminalCapabilities.stdinIsATTY
-        let verify = !context.arguments.has("no-verify")
+        let verify = !context.arguments.has(Self.noVerify)
         let retry = PromptRetry.forPerson(interactive: typed, say: { context.console.note($0) })
         let (key, status) = try retry.run(retryIf: { ($0 as? APIKeyRefusal)?.asksAgain == true }) { _ -> (SecretBytes, SubscriptionStatus?) in
             let key = typed ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ") : try PassphrasePrompt.readLine(fd: 0)
@@ -66,7 +69,7 @@ enum ConfigCommand: Command {
         } else {
             context.console.out("stored the HIBP API key in the keyring without trying it (--no-verify)")
         }
-        if context.environment[Settings.apiKeyVariable].map({ !$0.isEmpty }) == true {
+        if context.settings.hasAPIKeyInEnvironment {
             context.console.note("\(Settings.apiKeyVariable) is set and wins over the stored key while it is")
         }
         return .success

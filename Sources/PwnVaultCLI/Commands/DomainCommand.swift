@@ -4,6 +4,8 @@ import PwnVaultCore
 /// `pwnvault domain`: every breached address of a domain the API key verified, in one request, and
 /// the domains the key may search.
 enum DomainCommand: Command {
+    static let save = OptionSpec("save", help: "add the breached addresses to the vault and record their results")
+
     static let spec = CommandSpec(
         name: "domain",
         summary: "search a whole domain you own in one request (breached addresses, masked)",
@@ -19,7 +21,7 @@ enum DomainCommand: Command {
         Exit status: 0 no listed address has a breach not yet acknowledged, 1 one has, 7 the key was
         refused or may not search the domain.
         """,
-        options: [OptionSpec("save", help: "add the breached addresses to the vault and record their results")],
+        options: [save],
         positionals: 0...1,
         positionalHelp: [("DOMAIN", "a domain verified for the API key, e.g. example.com")],
         examples: [("pwnvault domain", "the domains the key may search"),
@@ -52,7 +54,7 @@ enum DomainCommand: Command {
         let (client, key) = try services.keyedClient(allOnTestDomain: false)
         let c = context.console
         guard let domain = context.arguments.positionals.first else {
-            if context.arguments.has("save") { throw UsageError.conflicting(command: "domain", reason: "--save needs a DOMAIN") }
+            if context.arguments.has(Self.save) { throw UsageError.conflicting(command: "domain", reason: "--save needs a DOMAIN") }
             let domains = try services.once(key: key) { try await client.subscribedDomains() }
             if context.json {
                 // A verified domain is the owner's account data: named on a terminal outside share mode
@@ -86,14 +88,14 @@ enum DomainCommand: Command {
         let now = context.now()
         let catalog = search.count == 0 ? nil : services.catalogIfAvailable(refresh: false)
         let location = try context.vaultLocation()
-        let session: VaultSession? = context.arguments.has("save") || VaultStore(location: location).exists ? try context.openVault() : nil
+        let session: VaultSession? = context.arguments.has(Self.save) || VaultStore(location: location).exists ? try context.openVault() : nil
 
         var vaultByKey: [AccountKey: Account] = [:]
         var added = 0
         let found = search.accounts(at: now)
         let unusable = search.unusableAliases()
         let unusableCount = unusable.reduce(0) { $0 + $1.count }
-        if let session, context.arguments.has("save") {
+        if let session, context.arguments.has(Self.save) {
             let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: session, now: now, phones: context.phoneNumbering, console: c)
             added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
             try session.update { payload in
@@ -110,11 +112,11 @@ enum DomainCommand: Command {
         for (n, item) in found.enumerated() {
             let inVault = vaultByKey[item.account.dedupKey]
             // The domain's answer; once saved, the vault's view of it (what is new, what acknowledged).
-            let disclosed = context.arguments.has("save") && inVault != nil ? c.disclosure.breaches(of: inVault!, catalog: catalog)
+            let disclosed = context.arguments.has(Self.save) && inVault != nil ? c.disclosure.breaches(of: inVault!, catalog: catalog)
                                                                               : c.disclosure.breaches(item.result, catalog: catalog)
             let position = "address \(n + 1)"
             // Saved: what the vault says is acknowledged; not saved: every listed address is breached.
-            if let a = inVault, context.arguments.has("save") {
+            if let a = inVault, context.arguments.has(Self.save) {
                 unacknowledged = unacknowledged || !a.unacknowledgedFindings.isEmpty
             } else {
                 unacknowledged = true
@@ -141,7 +143,7 @@ enum DomainCommand: Command {
                 c.out("not listed: \(unusableCount) breached alias\(unusableCount == 1 ? "" : "es") HIBP gave that \(unusableCount == 1 ? "is" : "are") not usable as accounts (not added)")
                 for (reason, count) in unusable { c.out("  \(count)  \(reason)") }
             }
-            if context.arguments.has("save") { c.note("added \(added) to the vault; results recorded for every address on \(shown) in it") }
+            if context.arguments.has(Self.save) { c.note("added \(added) to the vault; results recorded for every address on \(shown) in it") }
         }
         return unacknowledged ? .breachesFound : .success
     }

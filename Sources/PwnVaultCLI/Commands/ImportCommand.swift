@@ -6,6 +6,9 @@ import PwnVaultCore
 /// (`VCardParser`, `ContactImportPlan`, `ContactPickSelection`); this file reads the file, asks on the
 /// terminal with `--pick`, adds under the vault's lock, and reports.
 enum ImportCommand: Command {
+    static let pick = OptionSpec("pick", help: "choose on the terminal which contacts and addresses to add")
+    static let phones = OptionSpec("phones", help: "also add the contacts' phone numbers (TEL), in E.164")
+
     static let spec = CommandSpec(
         name: "import",
         summary: "add the e-mail addresses of contacts from a vCard file (.vcf)",
@@ -26,8 +29,8 @@ enum ImportCommand: Command {
         With --pick the contacts and their masked addresses are listed on the terminal and you answer
         with numbers and ranges (1 3-5), one address of a contact (2b), 'all', or Enter for none.
         """,
-        options: [OptionSpec("pick", help: "choose on the terminal which contacts and addresses to add"),
-                  OptionSpec("phones", help: "also add the contacts' phone numbers (TEL), in E.164"),
+        options: [pick,
+                  phones,
                   RegionOption.spec],
         positionals: 1...1,
         positionalHelp: [("CONTACTS.vcf", "a vCard file exported from an address book"),
@@ -70,7 +73,7 @@ enum ImportCommand: Command {
         let source = context.arguments.positionals[0]
         let name = source == "-" ? "stdin" : Sanitizer.singleLine(source)
         // Refused before anything is read or asked: without a person at a terminal there is nobody to pick.
-        let picker = context.arguments.has("pick") ? try terminalPicker(c) : nil
+        let picker = context.arguments.has(Self.pick) ? try terminalPicker(c) : nil
 
         let reading: VCardReading
         do {
@@ -81,7 +84,7 @@ enum ImportCommand: Command {
         let phones = try RegionOption.numbering(context)
         // ICU's skeletons read look-alike letters in names too; without ICU the folded forms are still read.
         let checker = try? ICUSpoofChecker.load()
-        var plan = try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has("phones"), phones: phones,
+        var plan = try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has(Self.phones), phones: phones,
                                          maxLabelLength: AccountLabel.maxLength, checker: checker)
         // An extension dropped from a tel: URI (the vCard reader) or from a number written with one (the parser).
         let extensionLines = Set(plan.extensionsDropped + plan.addresses.filter(\.account.droppedExtension).map(\.line)).sorted()
@@ -130,7 +133,7 @@ enum ImportCommand: Command {
         if context.json {
             try c.json(report)
         } else {
-            c.note(summary(report, plan: plan, source: name, phones: context.arguments.has("phones")))
+            c.note(summary(report, plan: plan, source: name, phones: context.arguments.has(Self.phones)))
         }
         return .success
     }

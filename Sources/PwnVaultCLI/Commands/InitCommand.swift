@@ -2,6 +2,7 @@ import PwnVaultCore
 
 /// `pwnvault init`: a new vault, its key in the keyring and wrapped under a new passphrase.
 enum InitCommand: Command {
+    static let kdf = OptionSpec("kdf", value: "PRESET", help: "Argon2id cost: interactive, moderate (default) or sensitive")
 
     static let spec = CommandSpec(
         name: "init",
@@ -17,14 +18,14 @@ enum InitCommand: Command {
         that lookup fails, a line says it was not checked. --weak-passphrase-ok skips both. An existing vault is never overwritten, and neither is the backup of an earlier
         one (vault.bak): restore it or move it away first.
         """,
-        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost: interactive, moderate (default) or sensitive"),
+        options: [kdf,
                   NewPassphraseOption.spec],
         examples: [("pwnvault init", "create the default vault, asking for a passphrase"),
                    ("pwnvault init --vault ~/family.pwnvault --passphrase-fd 3 3<secret.txt",
                     "create a vault elsewhere, passphrase from a file descriptor")])
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let kdf = try kdfParameters(context)
+        let kdf = try KDFOption.parameters(context, option: Self.kdf)
         let location = try context.vaultLocation()
         // Both refusals come before the passphrase is asked: nothing to type for nothing.
         let store = VaultStore(location: location)
@@ -49,19 +50,10 @@ enum InitCommand: Command {
             context.console.out(problem == nil ? "the vault key is in \(context.keyring.provider().name); keep the passphrase safe, it is the way back in elsewhere"
                                                 : "keep the passphrase safe: without a keyring it is the only way in")
             // The next two steps of the first hour, on stderr like every hint: stdout stays the result.
-            let vault = context.arguments.value("vault").map { " --vault " + ScheduledWatch.shellQuoted($0) } ?? ""
+            let vault = context.arguments.value(GlobalOptions.vault).map { " --vault " + ScheduledWatch.shellQuoted($0) } ?? ""
             context.console.note("next: pwnvault\(vault) add you@example.com --label Me   (or: pwnvault\(vault) import contacts.vcf)")
             context.console.note("then: pwnvault\(vault) check --all   (checks need an HIBP key: pwnvault config api-key)")
         }
         return .success
-    }
-
-    static func kdfParameters(_ context: Context, option: String = "kdf") throws -> KDFParameters {
-        guard let name = context.arguments.value(option) else { return .moderate }
-        guard let kdf = KDFParameters.named(name) else {
-            throw UsageError.invalidValue(command: context.commandName, option: "--\(option)",
-                                          reason: "expected interactive, moderate or sensitive")
-        }
-        return kdf
     }
 }

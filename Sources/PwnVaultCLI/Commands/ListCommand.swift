@@ -3,6 +3,8 @@ import PwnVaultCore
 
 /// `pwnvault list`: the watched accounts with their latest status. Masked on a terminal, ids elsewhere.
 enum ListCommand: Command {
+    static let status = OptionSpec("status", value: "STATE", help: "only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)", repeatable: true)
+
     static let spec = CommandSpec(
         name: "list",
         summary: "list the watched accounts and their latest status",
@@ -18,7 +20,7 @@ enum ListCommand: Command {
         clean, breached or error, and an account's "new" and "unacknowledged" are counts in every
         command (select with .new > 0).
         """,
-        options: [OptionSpec("status", value: "STATE", help: "only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)", repeatable: true)],
+        options: [status],
         examples: [("pwnvault list", "the table, masked"),
                    ("pwnvault list --status unacknowledged --status failed", "what needs a look"),
                    ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", "ids of breached accounts")])
@@ -82,7 +84,7 @@ enum ListCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let filters = try context.arguments.allValues("status").map { word in
+        let filters = try context.arguments.allValues(Self.status).map { word in
             guard let filter = StatusFilter(word) else {
                 throw UsageError.invalidValue(command: "list", option: "--status",
                                               reason: "expected " + StatusFilter.allCases.map(\.rawValue).joined(separator: ", "))

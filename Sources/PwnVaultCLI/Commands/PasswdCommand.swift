@@ -2,6 +2,10 @@ import PwnVaultCore
 
 /// `pwnvault passwd`: wrap the same vault key under a new passphrase.
 enum PasswdCommand: Command {
+    static let kdf = OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)")
+    static let newPassphraseFile = OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH")
+    static let newPassphraseFd = OptionSpec("new-passphrase-fd", value: "N", help: "read the new passphrase from the first line of file descriptor N")
+
     static let spec = CommandSpec(
         name: "passwd",
         summary: "change the vault's passphrase, after the current one (the vault key and the keyring item stay)",
@@ -16,15 +20,15 @@ enum PasswdCommand: Command {
         PWNVAULT_PASSPHRASE_FILE is not used here. The new passphrase is checked as 'init' checks it
         (zxcvbn at least 50 bits, not in Pwned Passwords); --weak-passphrase-ok skips both checks.
         """,
-        options: [OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)"),
-                  OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH"),
-                  OptionSpec("new-passphrase-fd", value: "N", help: "read the new passphrase from the first line of file descriptor N"),
+        options: [kdf,
+                  newPassphraseFile,
+                  newPassphraseFd,
                   NewPassphraseOption.spec],
         examples: [("pwnvault passwd", "change it interactively"),
                    ("pwnvault passwd --passphrase-fd 3 --new-passphrase-fd 4 3<old.txt 4<new.txt", "change it from a script")])
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let newSource = try context.passphraseSource(fdOption: "new-passphrase-fd", fileOption: "new-passphrase-file",
+        let newSource = try context.passphraseSource(fdOption: Self.newPassphraseFd, fileOption: Self.newPassphraseFile,
                                                      useEnvironment: false)
         // The current passphrase proves knowledge: an unlocked keyring must not be enough to replace
         // the passphrase that reveal asks for.
@@ -35,7 +39,7 @@ enum PasswdCommand: Command {
             throw ProofOfKnowledgeError.wrongCurrentPassphrase
         }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
-        let kdf = context.arguments.has("kdf") ? try InitCommand.kdfParameters(context) : session.header.kdf
+        let kdf = context.arguments.has(Self.kdf) ? try KDFOption.parameters(context, option: Self.kdf) : session.header.kdf
         let newPassphrase = try NewPassphraseOption.read(from: newSource, prompt: "New passphrase: ", console: context.console,
                                                           check: NewPassphraseOption.check(context))
         try session.changePassphrase(to: newPassphrase, kdf: kdf)

@@ -1,11 +1,12 @@
 import FoundationEssentials
-import Glibc
 import PwnVaultCore
 
 /// `pwnvault password`: is a password in Pwned Passwords? Asked on the terminal without echo, or read
 /// one per line from stdin; checked with k-anonymity (five hex characters of its SHA-1 leave the
 /// machine) or in a downloaded file. Prints counts only, stores nothing.
 enum PasswordCommand: Command {
+    static let offline = OptionSpec("offline", value: "FILE", help: "search a downloaded Pwned Passwords file instead of the API")
+
     static let spec = CommandSpec(
         name: "password",
         summary: "check passwords against Pwned Passwords without sending them",
@@ -20,7 +21,7 @@ enum PasswordCommand: Command {
         whole. Passwords and hashes are never printed or stored.
         Exit status: 0 no password was found, 1 at least one was, 2 bad input or file, 6 network failure.
         """,
-        options: [OptionSpec("offline", value: "FILE", help: "search a downloaded Pwned Passwords file instead of the API")],
+        options: [offline],
         examples: [("pwnvault password", "type a password (not shown) and see how often it was seen"),
                    ("pwnvault password < candidates.txt", "one result per line: 'line 3: seen 1,052,154 times'"),
                    ("pwnvault password --offline pwnedpasswords.txt", "check against the downloaded file; nothing leaves the machine"),
@@ -60,7 +61,7 @@ enum PasswordCommand: Command {
                 pendingBytes = 0
             }
             defer { flush() }   // also when a lookup fails midway: the results so far are shown
-            try PasswordLineReader(fd: STDIN_FILENO).forEachLine { line, password in
+            try PasswordLineReader.standardInput().forEachLine { line, password in
                 hash.rehash(password)
                 let count = try lookup.timesSeen(hash)
                 rows.append(Row(line: line, found: count > 0, count: count))
@@ -84,7 +85,7 @@ enum PasswordCommand: Command {
     /// Where counts come from: the file given with --offline (opened and checked before any password
     /// is asked for), else the range API.
     static func makeLookup(_ context: Context) throws -> Lookup {
-        if let path = context.arguments.value("offline") {
+        if let path = context.arguments.value(Self.offline) {
             return .file(try PwnedPasswordsFile(path: path))
         }
         let settings = context.settings

@@ -2,6 +2,8 @@ import PwnVaultCore
 
 /// `pwnvault remove`: stop watching accounts. All or nothing.
 enum RemoveCommand: Command {
+    static let yes = OptionSpec("yes", short: "y", help: "remove without asking")
+
     static let spec = CommandSpec(
         name: "remove",
         summary: "stop watching accounts (by #ID or by the account itself)",
@@ -11,7 +13,7 @@ enum RemoveCommand: Command {
         --yes skips the question. Without a terminal (a script, a pipe) it needs --yes. If any of the
         accounts is not in the vault, nothing is removed. Ids are never reused.
         """,
-        options: [OptionSpec("yes", short: "y", help: "remove without asking")],
+        options: [yes],
         positionals: 1...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "an account as added, or its id from 'pwnvault list' (#3, 3 or %3)")],
         examples: [("pwnvault remove '#3'", "remove account #3 after saying yes (quote the # in most shells)"),
@@ -24,7 +26,7 @@ enum RemoveCommand: Command {
         let c = context.console
         let session = try context.openVault()
         let chosen = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, phones: context.phoneNumbering, disclosure: c.disclosure)
-        if !context.arguments.has("yes") {
+        if !context.arguments.has(Self.yes) {
             guard let question = TerminalQuestion.onTerminal() else { throw RemoveRefusal.noTerminal }
             // The conversation happens on the terminal: masked there, or labels and ids in share mode.
             let onTerminal = Disclosure(policy: DisplayPolicy(terminal: true, shareMode: c.policy.shareMode))

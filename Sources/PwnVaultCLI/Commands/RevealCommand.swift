@@ -3,6 +3,9 @@ import PwnVaultCore
 
 /// `pwnvault reveal`: the accounts unmasked, after the passphrase, on a private screen.
 enum RevealCommand: Command {
+    static let timeout = OptionSpec("timeout", value: "SECONDS", help: "close the private screen after SECONDS (default 30; 10 where focus is not reported)")
+    static let unredacted = OptionSpec("unredacted", help: "write the unmasked accounts to stdout even when it is not a terminal")
+
     static let spec = CommandSpec(
         name: "reveal",
         summary: "show accounts unmasked, after the passphrase, on a private screen",
@@ -27,8 +30,8 @@ enum RevealCommand: Command {
         stealerLogSites. The passphrase is typed, or
         given with --passphrase-file or --passphrase-fd; PWNVAULT_PASSPHRASE_FILE is not used here.
         """,
-        options: [OptionSpec("timeout", value: "SECONDS", help: "close the private screen after SECONDS (default 30; 10 where focus is not reported)"),
-                  OptionSpec("unredacted", help: "write the unmasked accounts to stdout even when it is not a terminal")],
+        options: [timeout,
+                  unredacted],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", "the accounts to reveal (default: all)")],
         examples: [("pwnvault reveal", "see every account in full for 30 seconds"),
@@ -48,7 +51,7 @@ enum RevealCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let c = context.console
-        let unredacted = context.arguments.has("unredacted")
+        let unredacted = context.arguments.has(Self.unredacted)
         if let reason = context.shareReason {
             throw RevealRefusal.shareMode(reason: reason)
         }
@@ -59,7 +62,7 @@ enum RevealCommand: Command {
         if onTerminal && context.json { throw RevealRefusal.jsonOnTerminal }
         if !onTerminal && !unredacted { throw RevealRefusal.notATerminal }
         var chosenTimeout: TimeInterval?
-        if let text = context.arguments.value("timeout") {
+        if let text = context.arguments.value(Self.timeout) {
             guard let t = Int(text), (1...3600).contains(t) else {
                 throw UsageError.invalidValue(command: "reveal", option: "--timeout", reason: "a whole number of seconds from 1 to 3600")
             }

@@ -4,6 +4,9 @@ import PwnVaultCore
 /// `pwnvault schedule enable [--every PERIOD] | disable | status`: the unattended `watch --notify`,
 /// as a systemd user timer (or, without a user manager, a crontab line to add by hand).
 enum ScheduleCommand: Command {
+    static let every = OptionSpec("every", value: "PERIOD",
+                                  help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")
+
     static let spec = CommandSpec(
         name: "schedule",
         summary: "run 'watch --notify' on a schedule (a systemd user timer), stop it, or show it",
@@ -28,8 +31,7 @@ enum ScheduleCommand: Command {
         timer), and when one last failed, and why (from its record beside the vault: cron runs and runs
         that could not open the vault too).
         """,
-        options: [OptionSpec("every", value: "PERIOD",
-                             help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")],
+        options: [every],
         positionals: 1...1,
         positionalHelp: [("enable", "install the timer and start it (without a user manager: print a crontab line)"),
                          ("disable", "stop the timer and remove its files"),
@@ -44,7 +46,7 @@ enum ScheduleCommand: Command {
         guard ["enable", "disable", "status"].contains(action) else {
             throw UsageError.invalidValue(command: "schedule", option: "ACTION", reason: "it is enable, disable or status")
         }
-        if action != "enable", context.arguments.has("every") {
+        if action != "enable", context.arguments.has(Self.every) {
             throw UsageError.conflicting(command: "schedule", reason: "--every goes with 'schedule enable' only")
         }
         let files = try ScheduleFiles(settings: context.settings)
@@ -74,7 +76,7 @@ enum ScheduleCommand: Command {
     }
 
     private static func enable(_ context: Context, files: ScheduleFiles, manager: SystemdUserManager) throws -> ExitStatus {
-        let interval = try context.arguments.value("every").map(ScheduleInterval.init(parsing:)) ?? .daily
+        let interval = try context.arguments.value(Self.every).map(ScheduleInterval.init(parsing:)) ?? .daily
         let location = try context.vaultLocation()
         guard FileManager.default.fileExists(atPath: location.path) else { throw ScheduleError.noVault(path: location.displayPath) }
         let watch = try ScheduledWatch(program: try ScheduledWatch.runningProgram(), vault: location.path, interval: interval)

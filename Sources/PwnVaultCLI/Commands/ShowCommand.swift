@@ -3,6 +3,8 @@ import PwnVaultCore
 
 /// `pwnvault show`: one account's latest result, like the result screen of a phone app.
 enum ShowCommand: Command {
+    static let refresh = OptionSpec("refresh", help: "refresh the cached breach catalog first")
+
     static let spec = CommandSpec(
         name: "show",
         summary: "show the latest result of one account: its breaches, newest first",
@@ -15,7 +17,7 @@ enum ShowCommand: Command {
         dealt with). Nothing is looked up: run 'pwnvault check' first. Breach details come from the
         cached public catalog.
         """,
-        options: [OptionSpec("refresh", help: "refresh the cached breach catalog first")],
+        options: [refresh],
         positionals: 1...1,
         positionalHelp: [("ACCOUNT|#ID", "an account in the vault, or its id")],
         examples: [("pwnvault show '#3'", "what happened to account #3"),
@@ -49,7 +51,7 @@ enum ShowCommand: Command {
         }
         let result = account.result
         let catalog = result.breachCount == 0 ? nil
-            : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has("refresh"), covering: [result])
+            : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has(Self.refresh), covering: [result])
         let c = context.console
         let disclosed = c.disclosure.breaches(of: account, catalog: catalog)
         let visible = disclosed.shown

@@ -3,6 +3,9 @@ import PwnVaultCore
 
 /// `pwnvault ui`: the vault's screens in one full-screen interface on the private screen.
 enum UICommand: Command {
+    static let idle = OptionSpec("idle", value: "SECONDS", help: "lock the screen after SECONDS without a key (default 300; 0 never)")
+    static let rpm = OptionSpec("rpm", value: "N", help: "the API key's requests per minute for checks (default: asked from HIBP)")
+
     static let spec = CommandSpec(
         name: "ui",
         summary: "look around the vault in one full-screen interface that protects itself",
@@ -23,8 +26,7 @@ enum UICommand: Command {
         out (q, Ctrl-C, SIGTERM, SIGHUP, an error) leaves the terminal as it was. In share mode only
         labels and ids appear and the status line says so. Needs a terminal (TERM=dumb is none).
         """,
-        options: [OptionSpec("idle", value: "SECONDS", help: "lock the screen after SECONDS without a key (default 300; 0 never)"),
-                  OptionSpec("rpm", value: "N", help: "the API key's requests per minute for checks (default: asked from HIBP)")],
+        options: [idle, rpm],
         examples: [("pwnvault ui", "browse accounts, results and the breach catalog"),
                    ("pwnvault ui --share", "the same while sharing the screen: labels and ids only")])
 
@@ -32,17 +34,13 @@ enum UICommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         var idle = defaultIdle
-        if let text = context.arguments.value("idle") {
+        if let text = context.arguments.value(Self.idle) {
             guard let n = Int(text), (0...86_400).contains(n) else {
                 throw UsageError.invalidValue(command: "ui", option: "--idle", reason: "a whole number of seconds from 0 (never) to 86400")
             }
             idle = n
         }
-        if let text = context.arguments.value("rpm") {
-            guard let n = Int(text), n >= 1 else {
-                throw UsageError.invalidValue(command: "ui", option: "--rpm", reason: "a whole number of requests per minute, 1 or more")
-            }
-        }
+        _ = try PacingOptions.requestsPerMinute(context, option: Self.rpm, command: "ui")
         if context.json { throw UIRefusal.json }
         if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw UIRefusal.dumbTerminal }
         guard context.console.terminal.stdoutIsTerminal, TerminalCapabilities.stdinIsATTY else { throw UIRefusal.notATerminal }

@@ -6,6 +6,10 @@ import PwnVaultCore
 enum WatchCommand: Command {
     static let defaultFullEvery = 7
 
+    static let fullEvery = OptionSpec("full-every", value: "DAYS", help: "check every account at least this often (default 7)")
+    static let pastes = OptionSpec("pastes", help: "in full checks, also ask for pastes")
+    static let stealerLogs = OptionSpec("stealer-logs", help: "in full checks, also ask for info-stealer logs (needs a subscription that includes them)")
+
     static let spec = CommandSpec(
         name: "watch",
         summary: "the unattended check: quiet unless something new is found (for a timer or cron)",
@@ -32,10 +36,10 @@ enum WatchCommand: Command {
         VAULT.watch, for 'schedule status'. Exit status: 0 nothing new, 1 something new, 5 the keyring cannot open the vault,
         6 HIBP unreachable, 7 the key was refused or is missing, 8 some accounts could not be checked.
         """,
-        options: [OptionSpec("full-every", value: "DAYS", help: "check every account at least this often (default 7)"),
+        options: [fullEvery,
                   NotifyOption.spec,
-                  OptionSpec("pastes", help: "in full checks, also ask for pastes"),
-                  OptionSpec("stealer-logs", help: "in full checks, also ask for info-stealer logs (needs a subscription that includes them)")]
+                  pastes,
+                  stealerLogs]
             + PacingOptions.specs,
         examples: [("pwnvault watch --notify", "what a daily timer runs ('pwnvault schedule enable' sets it up)"),
                    ("pwnvault watch --full-every 1", "check every account every day")],
@@ -84,13 +88,13 @@ enum WatchCommand: Command {
     private static func watch(_ context: Context, failure: inout String?) throws -> ExitStatus {
         let args = context.arguments
         var fullEvery = defaultFullEvery
-        if let text = args.value("full-every") {
+        if let text = args.value(Self.fullEvery) {
             guard let n = Int(text), (1...365).contains(n) else {
                 throw UsageError.invalidValue(command: "watch", option: "--full-every", reason: "a whole number of days from 1 to 365")
             }
             fullEvery = n
         }
-        let pacing = try PacingOptions(context, command: "watch")
+        let pacing = try PacingOptions(context, command: "watch", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
         let rpm = pacing.rpm
         let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "watch")
@@ -151,13 +155,13 @@ enum WatchCommand: Command {
         // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
         var byDomain = DomainAnswers.Answered()
         // A check the catalog asked for wants breaches only: a domain search answers it.
-        if sweep && !(full && (args.has("pastes") || args.has("stealer-logs"))) {
+        if sweep && !(full && (args.has(Self.pastes) || args.has(Self.stealerLogs))) {
             byDomain = DomainAnswers.answer(chosen + domainOnly, client: client, schedule: services.schedule, session: session, now: now, unannounced: true)
         }
         let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
         let c = context.console
         var runner = CheckRunner(context: context, client: client, schedule: services.schedule, maxWait: maxWait,
-                                 session: session, pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"))
+                                 session: session, pastes: full && args.has(Self.pastes), stealerLogs: full && args.has(Self.stealerLogs))
         // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
         runner.unannounced = true
         runner.kAnonymity = pacing.kAnonymity

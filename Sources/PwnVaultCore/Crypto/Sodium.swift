@@ -56,6 +56,11 @@ public enum Sodium {
         bytes.withUnsafeMutableBytes { if let p = $0.baseAddress { sodium_memzero(p, n) } }
     }
 
+    /// Overwrites the memory of `buffer` with zeros in a way the compiler cannot optimise away.
+    static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+        if let p = buffer.baseAddress { sodium_memzero(p, buffer.count) }
+    }
+
     /// Overwrites `data` with zeros.
     public static func wipe(_ data: inout Data) {
         let n = data.count

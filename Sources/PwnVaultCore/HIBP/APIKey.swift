@@ -30,10 +30,14 @@ public enum APIKey {
     /// account is on the test domain. Throws `APIKeyError` when none applies.
     public static func resolve(environmentValue: String?, keyring: Keyring,
                                allOnTestDomain: Bool) throws -> (key: SecretBytes, source: APIKeySource) {
-        if let value = environmentValue, !value.isEmpty {
-            var bytes = Array(value.utf8)
-            defer { Sodium.wipe(&bytes) }
-            let key = SecretBytes(copying: bytes)
+        try resolve(environmentKey: EnvironmentAPIKey(environmentValue), keyring: keyring, allOnTestDomain: allOnTestDomain)
+    }
+
+    /// The same, with `HIBP_API_KEY` as `Settings` read it.
+    public static func resolve(environmentKey: EnvironmentAPIKey?, keyring: Keyring,
+                               allOnTestDomain: Bool) throws -> (key: SecretBytes, source: APIKeySource) {
+        if let environmentKey {
+            let key = environmentKey.secret()
             guard isWellFormed(key) else { throw APIKeyError.malformed(source: .environment) }
             return (key, .environment)
         }

@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The breach catalog kept on disk: `$XDG_CACHE_HOME/pwnvault/breaches.json`
 /// (or `$HOME/.cache/pwnvault/breaches.json`), refreshed when older than a day or on demand.

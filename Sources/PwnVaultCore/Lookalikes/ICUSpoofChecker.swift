@@ -1,7 +1,4 @@
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Unicode UTS #39 security checks from Debian's ICU (`libicui18n`), loaded with `dlopen` only when
 /// an account is being added. The only file that touches ICU.
@@ -49,7 +46,7 @@ public final class ICUSpoofChecker {
     /// The library file that was loaded.
     public let path: String
 
-    private let handle: UnsafeMutableRawPointer
+    private let library: SharedLibrary
     private let checker: OpaquePointer
     private let close: CloseFn
     private let check2: Check2UTF8Fn
@@ -69,33 +66,34 @@ public final class ICUSpoofChecker {
         }
         var lastError = "it could not be loaded"
         for file in files {
-            guard let handle = dlopen(file, RTLD_NOW | RTLD_LOCAL) else {
-                lastError = dlerror().map { String(cString: $0) } ?? "it could not be loaded"
-                continue
+            let library: SharedLibrary
+            switch SharedLibrary.open(file) {
+            case let .success(opened): library = opened
+            case let .failure(failure): lastError = failure.reason; continue
             }
             do {
-                return try ICUSpoofChecker(handle: handle, path: file)
+                return try ICUSpoofChecker(library: library, path: file)
             } catch let e as Unavailable {
-                dlclose(handle)
+                library.close()
                 lastError = e.description
             }
         }
         throw Unavailable(description: "Debian's ICU library could not be used (\(Sanitizer.singleLine(lastError)))")
     }
 
-    private init(handle: UnsafeMutableRawPointer, path: String) throws {
-        self.handle = handle
+    private init(library: SharedLibrary, path: String) throws {
+        self.library = library
         self.path = path
         // The suffix: from the file name first, then a build without renaming.
         var suffixes: [(String, Int?)] = []
         if let major = Self.majorVersion(fromFileName: path) { suffixes.append(("_\(major)", major)) }
         suffixes.append(("", nil))
-        guard let (suffix, major) = suffixes.first(where: { dlsym(handle, "uspoof_open" + $0.0) != nil }) else {
+        guard let (suffix, major) = suffixes.first(where: { library.symbol("uspoof_open" + $0.0, as: OpenFn.self) != nil }) else {
             throw Unavailable(description: "\(path) has no uspoof_open")
         }
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let p = dlsym(handle, name + suffix) else { throw Unavailable(description: "\(path) has no \(name)") }
-            return unsafeBitCast(p, to: type)
+            guard let f = library.symbol(name + suffix, as: type) else { throw Unavailable(description: "\(path) has no \(name)") }
+            return f
         }
         if let major {
             var v = [UInt8](repeating: 0, count: 4)

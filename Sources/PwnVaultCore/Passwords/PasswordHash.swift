@@ -1,5 +1,3 @@
-import Glibc
-
 /// The SHA-1 of a password as Pwned Passwords writes it: 40 upper-case hex characters, kept in
 /// secret memory and wiped when this goes away.
 ///
@@ -34,7 +32,7 @@ public final class PasswordHash: CustomStringConvertible, CustomDebugStringConve
     /// passwords then costs no secret allocation (each is a few system calls) per password.
     public func rehash(_ password: UnsafeRawBufferPointer) {
         withUnsafeTemporaryAllocation(byteCount: SHA1.digestBytes, alignment: 8) { digest in
-            defer { explicit_bzero(digest.baseAddress!, digest.count) }
+            defer { Sodium.wipe(digest) }
             SHA1.hash(password, into: digest)
             hex.withUnsafeMutableBytes { out in
                 let digits: StaticString = "0123456789ABCDEF"

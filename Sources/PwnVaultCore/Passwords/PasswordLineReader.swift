@@ -1,5 +1,3 @@
-import Glibc
-
 /// Reads passwords, one per line, from a file descriptor (stdin when it is not a terminal), in large
 /// chunks straight into secret memory: no `String` and no Foundation buffer ever holds them.
 ///
@@ -10,10 +8,13 @@ public final class PasswordLineReader {
     public static let maxLineBytes = PassphrasePrompt.maxBytes
     static let chunkBytes = 64 * 1024
 
-    private let fd: Int32
+    private let input: FileDescriptor
 
     /// A reader of `fd`; it does not close it.
-    public init(fd: Int32) { self.fd = fd }
+    public init(fd: Int32) { input = .borrowing(fd) }
+
+    /// A reader of the standard input.
+    public static func standardInput() -> PasswordLineReader { PasswordLineReader(fd: 0) }
 
     /// Calls `body` with each non-empty line and its number, in order, until the input ends.
     /// Throws `PasswordInputError`, or what `body` throws.
@@ -25,10 +26,11 @@ public final class PasswordLineReader {
             var lineNumber = 0
             var ended = false
             while !ended {
-                let n = read(fd, base + filled, bytes.count - filled)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw PasswordInputError.readFailed(reason: SystemError.fromErrno("read").reason)
+                let n: Int
+                do {
+                    n = try input.read(into: UnsafeMutableRawBufferPointer(start: base + filled, count: bytes.count - filled))
+                } catch let error as SystemError {
+                    throw PasswordInputError.readFailed(reason: error.reason)
                 }
                 if n == 0 { ended = true }
                 let scanFrom = filled

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A downloaded Pwned Passwords file (`HASH:COUNT` lines, 40 hex characters, sorted by hash, CRLF or
 /// LF, tens of GB), searched by binary search over byte offsets without reading it whole.
 ///
@@ -47,16 +45,18 @@ public final class PwnedPasswordsFile {
     /// Opens the file and checks its first and last lines. Throws `PasswordFileError`.
     public init(path: String) throws {
         self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { throw PasswordFileError.unreadable(path: path, reason: SystemError.fromErrno("open").reason) }
-        file = FileDescriptor(raw: fd)
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw PasswordFileError.unreadable(path: path, reason: SystemError.fromErrno("fstat").reason) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw PasswordFileError.notARegularFile(path: path) }
-        size = Int(st.st_size)
+        let status: FileStatus
+        do {
+            file = try FileDescriptor.openForReading(path)
+            status = try file.status()
+        } catch let error as SystemError {
+            throw PasswordFileError.unreadable(path: path, reason: error.reason)
+        }
+        guard status.kind == .regular else { throw PasswordFileError.notARegularFile(path: path) }
+        size = status.size
         guard size > 0 else { throw PasswordFileError.empty(path: path) }
         // Probes jump around: read-ahead would only fetch pages nobody asked for.
-        _ = posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM)
+        file.adviseRandomAccess()
         buffer = .allocate(byteCount: 3 * Self.pageSize, alignment: Self.pageSize)
         try checkEnds()
     }
@@ -245,12 +245,17 @@ public final class PwnedPasswordsFile {
         precondition(count <= buffer.count)
         var done = 0
         while done < count {
-            let n = pread(file.raw, buffer.baseAddress! + done, count - done, off_t(offset + done))
+            let result: Int?
+            do {
+                result = try file.read(into: UnsafeMutableRawBufferPointer(start: buffer.baseAddress! + done, count: count - done),
+                                       at: offset + done)
+            } catch let error as SystemError {
+                throw PasswordFileError.unreadable(path: path, reason: error.reason)
+            }
             reads += 1
+            guard let n = result else { continue }   // EINTR
             if n > 0 { done += n; continue }
-            if n == 0 { break }
-            if errno == EINTR { continue }
-            throw PasswordFileError.unreadable(path: path, reason: SystemError.fromErrno("pread").reason)
+            break
         }
         return done
     }

@@ -1,10 +1,8 @@
-import Glibc
-
 /// SHA-1 (FIPS 180-4), for Pwned Passwords only: its corpus is indexed by the SHA-1 of each password,
 /// and libsodium has no SHA-1. It is not used for anything that needs collision resistance.
 ///
 /// The message is read in place (a password stays in its `SecretBytes`); the last, padded block and
-/// the message schedule live in one scratch buffer that is wiped (`explicit_bzero`) before returning.
+/// the message schedule live in one scratch buffer that is wiped (`Sodium.wipe`) before returning.
 /// The chaining state is in local variables, which the compiler keeps in registers and on the stack.
 public enum SHA1 {
     /// The length of a digest, in bytes.
@@ -26,7 +24,7 @@ public enum SHA1 {
 
         // Scratch: 80 schedule words (320 bytes), then two blocks for the padded tail (128 bytes).
         withUnsafeTemporaryAllocation(byteCount: 80 * 4 + 2 * blockBytes, alignment: 8) { scratch in
-            defer { explicit_bzero(scratch.baseAddress!, scratch.count) }
+            defer { Sodium.wipe(scratch) }
             let w = scratch.baseAddress!.bindMemory(to: UInt32.self, capacity: 80)
             let tail = scratch.baseAddress! + 80 * 4
 

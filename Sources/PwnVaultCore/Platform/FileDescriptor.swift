@@ -77,6 +77,38 @@ final class FileDescriptor {
         }
     }
 
+    /// Opens `path` for reading only (`O_CLOEXEC`, `O_NOCTTY`: a terminal given as a path never becomes
+    /// the controlling one).
+    static func openForReading(_ path: String) throws -> FileDescriptor {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { throw SystemError.fromErrno("open") }
+        return FileDescriptor(raw: fd)
+    }
+
+    /// One `read` into `buffer`, retried on `EINTR`: the bytes read, 0 at the end of the input.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(raw, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw SystemError.fromErrno("read") }
+        }
+    }
+
+    /// One `pread` into `buffer` at `offset`, without moving the file position: the bytes read, 0 at the
+    /// end of the file. A call interrupted by a signal (`EINTR`) returns nil, for the caller to retry.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws -> Int? {
+        let n = pread(raw, buffer.baseAddress, buffer.count, off_t(offset))
+        if n >= 0 { return n }
+        if errno == EINTR { return nil }
+        throw SystemError.fromErrno("pread")
+    }
+
+    /// `posix_fadvise(POSIX_FADV_RANDOM)`: reads will jump around, read-ahead would fetch pages nobody
+    /// asked for. Only advice: a failure changes nothing.
+    func adviseRandomAccess() {
+        _ = posix_fadvise(raw, 0, 0, POSIX_FADV_RANDOM)
+    }
+
     /// `fsync`: the data and the size reach the disk before this returns.
     func synchronize() throws {
         while fsync(raw) != 0 {

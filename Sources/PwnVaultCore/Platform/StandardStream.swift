@@ -4,6 +4,11 @@ import Glibc
 /// writes, with the buffer wiped afterwards (it may have held unmasked accounts for
 /// `reveal --unredacted`).
 public enum StandardStream {
+    /// The standard streams' file descriptors (0, 1, 2).
+    public static let inputDescriptor: Int32 = STDIN_FILENO
+    public static let outputDescriptor: Int32 = STDOUT_FILENO
+    public static let errorDescriptor: Int32 = STDERR_FILENO
+
     /// Why a write failed.
     public struct Failure: Error, Equatable, Sendable {
         /// The reader went away (`| head`): nobody is left to tell, and it is no error of ours.

@@ -1,5 +1,3 @@
-import Glibc
-
 /// What a full-screen interface shows and how it answers keys; `FullScreen` runs it on the private
 /// screen and keeps the protections (blanking, stops, signals, idle lock) to itself.
 public protocol FullScreenApp: AnyObject {
@@ -66,9 +64,8 @@ public final class FullScreen {
 
     /// On the controlling terminal (`/dev/tty`) for input, stdout for drawing; nil without one.
     public static func onControllingTerminal(colors: Bool, idleTimeout: Double, mouse: Bool = true) -> FullScreen? {
-        let input = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard input >= 0 else { return nil }
-        let screen = FullScreen(output: STDOUT_FILENO, input: input, colors: colors, idleTimeout: idleTimeout, mouse: mouse)
+        guard let input = TerminalIO.openControllingTerminal() else { return nil }
+        let screen = FullScreen(output: StandardStream.outputDescriptor, input: input, colors: colors, idleTimeout: idleTimeout, mouse: mouse)
         screen.ownsInput = true
         return screen
     }
@@ -122,20 +119,20 @@ public final class FullScreen {
             if ready[0] {
                 for signo in signals.takeSignals() {
                     switch signo {
-                    case SIGTSTP:
+                    case Signal.terminalStop:
                         app.hide()
                         leave()
                         TerminalIO.stopProcess()
-                        signals.reinstall(SIGTSTP)
+                        signals.reinstall(Signal.terminalStop)
                         keys = UIKeyDecoder(); escapeSince = nil
                         blanked = false; lastActivity = now
                         if enter() { needsDraw = true }
-                    case SIGCONT:
+                    case Signal.continue:
                         if terminal?.isEntered == true { terminal?.reapplyInputMode(); renderer.invalidate(); needsDraw = true }
                         else if enter() { needsDraw = true }
-                    case SIGWINCH:
+                    case Signal.windowChange:
                         renderer.invalidate(); needsDraw = true
-                    case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+                    case Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit:
                         return .interrupted(signal: signo)
                     default: break
                     }
@@ -149,7 +146,7 @@ public final class FullScreen {
                     if keys.isWaitingAfterEscape { escapeSince = now }
                     if let end = try handle(events, app) { return end }
                 case .nothing: break
-                case .closed: return .interrupted(signal: SIGHUP)
+                case .closed: return .interrupted(signal: Signal.hangUp)
                 }
             } else if let since = escapeSince, now - since >= KeyReader.escapeDelay {
                 escapeSince = nil
@@ -210,7 +207,7 @@ public final class FullScreen {
                 _ = focus.take(.deviceAttributes)
                 continue
             case .interrupt:
-                return .interrupted(signal: SIGINT)
+                return .interrupted(signal: Signal.interrupt)
             case .other:
                 continue
             default:

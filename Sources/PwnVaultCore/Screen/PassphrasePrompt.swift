@@ -1,5 +1,3 @@
-import Glibc
-
 /// Reads passphrases: from the controlling terminal with echo off, or the first line of a file descriptor.
 ///
 /// The bytes go straight from `read(2)` into `SecretBytes`, one at a time: no `String`, no Foundation
@@ -15,9 +13,8 @@ public enum PassphrasePrompt {
     /// Throws `TerminalError.noTerminal` when there is no controlling terminal, `.inputClosed` on end of
     /// input before anything was typed, `.passphraseTooLong` beyond `maxBytes`.
     public static func read(prompt: String) throws -> SecretBytes {
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw TerminalError.noTerminal }
-        defer { close(fd) }
+        guard let fd = TerminalIO.openControllingTerminal() else { throw TerminalError.noTerminal }
+        defer { TerminalIO.close(fd) }
         guard let guardian = EchoOffGuard(fd: fd, prompt: Array(Sanitizer.singleLine(prompt).utf8)) else {
             throw TerminalError.noTerminal
         }
@@ -25,8 +22,7 @@ public enum PassphrasePrompt {
         guardian.restore()
         if case let .success(line?) = outcome { return line }
         // No Enter was read, so ECHONL did not move to the next line: do it for the user.
-        var newline: UInt8 = 10
-        _ = write(fd, &newline, 1)
+        TerminalIO.poke(fd, 10)
         if case let .failure(error) = outcome { throw error }
         throw TerminalError.inputClosed
     }
@@ -47,12 +43,12 @@ public enum PassphrasePrompt {
         var ended = false
         try buffer.withUnsafeMutableBytes { bytes in
             while count < bytes.count {
-                let n = Glibc.read(fd, bytes.baseAddress! + count, 1)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw TerminalError.readFailed(reason: String(cString: strerror(errno)))
+                switch TerminalIO.readByte(fd, into: bytes.baseAddress! + count) {
+                case .byte: break
+                case .interrupted: continue
+                case let .wouldBlock(reason), let .failed(reason): throw TerminalError.readFailed(reason: reason)
+                case .ended: ended = true; return
                 }
-                if n == 0 { ended = true; return }
                 sawAnyByte = true
                 let byte = bytes[count]
                 if byte == 0x0A || (stopAtCarriageReturn && byte == 0x0D) {

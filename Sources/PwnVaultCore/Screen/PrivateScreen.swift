@@ -1,6 +1,4 @@
 import FoundationEssentials
-import Glibc
-
 /// A screen for showing accounts unmasked, and nothing else: nothing shown there reaches the
 /// scrollback, it goes blank when the terminal loses focus, and it disappears on a timeout, a key,
 /// a signal or a stop, leaving the terminal exactly as it was.
@@ -50,7 +48,7 @@ public final class PrivateScreen {
     /// The one line shown while the screen is blanked. Says nothing about what is hidden.
     public static let hiddenLine = "hidden: focus lost. Focus this window or press a key to show it, q to close."
     /// The signals watched while the screen runs.
-    static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGWINCH]
+    static let watchedSignals: [Int32] = [Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit, Signal.terminalStop, Signal.continue, Signal.windowChange]
 
     let output: Int32
     let input: Int32
@@ -66,9 +64,8 @@ public final class PrivateScreen {
     /// whatever stdin is; nil when there is no controlling terminal. The screen closes that descriptor
     /// when it goes away.
     public static func onControllingTerminal() -> PrivateScreen? {
-        let input = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard input >= 0 else { return nil }
-        let screen = PrivateScreen(output: STDOUT_FILENO, input: input)
+        guard let input = TerminalIO.openControllingTerminal() else { return nil }
+        let screen = PrivateScreen(output: StandardStream.outputDescriptor, input: input)
         screen.ownsInput = true
         return screen
     }
@@ -82,7 +79,7 @@ public final class PrivateScreen {
     }
 
     /// A private screen drawing on `output` and reading keys from `input`; both must be the same terminal.
-    public init(output: Int32 = STDOUT_FILENO, input: Int32 = STDIN_FILENO) {
+    public init(output: Int32 = StandardStream.outputDescriptor, input: Int32 = StandardStream.inputDescriptor) {
         self.output = output
         self.input = input
     }
@@ -206,7 +203,7 @@ private struct Session {
                 case .nothing:
                     break
                 case .closed:
-                    return .interrupted(signal: SIGHUP)   // the terminal hung up
+                    return .interrupted(signal: Signal.hangUp)   // the terminal hung up
                 }
             } else if let since = escapeSince, now - since >= KeyReader.escapeDelay {
                 escapeSince = nil
@@ -234,16 +231,16 @@ private struct Session {
 
     private mutating func handle(signal signo: Int32) -> PrivateScreen.EndReason? {
         switch signo {
-        case SIGTSTP:
+        case Signal.terminalStop:
             terminal.leave()
             TerminalIO.stopProcess()
-            signals.reinstall(SIGTSTP)
+            signals.reinstall(Signal.terminalStop)
             // Continued. The stop may have lasted longer than the timeout: then end without drawing.
             if now >= deadline { return .timeout }
             blanked = false   // Ctrl-Z came from the keyboard, and `fg` too: the person is here
             keys = KeyReader(); escapeSince = nil
             if terminal.enter() { draw() }
-        case SIGCONT:
+        case Signal.continue:
             // After our own stop this follows the re-entry above; after SIGSTOP it is the only news.
             if terminal.isEntered {
                 terminal.reapplyInputMode()
@@ -251,9 +248,9 @@ private struct Session {
             } else if now < deadline, terminal.enter() {
                 draw()
             }
-        case SIGWINCH:
+        case Signal.windowChange:
             if terminal.isEntered { draw() }
-        case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+        case Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit:
             return .interrupted(signal: signo)
         default:
             break   // a wake byte
@@ -269,7 +266,7 @@ private struct Session {
             case .escape, .byte(UInt8(ascii: "q")), .byte(UInt8(ascii: "Q")):
                 return .userQuit
             case .interrupt:
-                return .interrupted(signal: SIGINT)
+                return .interrupted(signal: Signal.interrupt)
             case .focusOut:
                 if !blanked { blanked = true; draw() }
             case .focusIn:

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Before the private screen opens: following focus from the passphrase prompt on.
 ///
 /// Terminals such as xterm, alacritty and kitty do not say whether they have focus when focus
@@ -53,17 +51,17 @@ extension PrivateScreen {
             if ready[0] {
                 for signo in signals.takeSignals() {
                     switch signo {
-                    case SIGTSTP:
+                    case Signal.terminalStop:
                         TerminalIO.writeAll(input, Array("\r\n".utf8))
                         listening?.terminal.leave()
                         TerminalIO.stopProcess()
-                        signals.reinstall(SIGTSTP)
+                        signals.reinstall(Signal.terminalStop)
                         if listening?.terminal.listen(ask: false) == true { TerminalIO.writeAll(input, promptBytes) }
-                    case SIGCONT:
+                    case Signal.continue:
                         if listening?.terminal.isListening == false, listening?.terminal.listen(ask: false) == true {
                             TerminalIO.writeAll(input, promptBytes)
                         }
-                    case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+                    case Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit:
                         throw fail(ScreenError.interrupted(signal: signo))
                     default:
                         break   // SIGWINCH, a wake byte
@@ -78,12 +76,12 @@ extension PrivateScreen {
                 continue
             }
             // One byte, read into the secret buffer itself: it may be part of the passphrase.
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress! + count, 1) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw fail(TerminalError.readFailed(reason: String(cString: strerror(errno))))
+            switch buffer.withUnsafeMutableBytes({ TerminalIO.readByte(input, into: $0.baseAddress! + count) }) {
+            case .byte: break
+            case .interrupted, .wouldBlock: continue
+            case let .failed(reason): throw fail(TerminalError.readFailed(reason: reason))
+            case .ended: throw fail(TerminalError.inputClosed)
             }
-            if n == 0 { throw fail(TerminalError.inputClosed) }
             let byte = buffer.withUnsafeBytes { $0[count] }
             if byte == 0x0A || byte == 0x0D {   // Enter; terminals never put it inside an escape sequence
                 buffer.withUnsafeMutableBytes { $0[count] = 0 }
@@ -119,7 +117,7 @@ extension PrivateScreen {
                 if count == 0 { throw fail(TerminalError.inputClosed) }
             case 0x03:   // Ctrl-C as a byte (ISIG off elsewhere): the same as the signal
                 buffer.withUnsafeMutableBytes { $0[count] = 0 }
-                throw fail(ScreenError.interrupted(signal: SIGINT))
+                throw fail(ScreenError.interrupted(signal: Signal.interrupt))
             default:
                 count += 1
                 if count > PassphrasePrompt.maxBytes { throw fail(TerminalError.passphraseTooLong) }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// The terminal side of `PrivateScreen`: the exact bytes that enter and leave it, drawing, and putting
 /// the terminal back. Knows nothing of signals, keys or timeouts.
 struct PrivateScreenTerminal {
@@ -31,13 +29,13 @@ struct PrivateScreenTerminal {
     let output: Int32
     let input: Int32
     /// The settings found at the start, put back on every exit path.
-    let saved: termios
+    let saved: TerminalSettings
     /// The alternate screen is on.
     private(set) var isEntered = false
     /// Key-at-a-time input without echo and focus reporting on (before and while entered).
     private(set) var isListening = false
 
-    init(output: Int32, input: Int32, saved: termios) {
+    init(output: Int32, input: Int32, saved: TerminalSettings) {
         self.output = output; self.input = input; self.saved = saved
     }
 

@@ -1,7 +1,6 @@
 // The only file that uses libpsl. It is loaded with dlopen the first time an address is masked, not
 // linked: commands that mask nothing (`--version`, `help`, `add -` until it has read its input) do not
 // map it, nor libidn2 and libunistring behind it (issue 10).
-import Glibc
 
 /// The Public Suffix List (publicsuffix.org) through Debian's libpsl, the library curl already loads:
 /// the newest of the list libpsl was built with and the one the `publicsuffix` package keeps up to date
@@ -20,12 +19,11 @@ enum PublicSuffixList {
 
     /// Loaded once per process; nil when libpsl (soname 5) or a list cannot be had.
     private static let library: Library? = {
-        guard let handle = dlopen("libpsl.so.5", RTLD_NOW | RTLD_LOCAL),
-              let latest = dlsym(handle, "psl_latest"), let builtin = dlsym(handle, "psl_builtin"),
-              let registrable = dlsym(handle, "psl_registrable_domain") else { return nil }
-        guard let context = unsafeBitCast(latest, to: Latest.self)(nil) ?? unsafeBitCast(builtin, to: Builtin.self)()
-        else { return nil }
-        return Library(context: context, registrableDomain: unsafeBitCast(registrable, to: Registrable.self))
+        guard case let .success(handle) = SharedLibrary.open("libpsl.so.5"),
+              let latest = handle.symbol("psl_latest", as: Latest.self), let builtin = handle.symbol("psl_builtin", as: Builtin.self),
+              let registrable = handle.symbol("psl_registrable_domain", as: Registrable.self) else { return nil }
+        guard let context = latest(nil) ?? builtin() else { return nil }
+        return Library(context: context, registrableDomain: registrable)
     }()
 
     /// How many labels at the end of `domain` (lower-case, UTF-8) are its public suffix, or nil when

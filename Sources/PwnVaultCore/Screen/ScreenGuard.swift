@@ -1,7 +1,5 @@
 import Dispatch
 import FoundationEssentials
-import Glibc
-
 /// Keeps a long-running screen (a progress line on stderr, a paged list) honest about stops and
 /// interruptions: what it drew is cleared and the terminal restored before the process stops or ends,
 /// and drawn again when it continues.
@@ -40,11 +38,11 @@ public final class ScreenGuard: @unchecked Sendable {
         case report
     }
 
-    static let watchedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT]
+    static let watchedSignals: [Int32] = [Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit, Signal.terminalStop, Signal.continue]
 
     private let lock = Lock()
     private let terminal: Int32
-    private let savedSettings: termios?
+    private let savedSettings: TerminalSettings?
     private let interrupts: InterruptHandling
     private let onHide: () -> Void
     private let onShow: () -> Void
@@ -60,7 +58,7 @@ public final class ScreenGuard: @unchecked Sendable {
     // Guarded by `lock`.
     private var stopped = false
     /// The owner's terminal settings when it was stopped, put back when it continues.
-    private var settingsAtStop: termios?
+    private var settingsAtStop: TerminalSettings?
     private var hiddenByOwner = false
     private var interruptedBy: Int32?
     private var installed = true
@@ -82,13 +80,13 @@ public final class ScreenGuard: @unchecked Sendable {
     /// key by key without echo (ISIG kept): a focus-out hides the screen like `hide()`, a focus-in shows
     /// it again; other keys typed meanwhile are discarded. Focus reporting is off and the settings are
     /// back whenever the process stops, is interrupted, or the guard is uninstalled.
-    public static func install(terminal: Int32 = STDERR_FILENO, interrupts: InterruptHandling,
+    public static func install(terminal: Int32 = StandardStream.errorDescriptor, interrupts: InterruptHandling,
                                watchFocus: Bool = false,
                                onHide: @escaping () -> Void, onShow: @escaping () -> Void,
                                onInterrupt: ((Int32) -> Void)? = nil) throws -> ScreenGuard {
         guard let signals = SignalPipe(signals: watchedSignals) else { throw ScreenError.noSignalPipe }
-        let focusInput: Int32? = watchFocus && TerminalIO.isTerminal(STDIN_FILENO) && TerminalIO.isTerminal(terminal)
-            && TerminalIO.isInForeground(terminal) ? STDIN_FILENO : nil
+        let focusInput: Int32? = watchFocus && TerminalIO.isTerminal(StandardStream.inputDescriptor) && TerminalIO.isTerminal(terminal)
+            && TerminalIO.isInForeground(terminal) ? StandardStream.inputDescriptor : nil
         let guardian = ScreenGuard(terminal: terminal, interrupts: interrupts, signals: signals, focusInput: focusInput,
                                    onHide: onHide, onShow: onShow, onInterrupt: onInterrupt)
         guardian.enterFocusMode()
@@ -174,25 +172,25 @@ public final class ScreenGuard: @unchecked Sendable {
 
     private func handle(_ signo: Int32) {
         switch signo {
-        case SIGTSTP:
+        case Signal.terminalStop:
             lock.lock()
             if !stopped { settingsAtStop = TerminalIO.attributes(terminal) }
             hideAndRestore()
             stopped = true
             lock.unlock()
             TerminalIO.stopProcess()
-            signals.reinstall(SIGTSTP)
+            signals.reinstall(Signal.terminalStop)
             resumeIfInForeground()
-        case SIGCONT:
+        case Signal.continue:
             resumeIfInForeground()
-        case SIGINT, SIGTERM, SIGHUP, SIGQUIT:
+        case Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit:
             lock.lock()
             hideAndRestore()
-            if interrupts == .terminate || signo == SIGQUIT { TerminalIO.dieOf(signo) }
+            if interrupts == .terminate || signo == Signal.quit { TerminalIO.dieOf(signo) }
             let first = interruptedBy == nil
             if first {
                 interruptedBy = signo
-                for s in [SIGINT, SIGTERM, SIGHUP] { signals.release(s) }
+                for s in [Signal.interrupt, Signal.terminate, Signal.hangUp] { signals.release(s) }
             }
             lock.unlock()
             if first { onInterrupt?(signo) }

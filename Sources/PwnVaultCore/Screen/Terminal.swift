@@ -1,5 +1,3 @@
-import Glibc
-
 /// What the standard streams are connected to, and whether to use colors: the one place that decides.
 ///
 /// `TERM=dumb` counts as no terminal at all (a dumb terminal cannot show masks or colors reliably, and
@@ -34,12 +32,12 @@ public struct TerminalCapabilities: Equatable, Sendable {
 
     /// No terminal anywhere, no colors: what pipes, files and tests without a pseudo-terminal get.
     /// Whether stdin is a terminal device at all (TERM ignored): where to read a secret with echo off.
-    public static var stdinIsATTY: Bool { isatty(STDIN_FILENO) == 1 }
+    public static var stdinIsATTY: Bool { TerminalIO.isTerminal(StandardStream.inputDescriptor) }
 
     /// Whether stdout is a real terminal that `TERM=dumb` declares unable to do more than print: not a
     /// pipe or a file, and no place for a private screen either.
     public static func stdoutIsDumbTerminal(environment: [String: String]) -> Bool {
-        environment["TERM"] == "dumb" && isatty(STDOUT_FILENO) == 1
+        environment["TERM"] == "dumb" && TerminalIO.isTerminal(StandardStream.outputDescriptor)
     }
 
     public static let none = TerminalCapabilities(stdoutIsTerminal: false, stderrIsTerminal: false,
@@ -47,7 +45,7 @@ public struct TerminalCapabilities: Equatable, Sendable {
 
     /// The capabilities of this process's standard streams (fds 0, 1, 2) under `environment`.
     public static func detect(environment: [String: String]) -> TerminalCapabilities {
-        detect(environment: environment, isTerminal: { isatty($0) == 1 })
+        detect(environment: environment, isTerminal: { TerminalIO.isTerminal($0) })
     }
 
     /// The same decision with the "is this fd a terminal" question answered by `isTerminal`.
@@ -56,15 +54,15 @@ public struct TerminalCapabilities: Equatable, Sendable {
                               windowColumns: () -> Int? = stdoutWindowColumns) -> TerminalCapabilities {
         let dumb = environment["TERM"] == "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        let stdin = !dumb && isTerminal(STDIN_FILENO)
-        let stdout = !dumb && isTerminal(STDOUT_FILENO)
-        let stderr = !dumb && isTerminal(STDERR_FILENO)
+        let stdin = !dumb && isTerminal(StandardStream.inputDescriptor)
+        let stdout = !dumb && isTerminal(StandardStream.outputDescriptor)
+        let stderr = !dumb && isTerminal(StandardStream.errorDescriptor)
         return TerminalCapabilities(stdoutIsTerminal: stdout, stderrIsTerminal: stderr, stdinIsTerminal: stdin,
                                     colorsOnStdout: stdout && !noColor, colorsOnStderr: stderr && !noColor,
                                     columns: stdout ? columns(windowColumns: windowColumns(), environment: environment) : nil,
-                                    stderrColumns: stderr ? columns(windowColumns: TerminalIO.windowSize(STDERR_FILENO)?.columns, environment: environment) : nil)
+                                    stderrColumns: stderr ? columns(windowColumns: TerminalIO.windowSize(StandardStream.errorDescriptor)?.columns, environment: environment) : nil)
     }
 
     /// The window width of the terminal on stdout, when it has one.
-    public static func stdoutWindowColumns() -> Int? { TerminalIO.windowSize(STDOUT_FILENO)?.columns }
+    public static func stdoutWindowColumns() -> Int? { TerminalIO.windowSize(StandardStream.outputDescriptor)?.columns }
 }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// A yes-or-no question asked on the controlling terminal (`/dev/tty`), whatever stdin and stdout are,
 /// so that the question and what it is about never reach a pipe or a log.
 public struct TerminalQuestion {
@@ -25,8 +23,7 @@ public struct TerminalQuestion {
 
     /// The controlling terminal, read-write (what `FileHandle(forUpdatingAtPath: "/dev/tty")` opened).
     static func openTerminal() -> FileDescriptor? {
-        let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
-        return fd >= 0 ? FileDescriptor(raw: fd) : nil
+        TerminalIO.openControllingTerminal().map(FileDescriptor.init(raw:))
     }
 
     /// One line from the terminal, read a byte at a time so that nothing after it is taken; at most
@@ -35,9 +32,9 @@ public struct TerminalQuestion {
         var bytes: [UInt8] = []
         while true {
             var byte: UInt8 = 0
-            var n: Int
-            repeat { n = Glibc.read(tty.raw, &byte, 1) } while n < 0 && errno == EINTR
-            guard n == 1 else {
+            var outcome: TerminalIO.ByteOutcome
+            repeat { outcome = TerminalIO.readByte(tty.raw, into: &byte) } while outcome == .interrupted
+            guard outcome == .byte else {
                 return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
             }
             if byte == 0x0A || byte == 0x0D { return String(decoding: bytes, as: UTF8.self) }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Reads the schema-1 payload JSON (Docs/VAULT_FORMAT.md §7) straight from bytes: no `String` of the
 /// document, no `Any`, no `NSNumber`, no intermediate tree.
@@ -245,7 +244,7 @@ struct PayloadJSONReader {
         let text = try readStringBytes(path)
         if var entered, entered.utf8.count == text.count {
             let same = entered.withUTF8 { utf8 in
-                text.count == 0 || memcmp(utf8.baseAddress!, text.baseAddress!, text.count) == 0
+                utf8.elementsEqual(text)
             }
             if same { return entered }
         }
@@ -790,6 +789,6 @@ struct PayloadJSONReader {
     /// Whether `text` is exactly the bytes of `literal`.
     private static func matches(_ text: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
         guard text.count == literal.utf8CodeUnitCount else { return false }
-        return text.count == 0 || memcmp(text.baseAddress!, literal.utf8Start, text.count) == 0
+        return UnsafeBufferPointer(start: literal.utf8Start, count: text.count).elementsEqual(text)
     }
 }

@@ -214,8 +214,8 @@ struct DoctorRun {
     private func apiKey(_ probe: Result<SecretBytes?, Error>, apiReachable: Bool) -> DoctorCheck {
         let key: SecretBytes
         let source: String
-        if let value = context.environment[Settings.apiKeyVariable], !value.isEmpty {
-            key = SecretBytes(copying: Array(value.utf8))
+        if let environmentKey = context.settings.environmentAPIKey {
+            key = environmentKey.secret()
             source = Settings.apiKeyVariable
             guard APIKey.isWellFormed(key) else {
                 return .problem("API key", APIKeyError.malformed(source: .environment),
@@ -274,7 +274,7 @@ struct DoctorRun {
         let request = HTTPRequest(url: url, headers: ["user-agent": userAgent, "accept": "application/json"])
         let transport = self.transport
         let fix = "check the network connection" + (base.absoluteString.hasPrefix("https://") ? "" : " and whether the server at \(shown) runs")
-            + (context.environment[variable].map { $0.isEmpty ? "" : ", or correct or unset \(variable)" } ?? "")
+            + (context.settings.variablesSet.contains(variable) ? ", or correct or unset \(variable)" : "")
         do {
             let response = try blocking { try await transport.send(request) }
             guard response.status == 200, !response.body.isEmpty else {
@@ -300,7 +300,7 @@ struct DoctorRun {
             return .ok("lookup", range + " (\(Settings.kAnonymityVariable)=require: a key whose plan lacks it ends the check, status 7)")
         case .auto:
             // The key check and watch would use: the environment's before the keyring's.
-            let env = context.environment[Settings.apiKeyVariable].flatMap { $0.isEmpty ? nil : SecretBytes(copying: Array($0.utf8)) }
+            let env = context.settings.environmentAPIKey?.secret()
             if let key = env ?? key, let folder = try? HIBPServices(context).cacheDirectory(),
                KAnonymityCache(directory: folder).isRefused(key, now: context.now()) {
                 return .ok("lookup", "\(KAnonymityMode.wholeLabel): HIBP refused this key the k-anonymity search within the last day, so e-mail addresses are sent whole (a plan with it: HIBP's Pro or High RPM)")
@@ -312,7 +312,7 @@ struct DoctorRun {
     private func shareMode() -> DoctorCheck {
         if let reason = context.shareReason { return .ok("share mode", "on (\(reason))") }
         if context.settings.shareMode { return .ok("share mode", "on (\(Settings.shareVariable) is set)") }
-        if context.arguments.has("no-share") { return .ok("share mode", "off for this run (--no-share)") }
+        if context.arguments.has(GlobalOptions.noShare) { return .ok("share mode", "off for this run (--no-share)") }
         if let reason = ShareModeDetector().detect(environment: context.environment) {
             return .ok("share mode", "on whenever accounts are shown on this terminal (\(reason))")
         }

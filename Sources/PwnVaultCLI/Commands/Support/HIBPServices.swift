@@ -31,8 +31,7 @@ struct HIBPServices {
     /// A client with the run's key (and the key, for the rate-limit cache); says where the key came
     /// from when it is not the usual one.
     func keyedClient(allOnTestDomain: Bool) throws -> (client: HIBPClient, key: SecretBytes) {
-        let env = context.environment[Settings.apiKeyVariable]
-        let (key, source) = try APIKey.resolve(environmentValue: env, keyring: context.keyring, allOnTestDomain: allOnTestDomain)
+        let (key, source) = try APIKey.resolve(environmentKey: context.settings.environmentAPIKey, keyring: context.keyring, allOnTestDomain: allOnTestDomain)
         if source == .publicTestKey {
             context.console.note("using HIBP's public test key (it works for \(APIKey.testDomain) accounts only)")
         }

@@ -9,7 +9,7 @@ enum NewPassphraseOption {
 
     /// The check for `context`, nil with --weak-passphrase-ok.
     static func check(_ context: Context) -> NewPassphraseCheck? {
-        if context.arguments.has(name) { return nil }
+        if context.arguments.has(spec) { return nil }
         let settings = context.settings
         let transport = CurlTransport(maxBodyBytes: PwnedPasswordsClient.maxBodyBytes,
                                       timeout: .seconds(settings.httpTimeoutSeconds), maxConnectionsPerHost: 1)

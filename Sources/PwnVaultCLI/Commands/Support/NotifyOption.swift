@@ -12,8 +12,8 @@ struct NotifyOption {
     let mode: Mode
 
     init(_ context: Context, command: String) throws {
-        guard context.arguments.has("notify") else { mode = .off; return }
-        switch context.arguments.value("notify") {
+        guard context.arguments.has(Self.spec) else { mode = .off; return }
+        switch context.arguments.value(Self.spec) {
         case nil: mode = .full
         case "count"?: mode = .count
         default:

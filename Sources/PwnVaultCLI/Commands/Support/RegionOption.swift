@@ -9,7 +9,7 @@ enum RegionOption {
     /// The phone numbering of this run: `--region` when given (two letters libphonenumber knows, which
     /// loads it), else the locale's region.
     static func numbering(_ context: Context) throws -> PhoneNumbering {
-        guard let raw = context.arguments.value("region") else { return context.phoneNumbering }
+        guard let raw = context.arguments.value(spec) else { return context.phoneNumbering }
         // The value is not echoed: an account typed in its place would land on stderr.
         guard let region = PhoneRegion(code: raw.trimmingWhitespace()) else {
             throw UsageError.invalidValue(command: context.commandName, option: "--region",

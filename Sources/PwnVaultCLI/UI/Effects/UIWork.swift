@@ -87,14 +87,15 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         let services = HIBPServices(context)
         let key: SecretBytes
         do {
-            (key, _) = try APIKey.resolve(environmentValue: context.environment[Settings.apiKeyVariable], keyring: context.keyring,
+            (key, _) = try APIKey.resolve(environmentKey: context.settings.environmentAPIKey, keyring: context.keyring,
                                           allOnTestDomain: accounts.allSatisfy(\.isOnTestDomain))
         } catch {
             work.finish(error)
             return work
         }
         let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
-        let given = context.arguments.value("rpm").flatMap(Int.init)
+        // --rpm was read and checked by UICommand (PacingOptions); here it is only taken.
+        let given = context.arguments.value(PacingOptions.rpm).flatMap(Int.init)
         let now = context.now
         let maxWait = context.settings.maxWaitSeconds
         let targets = accounts.enumerated().map { AccountCheckRun.Target(index: $0.offset, account: $0.element) }

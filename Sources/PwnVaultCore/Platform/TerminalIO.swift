@@ -25,21 +25,26 @@ private func selfPipeSignalHandler(_ signo: Int32) {
     errno = savedErrno
 }
 
+/// A terminal's settings (termios), as saved to be put back; only `TerminalIO` looks inside.
+struct TerminalSettings {
+    fileprivate var raw: termios
+}
+
 /// Thin wrappers over termios, poll, read/write, signal dispositions and /proc, for `Screen/`.
 enum TerminalIO {
     // MARK: termios and the terminal
 
     /// The settings of the terminal at `fd`; nil when it is not a terminal.
-    static func attributes(_ fd: Int32) -> termios? {
+    static func attributes(_ fd: Int32) -> TerminalSettings? {
         var t = termios()
-        return tcgetattr(fd, &t) == 0 ? t : nil
+        return tcgetattr(fd, &t) == 0 ? TerminalSettings(raw: t) : nil
     }
 
     /// Applies `settings`. With `discardingInput` (TCSAFLUSH) anything typed but not yet read is thrown
     /// away: what was typed at a private screen must not reach the shell. Retries on EINTR.
     @discardableResult
-    static func setAttributes(_ fd: Int32, _ settings: termios, discardingInput: Bool) -> Bool {
-        var t = settings
+    static func setAttributes(_ fd: Int32, _ settings: TerminalSettings, discardingInput: Bool) -> Bool {
+        var t = settings.raw
         while true {
             if tcsetattr(fd, discardingInput ? TCSAFLUSH : TCSANOW, &t) == 0 { return true }
             if errno != EINTR { return false }
@@ -49,15 +54,15 @@ enum TerminalIO {
     /// Key-at-a-time input: no line editing, no echo, no extended input processing (Ctrl-V, Ctrl-O are
     /// delivered as bytes), but ISIG kept so Ctrl-C, Ctrl-Z and Ctrl-\ still raise signals. Output
     /// processing is left alone.
-    static func keyAtATime(from saved: termios) -> termios {
-        var t = saved
+    static func keyAtATime(from saved: TerminalSettings) -> TerminalSettings {
+        var t = saved.raw
         t.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHOE | ECHOK | ECHONL | IEXTEN)
         t.c_lflag |= tcflag_t(ISIG)
         withUnsafeMutableBytes(of: &t.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        return t
+        return TerminalSettings(raw: t)
     }
 
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
@@ -105,6 +110,31 @@ enum TerminalIO {
         case nothing
         /// End of input or an error: the terminal hung up.
         case closed
+    }
+
+    /// The outcome of reading one byte into the caller's (secret) memory.
+    enum ByteOutcome: Equatable {
+        case byte
+        /// End of input.
+        case ended
+        /// Interrupted by a signal (EINTR).
+        case interrupted
+        /// Nothing to read now on a non-blocking descriptor (EAGAIN), in the C library's words.
+        case wouldBlock(reason: String)
+        /// Any other error, in the C library's words (`strerror`).
+        case failed(reason: String)
+    }
+
+    /// One `read` of one byte into `destination` (a place in the caller's buffer: the byte may be part
+    /// of a passphrase, so it goes nowhere else).
+    static func readByte(_ fd: Int32, into destination: UnsafeMutableRawPointer) -> ByteOutcome {
+        let n = Glibc.read(fd, destination, 1)
+        if n == 1 { return .byte }
+        if n == 0 { return .ended }
+        let code = errno
+        if code == EINTR { return .interrupted }
+        let reason = String(cString: strerror(code))
+        return code == EAGAIN ? .wouldBlock(reason: reason) : .failed(reason: reason)
     }
 
     static func read(_ fd: Int32, maximum: Int = 256) -> ReadOutcome {
