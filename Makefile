@@ -60,6 +60,7 @@ install: $(INSTALL_NEEDS)
 	for f in bash-completion/completions/pwnvault zsh/site-functions/_pwnvault fish/vendor_completions.d/pwnvault.fish; do \
 		chmod 0644 "$(SHAREDIR)/$$f.tmp" && mv "$(SHAREDIR)/$$f.tmp" "$(SHAREDIR)/$$f" || exit 1; \
 	done
+	scripts/build-locale.sh "$(SHAREDIR)/locale"
 
 uninstall:
 	rm -f "$(LIBDIR)/libPwnVaultPhone.so"
@@ -68,3 +69,4 @@ uninstall:
 		"$(SHAREDIR)/bash-completion/completions/pwnvault" \
 		"$(SHAREDIR)/zsh/site-functions/_pwnvault" \
 		"$(SHAREDIR)/fish/vendor_completions.d/pwnvault.fish"
+	for po in po/*.po; do rm -f "$(SHAREDIR)/locale/$$(basename $$po .po)/LC_MESSAGES/pwnvault.mo"; done

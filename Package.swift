@@ -43,6 +43,8 @@ let package = Package(
         // glibc's iconv (libc6's gconv modules) for the character sets vCards name: errno mapped to return
         // codes, and open/convert/flush/close in one call so no iconv_t reaches Swift.
         .target(name: "CIconvShim", path: "Sources/CIconvShim"),
+        // glibc's gettext for the messages (libintl is part of glibc): the text domain bound once, UTF-8 out.
+        .target(name: "CIntlShim", path: "Sources/CIntlShim"),
         // Phone numbers to E.164 with Debian's libphonenumber (C++, libphonenumber-dev), behind a fixed-arity
         // extern "C" API (include/pwv_phone.h). No target depends on it: it is built only as the
         // PwnVaultPhone product, which links libphonenumber (and through it ICU, protobuf, abseil), so the
@@ -62,7 +64,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
 
         // The product: vault, crypto, keyring, HIBP, screen, desktop alerts, schedules. Never prints, never exits.
-        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim", "CSpawnShim", "CIconvShim"], path: "Sources/PwnVaultCore"),
+        .target(name: "PwnVaultCore", dependencies: ["CSodium", "CSecretShim", "CNotifyShim", "CHTTPShim", "CSpawnShim", "CIconvShim", "CIntlShim"], path: "Sources/PwnVaultCore"),
         // Argument reading, help, one file per command, console output.
         .target(name: "PwnVaultCLI", dependencies: ["PwnVaultCore"], path: "Sources/PwnVaultCLI"),
         // `exit(CLI.run(...))`, nothing else.

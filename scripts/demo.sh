@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build -c release 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
+scripts/build-locale.sh   # messages in the reader's language where a catalog exists (po/)
 bin="$(swift build -c release --show-bin-path)/pwnvault"
 
 demo_dir=$(mktemp -d)

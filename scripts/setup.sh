@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libzxcvbn-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
           dbus libglib2.0-bin tmux screen python3 python3-gi systemd bsdextrautils strace   # screen: the altscreen tests; strace: a kill mid-save
           groff-base man-db zsh fish make   # the man page and completion tests, make install
+          gettext locales   # msgfmt compiles the message catalogs; localedef makes zh_CN.UTF-8 for the tests
           keepassxc libkf5wallet-bin libqca-qt5-2-plugins xvfb xdotool x11-utils)
 # keepassxc, libkf5wallet-bin (kwalletd5), libqca-qt5-2-plugins (without it every KWallet call fails with
 # "createDLGroup failed"): the other Secret Service providers the keyring tests run for real, each on a

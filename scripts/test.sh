@@ -13,6 +13,7 @@ fi
 
 echo "== swift build" >&2
 swift build --build-tests 2>&1 | grep -v -- '-pthread' | tail -n 3
+scripts/build-locale.sh   # the message catalogs, where the built binary finds them (.build/locale)
 
 echo "== swift test (inside a private keyring session)" >&2
 # The suite is XCTest only; --disable-swift-testing keeps Swift Testing's empty run from having the

@@ -16,6 +16,8 @@ public enum CLI {
             return error.exitStatus.rawValue
         }
         let environment = ProcessInfo.processInfo.environment
+        // Messages in the reader's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); English without a catalog.
+        Gettext.startForProcess(environment: environment)
         let failure = OutputFailure()
         var status = run(arguments: Array(argv.dropFirst()), environment: environment,
                          terminal: TerminalCapabilities.detect(environment: environment),

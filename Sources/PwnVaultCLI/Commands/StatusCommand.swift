@@ -15,6 +15,7 @@ enum StatusCommand: Command {
         var report = StatusReport(session: session, keyringNote: nil, absolutePaths: context.json)
         report.keyring = context.settings.keyring == .none ? nil : context.keyring.provider().identifier
         report.shareMode = context.shareReason
+        report.messages = Gettext.loaded?.catalog.map { "\($0.language) (\($0.folder))" }
         if context.json {
             try context.console.json(report)
             return .success
@@ -32,6 +33,7 @@ enum StatusCommand: Command {
             ("format", "version \(report.formatVersion), vault id \(report.vaultID)"),
             ("backup", report.backup ?? "none yet (made at the first change)"),
             ("share mode", report.shareMode.map { "on (\($0))" } ?? "off"),
+            ("messages", report.messages ?? "English (built in)"),
         ]
         let w = rows.map(\.0.count).max()!
         for (k, v) in rows { c.hanging((k + ":").padded(toLength: w + 2), v).forEach { c.out($0) } }
@@ -58,6 +60,8 @@ struct StatusReport: Encodable {
     /// Who serves the keyring (`KeyringProvider.identifier`: gnome-keyring, keepassxc, kwallet, other,
     /// unknown); nil when the keyring is turned off.
     var keyring: String?
+    /// The message catalog in use (`zh_CN (/usr/local/share/locale)`), or nil for the built-in English.
+    var messages: String?
 
     /// `absolutePaths` (for `--json`): whole paths, as scripts need them; otherwise `~/…` for people.
     init(session: VaultSession, keyringNote: String?, absolutePaths: Bool = true) {

@@ -1,0 +1,37 @@
+/// A message for a person, in their language: `msg("no account #{1} in the vault", id)`.
+///
+/// The text is a whole sentence with numbered placeholders `{1}`, `{2}`… so that a translation may put
+/// them in another order; it is a literal (a `StaticString`), so `scripts/extract-pot.py` finds every
+/// message in the sources and `po/pwnvault.pot` holds them all. Machine interfaces (JSON keys and values,
+/// exit statuses, option and command names) never go through here.
+public func msg(_ text: StaticString, _ arguments: any CustomStringConvertible...) -> String {
+    Messages.fill(Gettext.text(text.description), arguments)
+}
+
+/// A message whose words depend on a count, chosen by `ngettext` (never by concatenation):
+/// `msg(one: "{1} account", many: "{1} accounts", count: n, n)`.
+public func msg(one: StaticString, many: StaticString, count: Int, _ arguments: any CustomStringConvertible...) -> String {
+    Messages.fill(Gettext.plural(one.description, many.description, count), arguments)
+}
+
+enum Messages {
+    /// `text` with `{1}`…`{9}` replaced by the arguments' descriptions; any other brace stays as it is.
+    static func fill(_ text: String, _ arguments: [any CustomStringConvertible]) -> String {
+        guard !arguments.isEmpty, text.contains("{") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let after = rest.index(after: open)
+            if after < rest.endIndex, let digit = rest[after].wholeNumberValue, digit >= 1, digit <= arguments.count,
+               rest.index(after: after) < rest.endIndex, rest[rest.index(after: after)] == "}" {
+                out += arguments[digit - 1].description
+                rest = rest[rest.index(after: rest.index(after: after))...]
+            } else {
+                out.append("{")
+                rest = rest[after...]
+            }
+        }
+        return out + rest
+    }
+}
