@@ -104,7 +104,9 @@ def extract(repo):
                     rest = re.match(r'\s*,\s*many:\s*', text[end:])
                     assert rest, f"{rel}:{line}: msg(one:) without many:"
                     plural, _ = read_literal(text, end + rest.end(), rel)
-                messages.setdefault((value, plural), []).append(f"{rel}:{line}")
+                places = messages.setdefault((value, plural), [])
+                if rel not in places:          # file names only (xgettext --add-location=file): an edit
+                    places.append(rel)         # elsewhere in the file leaves the template as it is
     return messages
 
 

@@ -51,6 +51,7 @@ final class ImportRulesTests: XCTestCase {
         "CHTTPShim": "PwnVaultCore/HIBP/CurlTransport.swift",
         "CSpawnShim": "PwnVaultCore/Platform/SpawnActions.swift",
         "CIconvShim": "PwnVaultCore/Contacts/CharsetDecoder.swift",
+        "CIntlShim": "PwnVaultCore/Platform/Gettext.swift",
         "CNotifyShim": "PwnVaultCore/Desktop/DesktopNotifier.swift",
         "CPhoneShim": nil,
         "CGLibDeadline": nil,
