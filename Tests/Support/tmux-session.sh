@@ -101,7 +101,7 @@ case "$cmd" in
   attach)
     count=$(tm display-message -p -t "$target" '#{session_attached}')
     # A client needs a terminal: give it a pseudo-terminal whose output is read and thrown away.
-    python3 - "$sock" <<'PY' >/dev/null 2>&1 &
+    /usr/bin/python3 - "$sock" <<'PY' >/dev/null 2>&1 &
 import os, pty, select, signal, sys
 pid, fd = pty.fork()
 if pid == 0:
