@@ -15,6 +15,16 @@ echo "== swift build" >&2
 swift build --build-tests 2>&1 | grep -v -- '-pthread' | tail -n 3
 scripts/build-locale.sh   # the message catalogs, where the built binary finds them (.build/locale)
 
+# With arguments (swift test's own, e.g. --filter 'CheckEndToEndTests'), or PWNVAULT_TEST_WORKERS=1:
+# one `swift test` inside one private keyring session, serially, as before. Otherwise the tests run
+# in parallel, each worker inside a private keyring session of its own (Tests/Support/run-tests.py).
+# Either way the last line is "xctest: N passed, M failed, K skipped".
+if [ $# -eq 0 ] && [ "${PWNVAULT_TEST_WORKERS:-4}" != 1 ]; then
+  echo "== XCTest in parallel (${PWNVAULT_TEST_WORKERS:-4} workers, each in a private keyring session)" >&2
+  bin=$(swift build --show-bin-path)
+  exec python3 Tests/Support/run-tests.py "$bin/pwnvaultPackageTests.xctest"
+fi
+
 echo "== swift test (inside a private keyring session)" >&2
 # The suite is XCTest only; --disable-swift-testing keeps Swift Testing's empty run from having the
 # last word. The closing line sums up what XCTest reported.

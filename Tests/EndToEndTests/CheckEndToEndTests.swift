@@ -346,7 +346,10 @@ final class CheckEndToEndTests: XCTestCase {
         }
         XCTAssertTrue(shown.stdout.contains("#1  Gina"), shown.stdout)
         XCTAssertTrue(shown.stdout.contains("pwned in"), shown.stdout)
-        let tty = s.runOnTerminal(["show", "#1"])
+        // A result longer than the screen goes through the pager; less would wait for a key until the
+        // driver's 30 s timeout killed it, cat ends with the output (what pwnvault wrote, unchanged).
+        let tty = s.runOnTerminal(["show", "#1"], env: ["PAGER": "cat"])
+        XCTAssertEqual(tty.status, 0, tty.all)
         XCTAssertTrue(tty.stdout.contains("p•••a@e•••.com"), tty.stdout)
         XCTAssertFalse(tty.stdout.contains("gina"), tty.stdout)
     }

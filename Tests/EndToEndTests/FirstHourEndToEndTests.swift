@@ -127,7 +127,7 @@ final class FirstHourEndToEndTests: XCTestCase {
     func testHintsWrapAtWordBoundariesOnATerminalOnly() {
         vaultWithTwoCheckedAccounts()
         let driver = [Paths.support("ptyrun.py"), "--cols", "60", "--", Paths.binary, "ack"]
-        let r = Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil,
+        let r = Sandbox.exec(Paths.python, driver, input: nil,
                              environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         let lines = r.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
             .filter { !$0.isEmpty }
@@ -156,13 +156,13 @@ final class FirstHourEndToEndTests: XCTestCase {
         s.initVault()
         XCTAssertEqual(s.run(["add", "many@example.com", "--label", "Kim"]).status, 0)
         let driver = [Paths.support("ptyrun.py"), "--cols", "60", "--", Paths.binary, "check", "#1", "--no-share", "--no-color"]
-        let r = Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil,
+        let r = Sandbox.exec(Paths.python, driver, input: nil,
                              environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         let lines = r.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
         let account = lines.filter { $0.hasPrefix("#1 ") }
         XCTAssertEqual(account.count, 1, "one line: \(r.stdout)")
         XCTAssertTrue(account.first?.contains("pwned in 6 breaches") == true, "no name fits 60 columns beside the heading: \(r.stdout)")
-        let wide = Sandbox.exec("/usr/bin/env", ["python3", Paths.support("ptyrun.py"), "--cols", "110", "--", Paths.binary, "check", "#1", "--no-share", "--no-color"],
+        let wide = Sandbox.exec(Paths.python, [Paths.support("ptyrun.py"), "--cols", "110", "--", Paths.binary, "check", "#1", "--no-share", "--no-color"],
                                 input: nil, environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         let wideLines = wide.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
         XCTAssertEqual(wideLines.filter { $0.hasPrefix("#1 ") }.count, 1, wide.stdout)

@@ -286,7 +286,7 @@ final class ImportEndToEndTests: XCTestCase {
         s.initVault()
         let path = s.writeFile("contacts.vcf", Self.contacts)
         // stdin is the file; the list and the answer still use the terminal.
-        let r = Sandbox.exec("/usr/bin/env", ["python3", Paths.support("ptyrun.py"), "--expect", "Add which?", "--send", "all\\n",
+        let r = Sandbox.exec(Paths.python, [Paths.support("ptyrun.py"), "--expect", "Add which?", "--send", "all\\n",
                                               "--", "/bin/sh", "-c", "exec \"$0\" import - --pick --share < \"$1\"", Paths.binary, path],
                              input: nil, environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         XCTAssertEqual(r.status, 0, r.all)

@@ -172,7 +172,7 @@ final class InputEndToEndTests: XCTestCase {
     /// A test server on ::1 only is reached both as `[::1]` (libcurl connects to IPv6 literals; Swift's
     /// URLSession could not, swift-corelibs-foundation#5496) and as localhost.
     func testBracketedIPv6AndLocalhostReachAServerOnIPv6Loopback() throws {
-        let probe = Sandbox.exec("/usr/bin/env", ["python3", "-c", "import socket; s=socket.socket(socket.AF_INET6); s.bind(('::1', 0))"],
+        let probe = Sandbox.exec(Paths.python, ["-c", "import socket; s=socket.socket(socket.AF_INET6); s.bind(('::1', 0))"],
                                  input: nil, environment: ProcessInfo.processInfo.environment)
         if probe.status != 0 { throw XCTSkip("this machine has no IPv6 loopback (::1): \(probe.stderr)") }
         let server = try FakeHIBP(host: "::1")

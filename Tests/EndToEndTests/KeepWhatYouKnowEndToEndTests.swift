@@ -212,8 +212,8 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
     /// A port on loopback that nobody listens on.
     private func closedPort() throws -> Int {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1]); s.close()"]
+        p.executableURL = URL(fileURLWithPath: Paths.python)
+        p.arguments = ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1]); s.close()"]
         let out = Pipe()
         p.standardOutput = out
         try p.run()

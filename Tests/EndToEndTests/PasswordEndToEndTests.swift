@@ -12,7 +12,7 @@ final class PasswordEndToEndTests: XCTestCase {
     /// Upper-case SHA-1 hex of each password, computed by Python's hashlib (independent of pwnvault).
     private func sha1(_ passwords: [String]) -> [String] {
         let script = "import hashlib,sys\nfor l in sys.stdin.read().split('\\n'):\n print(hashlib.sha1(l.encode()).hexdigest().upper())"
-        let r = Sandbox.exec("/usr/bin/env", ["python3", "-c", script], input: passwords.joined(separator: "\n"), environment: s.environment)
+        let r = Sandbox.exec(Paths.python, ["-c", script], input: passwords.joined(separator: "\n"), environment: s.environment)
         return r.stdout.split(separator: "\n").map(String.init)
     }
 
@@ -71,8 +71,8 @@ final class PasswordEndToEndTests: XCTestCase {
         s.serve_forever()
         """
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-c", script, dir]
+        server.executableURL = URL(fileURLWithPath: Paths.python)
+        server.arguments = ["-c", script, dir]
         try server.run()
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         var port: String?
@@ -115,7 +115,7 @@ final class PasswordEndToEndTests: XCTestCase {
             if lo < h < hi: rows.setdefault(h, 1 + len(rows) % 977)
         with open(sys.argv[1], "w") as f: f.write("\\r\\n".join("%s:%d" % (h, rows[h]) for h in sorted(rows)))
         """
-        XCTAssertEqual(Sandbox.exec("/usr/bin/env", ["python3", "-c", script, path], input: nil, environment: s.environment).status, 0)
+        XCTAssertEqual(Sandbox.exec(Paths.python, ["-c", script, path], input: nil, environment: s.environment).status, 0)
         let picks = [0, 1, 17, 999, 2998, 2999]
         let input = picks.map { "offline-\($0)" } + ["never-in-the-file", "offline-3000"]
         let r = s.run(["password", "--offline", path], input: input.joined(separator: "\n") + "\n")

@@ -148,7 +148,7 @@ final class RevealScrollEndToEndTests: XCTestCase {
         var driver = [Paths.support("ptyrun.py"), "--timeout", "60", "--cols", "80", "--rows", "24"]
         for step in steps { driver += ["--expect", step.0, "--send", step.1] }
         driver += ["--", Paths.binary, "reveal", "--timeout", "600"]
-        let r = Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil, environment: s.environment)
+        let r = Sandbox.exec(Paths.python, driver, input: nil, environment: s.environment)
         XCTAssertEqual(r.status, 0, r.stdout)
         let out = r.stdout
         let enter = "\u{1B}[?1049h", leave = "\u{1B}[?1049l"

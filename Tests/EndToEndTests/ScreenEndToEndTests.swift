@@ -56,9 +56,16 @@ final class ScreenEndToEndTests: XCTestCase {
         XCTAssertFalse(tmux.history.contains(Sandbox.passphrase), "the passphrase was echoed", file: file, line: line)
     }
 
-    private func saveModes(_ name: String) { tmux.run("stty -a > \"$TEST_DIR/\(name)\"") }
+    /// Saves `stty -a` and waits for the prompt after it: a command typed while stty still runs would be
+    /// echoed ahead of that prompt, and the prompts counted later would be one short.
+    private func saveModes(_ name: String) {
+        let shown = tmux.history.split(separator: "\n").filter { $0.hasPrefix("pv$") }.count
+        tmux.run("stty -a > \"$TEST_DIR/\(name)\"")
+        tmux.waitForPrompt(shown + 1)
+    }
 
     private func assertModesRestored(file: StaticString = #filePath, line: UInt = #line) {
+        tmux.waitForPrompt(3, file: file, line: line)   // the scenario's command has ended
         saveModes("after")
         tmux.waitForPrompt(4)
         usleep(200_000)

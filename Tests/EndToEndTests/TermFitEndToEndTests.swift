@@ -128,7 +128,7 @@ final class TermFitEndToEndTests: XCTestCase {
         ])
         defer { tmux.close() }
         for width in [60, 80, 120] {
-            tmux.tmux("resize-window", "-x", "\(width)")
+            tmux.resize(columns: width, rows: 40)
             tmux.run("for c in 'help breaches' 'help list' help 'help environment' list status breaches 'show 1' 'breach Ohmbook' 'breach Kettlewise'; do "
                      + "echo \"== $c\"; PAGER=cat \"$TEST_BIN\" --no-share $c; done; echo END-$((\(width)))")
             XCTAssertTrue(tmux.wait(for: "END-\(width)", seconds: 30))

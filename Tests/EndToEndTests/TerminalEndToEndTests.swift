@@ -43,7 +43,7 @@ final class TerminalEndToEndTests: XCTestCase {
         var env = s.environment
         env["PWNVAULT"] = Paths.binary
         let modes = "stty -a | tr ' ' '\\n' | grep -x -- '-\\?echo' | sed 's/^/MODE=/'\n"
-        let r = Sandbox.exec("/usr/bin/env", ["python3", Paths.support("ptyrun.py"),
+        let r = Sandbox.exec(Paths.python, [Paths.support("ptyrun.py"),
                                               "--expect", "bash", "--send", "PS1='READY''> '\n",
                                               "--expect", "READY> ", "--send", modes,
                                               "--expect", "READY> ", "--send", "\"$PWNVAULT\" list\n",

@@ -195,13 +195,13 @@ final class UIEndToEndTests: XCTestCase {
         // Resize: below the minimum it says so; back above it draws at the new size. (After fg, pwnvault
         // turns focus reporting on again and tmux, with no client, may answer with a focus-out after the
         // first frame: showAgain types the focus-in a person would give by clicking the window.)
-        tmux.tmux("resize-window", "-t", "main", "-x", "30", "-y", "8")
+        tmux.resize(columns: 30, rows: 8)
         showAgain("too small:")
         XCTAssertFalse(tmux.screen.contains("•••"), tmux.screen)
-        tmux.tmux("resize-window", "-t", "main", "-x", "70", "-y", "20")
+        tmux.resize(columns: 70, rows: 20)
         showAgain("Accounts (3)")
         XCTAssertTrue(tmux.screen.contains("p•••r@e•••.com"), tmux.screen)
-        tmux.tmux("resize-window", "-t", "main", "-x", "100", "-y", "30")   // as before, for stty -a
+        tmux.resize(columns: 100, rows: 30)   // as before, for stty -a
         showAgain("LAST CHECK")
         // SIGTERM from elsewhere: the terminal is put back all the same.
         let shell = tmux.display("#{pane_pid}")

@@ -314,8 +314,8 @@ final class HIBPClientTests: XCTestCase {
     /// Starts a Python server whose first stdout line is its port; stops it after the test.
     func startPython(_ arguments: [String], portFile: URL? = nil) throws -> Int {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -155,8 +155,8 @@ final class TerminalTests: XCTestCase {
 
         let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, scenario, result.path, testBinary,
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script.path, scenario, result.path, testBinary,
                              "PwnVaultCoreTests.TerminalTests/testPromptChildProcess"]
         let output = Pipe()
         process.standardOutput = output

@@ -20,6 +20,8 @@
 #   tmux-session.sh attach SOCKET              attaches one more client on a pseudo-terminal of its own, in the
 #                                              background (a real client: it counts in #{session_attached});
 #                                              prints its pid; it ends when the server does or on SIGTERM
+#   tmux-session.sh resize SOCKET COLS ROWS [SECS]  resizes the window and waits until the pane's terminal
+#                                              has that size (stty size)
 #   tmux-session.sh pipe SOCKET FILE           pipes the pane's output to FILE (pipe-pane)
 #   tmux-session.sh tmux SOCKET ARGS...        any tmux command on this server (split-window, select-pane)
 #   tmux-session.sh kill SOCKET                kills the server and every client; always succeeds
@@ -51,6 +53,7 @@ capture_history() { tm capture-pane -p -S - -E - -t "$target"; }
 screen_has_text() { capture_screen | grep -aqF -- "$text"; }
 screen_lacks_text() { ! capture_screen | grep -aqF -- "$text"; }
 prompts_shown() { [ "$(capture_history | grep -ac '^pv\$')" -ge "$count" ]; }
+pane_has_size() { [ "$(stty size -F "$(tm display-message -p -t "$target" '#{pane_tty}')" 2>/dev/null)" = "$rows $cols" ]; }
 client_attached() { [ "$(tm display-message -p -t "$target" '#{session_attached}')" -gt "$count" ]; }
 
 wait_for() {   # wait_for CHECK SECS DESCRIPTION: polls CHECK every 50 ms
@@ -98,7 +101,7 @@ case "$cmd" in
   attach)
     count=$(tm display-message -p -t "$target" '#{session_attached}')
     # A client needs a terminal: give it a pseudo-terminal whose output is read and thrown away.
-    python3 - "$sock" <<'PY' >/dev/null 2>&1 &
+    /usr/bin/python3 - "$sock" <<'PY' >/dev/null 2>&1 &
 import os, pty, select, signal, sys
 pid, fd = pty.fork()
 if pid == 0:
@@ -116,6 +119,13 @@ PY
     client=$!
     echo "$client"
     wait_for client_attached 10 "the client to attach"
+    ;;
+  resize)
+    # tmux hands a new size to the pane's terminal a moment after resize-window returns (later still
+    # under load): wait until the terminal has it, so what runs next sees the new size.
+    cols=$1 rows=$2
+    tm resize-window -t "$target" -x "$cols" -y "$rows"
+    wait_for pane_has_size "${3:-10}" "the pane to be ${cols}x${rows}"
     ;;
   pipe) tm pipe-pane -t "$target" "cat >> '$1'" ;;
   tmux) tm "$@" ;;

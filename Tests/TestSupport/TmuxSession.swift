@@ -75,6 +75,15 @@ public final class TmuxSession {
         return r.status == 0
     }
 
+    /// Resizes the window and waits until the pane's terminal has the new size (tmux passes it on a
+    /// moment after `resize-window` returns), so that what runs next sees it.
+    @discardableResult
+    public func resize(columns: Int, rows: Int, seconds: Int = 10, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        let r = call(["resize", socket, "\(columns)", "\(rows)", "\(seconds)"])
+        XCTAssertEqual(r.status, 0, r.error, file: file, line: line)
+        return r.status == 0
+    }
+
     public var screen: String { call(["screen", socket]).output }
     public var history: String { call(["history", socket]).output }
     public func display(_ format: String) -> String {

@@ -23,8 +23,8 @@ final class FakeHIBP {
         dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("fake-hibp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let portFile = dir.appendingPathComponent("port").path
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Paths.root.appendingPathComponent("tools/fake-hibp/fake_hibp.py").path,
+        process.executableURL = URL(fileURLWithPath: Paths.python)
+        process.arguments = [Paths.root.appendingPathComponent("tools/fake-hibp/fake_hibp.py").path,
                              "--host", host, "--port", "0", "--port-file", portFile, "--quiet", "--key", FakeHIBP.key + ":6000",
                              "--key", "22222222222222222222222222222222:blocked"] + arguments
         process.standardOutput = FileHandle.nullDevice

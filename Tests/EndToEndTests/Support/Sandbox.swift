@@ -28,6 +28,11 @@ enum Paths {
     /// The package root (the folder with Package.swift).
     static let root = PackageRoot.url
 
+    /// Debian's python3 (scripts/setup.sh installs it), started directly: a version manager's shim earlier
+    /// on PATH (pyenv's) costs a few tenths of a second a start, and the suite starts Python hundreds of
+    /// times (the fake server, the pseudo-terminal driver).
+    static let python = "/usr/bin/python3"
+
     static func support(_ name: String) -> String { root.appendingPathComponent("Tests/Support/\(name)").path }
 }
 
@@ -126,7 +131,7 @@ final class Sandbox {
         var driver = [Paths.support("ptyrun.py"), "--timeout", String(timeout)]
         for s in steps { driver += ["--expect", s.expect, "--send", s.send] }
         driver += ["--", Paths.binary] + args
-        return Sandbox.exec("/usr/bin/env", ["python3"] + driver, input: nil, environment: env)
+        return Sandbox.exec(Paths.python, driver, input: nil, environment: env)
     }
 
     /// Runs any program with a clean environment; stdin from `input` (or /dev/null).

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""run-tests.py: the XCTest suite in parallel, each worker inside a private keyring session of its own.
+
+  Tests/Support/run-tests.py [--workers N] [--filter REGEX] [--list] XCTEST_BINARY
+
+Lists the tests (`XCTEST_BINARY --list-tests`), cuts them into units and hands the units to N workers.
+Each worker is one `Tests/Support/keyring-session.sh` (its own D-Bus bus, gnome-keyring daemon, HOME
+and XDG_RUNTIME_DIR) that runs its units one after another, each unit in a fresh XCTest process:
+
+- a class of PwnVaultCoreTests or PwnVaultCLITests is one unit (fast tests: one process start each);
+- each test of EndToEndTests is a unit of its own (they spawn the binary, servers and terminals and
+  wait: seconds each, so a process start is nothing beside them, and the slow ones spread out).
+
+So what two tests share when they run at the same moment is only what any two users' programs share
+(the file system outside their sandboxes, loopback ports chosen by the kernel, tmux sockets named by
+pid and UUID, Xvfb displays chosen by -displayfd); the session bus (the notification server's
+well-known name, the keyring's login collection) is never shared. The units of SERIAL run after the
+others, one at a time, with nothing else running.
+
+Every unit's XCTest output is printed whole when it ends (so its lines never interleave with another's),
+failures are printed again at the end with their messages, and the last line is
+`xctest: N passed, M failed, K skipped`. A unit whose process ends without reporting all its tests (a
+crash, a hang cut by the timeout) counts every unreported test as failed. The exit status is 0 only if
+nothing failed and every listed test ran.
+
+Units start longest first, by the times of the last run (kept in .build/test-times.tsv) or, on a fresh
+clone, by Tests/Support/slow-tests.txt.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import queue
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SESSION = os.path.join(ROOT, "Tests/Support/keyring-session.sh")
+TIMES = os.path.join(ROOT, ".build/test-times.tsv")
+SLOW = os.path.join(ROOT, "Tests/Support/slow-tests.txt")
+PER_TEST_MODULES = {"EndToEndTests"}
+# Units that run alone at the end (none need it today; a test that cannot share the machine goes here,
+# as "Module.Class" or "Module.Class/test", with why).
+SERIAL = set()
+# A unit taking longer than this is killed and its unreported tests fail (hang protection only).
+UNIT_TIMEOUT = 1200
+
+# XCTest names a test Class.test in its lines (no module), --list-tests names it Module.Class/test.
+CASE = re.compile(r"^Test Case '(\w+)\.(\w+)' (passed|failed|skipped) \(([\d.]+) seconds\)")
+ERROR = re.compile(r"error: |: failed - |XCTAssert|fatal error|Fatal error")
+
+
+def list_tests(binary):
+    out = subprocess.run([binary, "--list-tests"], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    tests = []
+    for line in out.splitlines():
+        line = line.strip()
+        if re.fullmatch(r"[\w]+\.[\w]+/[\w]+", line):
+            tests.append(line)
+    return tests
+
+
+def make_units(tests):
+    """[(unit, [tests])]: a class, or one test of the per-test modules."""
+    units = {}
+    for t in tests:
+        cls = t.split("/")[0]
+        module = cls.split(".")[0]
+        unit = t if module in PER_TEST_MODULES else cls
+        units.setdefault(unit, []).append(t)
+    return list(units.items())
+
+
+def estimates():
+    est = {}
+    try:
+        with open(TIMES) as f:
+            for line in f:
+                name, _, secs = line.rstrip("\n").partition("\t")
+                est[name] = float(secs)
+    except (OSError, ValueError):
+        pass
+    if not est:
+        try:
+            with open(SLOW) as f:
+                names = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+            for i, name in enumerate(names):
+                est[name] = 1000.0 - i  # only the order matters
+        except OSError:
+            pass
+    return est
+
+
+def unit_estimate(unit, members, est):
+    if unit in est:
+        return est[unit]
+    return sum(est.get(m, 0.0) for m in members) or (0.5 if "/" in unit else 0.1 * len(members))
+
+
+class Worker(threading.Thread):
+    """One keyring session; runs the units it takes from the queue, one at a time."""
+
+    def __init__(self, index, binary, jobs, results, logdir):
+        super().__init__(daemon=True)
+        self.index, self.binary, self.jobs, self.results, self.logdir = index, binary, jobs, results, logdir
+
+    def run(self):
+        # The session runs a small shell loop: read a unit name, run it, say "done STATUS".
+        loop = ('while IFS= read -r unit; do '
+                'log="$0/$(printf %s "$unit" | tr "/" "+").log"; '
+                'timeout -k 10 "$1" "$2" "$unit" >"$log" 2>&1; echo "done $?"; done')
+        proc = subprocess.Popen([SESSION, "--", "sh", "-c", loop, self.logdir, str(UNIT_TIMEOUT), self.binary],
+                                cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        while True:
+            item = self.jobs.get()
+            if item is None:
+                break
+            unit, members = item
+            start = time.monotonic()
+            proc.stdin.write(unit + "\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline().split()
+            status = int(answer[1]) if len(answer) == 2 and answer[0] == "done" else -1
+            log = os.path.join(self.logdir, unit.replace("/", "+") + ".log")
+            self.results.put((unit, members, status, time.monotonic() - start, log))
+            if status == -1:  # the session itself died: no more units here
+                break
+        proc.stdin.close()
+        proc.wait()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=int(os.environ.get("PWNVAULT_TEST_WORKERS", "4")))
+    ap.add_argument("--filter", help="only tests whose Module.Class/test matches this regular expression")
+    ap.add_argument("--list", action="store_true", help="print the units in the order they would start")
+    ap.add_argument("binary")
+    args = ap.parse_args()
+
+    tests = list_tests(args.binary)
+    if args.filter:
+        tests = [t for t in tests if re.search(args.filter, t)]
+    est = estimates()
+    units = make_units(tests)
+    units.sort(key=lambda u: -unit_estimate(u[0], u[1], est))
+    parallel = [u for u in units if u[0] not in SERIAL and u[0].split("/")[0] not in SERIAL]
+    alone = [u for u in units if u not in parallel]
+    if args.list:
+        for u, m in parallel + alone:
+            print("%8.1f %s%s" % (unit_estimate(u, m, est), u, "  (alone)" if u in dict(alone) else ""))
+        return 0
+
+    logdir = subprocess.run(["mktemp", "-d", os.path.join(os.environ.get("TMPDIR", "/tmp"), "pwnvault-tests.XXXXXXXX")],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    print("== %d tests in %d units, %d workers (+%d units alone)" % (len(tests), len(units), args.workers, len(alone)),
+          file=sys.stderr, flush=True)
+    started = time.monotonic()
+    results = queue.Queue()
+    outcomes = {}  # test -> passed / failed / skipped
+    failures = []  # (unit, lines)
+    times = dict(est) if os.path.exists(TIMES) else {}
+
+    def run_phase(units, workers):
+        jobs = queue.Queue()
+        for u in units:
+            jobs.put(u)
+        pool = [Worker(i, args.binary, jobs, results, logdir) for i in range(max(1, min(workers, len(units))))]
+        for w in pool:
+            jobs.put(None)
+            w.start()
+        for _ in range(len(units)):
+            unit, members, status, secs, log = results.get()
+            try:
+                with open(log, errors="replace") as f:
+                    text = f.read()
+            except OSError:
+                text = "(no output: the worker's keyring session ended)\n"
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            seen = {}
+            for line in text.splitlines():
+                m = CASE.match(line)
+                if m:
+                    seen["%s/%s" % (m.group(1), m.group(2))] = m.group(3)
+            short = {t: t.split(".", 1)[1] for t in members}
+            unreported = [t for t in members if short[t] not in seen]
+            for t in members:
+                outcomes[t] = seen.get(short[t], "failed")
+            bad = [t for t in members if outcomes[t] == "failed"]
+            if bad or status != 0:
+                lines = [l for l in text.splitlines() if ERROR.search(l) or " failed (" in l]
+                if unreported:
+                    lines.append("%d test(s) never reported (exit status %d%s): %s" % (
+                        len(unreported), status, ", timed out" if status == 124 else "", ", ".join(unreported)))
+                elif status != 0 and not bad:
+                    lines.append("the XCTest process ended with status %d" % status)
+                    for t in members:
+                        outcomes[t] = "failed"
+                failures.append((unit, lines))
+            times[unit] = round(secs, 2)
+        for w in pool:
+            w.join()
+
+    run_phase(parallel, args.workers)
+    if alone:
+        run_phase(alone, 1)
+    wall = time.monotonic() - started
+
+    if not args.filter:
+        try:
+            with open(TIMES, "w") as f:
+                for name, secs in sorted(times.items()):
+                    f.write("%s\t%s\n" % (name, secs))
+        except OSError:
+            pass
+    subprocess.run(["rm", "-rf", logdir])
+
+    passed = sum(1 for v in outcomes.values() if v == "passed")
+    skipped = sum(1 for v in outcomes.values() if v == "skipped")
+    failed = sum(1 for v in outcomes.values() if v == "failed")
+    if failures:
+        print("\n== failures", file=sys.stdout)
+        for unit, lines in failures:
+            print("-- %s" % unit)
+            for l in lines:
+                print("   " + l)
+    print("== %d units in %.0f s of wall time, %d workers" % (len(units), wall, args.workers), file=sys.stderr)
+    print("xctest: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed or len(outcomes) != len(tests) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
