@@ -19,7 +19,7 @@ final class LocalizationEndToEndTests: XCTestCase {
     }()
 
     func testThePotHoldsEveryMessageOfTheSources() {
-        let r = Sandbox.exec("/usr/bin/env", ["python3", Paths.root.appendingPathComponent("scripts/extract-pot.py").path, "--check",
+        let r = Sandbox.exec(Paths.python, [Paths.root.appendingPathComponent("scripts/extract-pot.py").path, "--check",
                                               Paths.root.path], input: nil, environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(r.status, 0, "po/pwnvault.pot is stale: \(r.stderr)")
     }
