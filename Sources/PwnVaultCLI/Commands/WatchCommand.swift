@@ -143,33 +143,38 @@ enum WatchCommand: Command {
         }
         let sweep = full || triggered
 
-        let (client, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
+        let (_, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
+        let c = context.console
+        // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
+        let checks = services.checkSession(key: key, vault: session, options: .init(
+            pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"), kAnonymity: pacing.kAnonymity,
+            maxWait: maxWait, unannounced: true))
         // A full check sends at least two keyed requests (the domains, then the accounts): know the rate.
         // Every keyed request of the run (the rate question, domain searches, checks) shares one schedule.
-        _ = try services.discoverRate(given: rpm, requests: sweep ? max(2, chosen.count) : chosen.count, client: client, key: key)
+        _ = try blocking { try await checks.discoverRate(given: rpm, requests: sweep ? max(2, chosen.count) : chosen.count) { event in
+            SessionRendering.note(event, say: { c.note($0) })
+        } }
         // Addresses on the key's verified domains: one domain search each domain, not one per address.
         // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
-        var byDomain = DomainAnswers.Answered()
+        var byDomain = CheckSession.DomainAnswers()
         // A check the catalog asked for wants breaches only: a domain search answers it.
         if sweep && !(full && (args.has("pastes") || args.has("stealer-logs"))) {
-            byDomain = DomainAnswers.answer(chosen + domainOnly, client: client, schedule: services.schedule, session: session, now: now, unannounced: true)
+            let accounts = chosen + domainOnly
+            byDomain = try blocking { await checks.answerByDomain(accounts) }
         }
-        let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
-        let c = context.console
-        var runner = CheckRunner(context: context, client: client, schedule: services.schedule, maxWait: maxWait,
-                                 session: session, pastes: full && args.has("pastes"), stealerLogs: full && args.has("stealer-logs"))
-        // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
-        runner.unannounced = true
-        runner.kAnonymity = pacing.kAnonymity
-        runner.apiKey = key
-        var report = entries.isEmpty ? CheckRunner.Report()
-            : runner.run(entries, progress: Progress(console: c, total: entries.count, enabled: false)) { _, _ in }
+        let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map(CheckEntry.init(account:))
+        let progress = Progress(console: c, total: entries.count, enabled: false)
+        var report = entries.isEmpty ? CheckSessionReport()
+            : SessionRendering.runGuarded(checks, entries, progress: progress) { event in
+                SessionRendering.note(event, say: progress.note)
+            }
         if let error = report.saveFailure { throw error }
         report.outcomes = byDomain.outcomes + report.outcomes
+        let stop = SessionRendering.stop(report)
 
         // The catalog is remembered once every account it can concern was asked: a stopped or interrupted
         // run asks again next time; an account whose check failed is asked again by every run until answered.
-        let allAsked = report.stop == nil && !report.interrupted && (domainOnly.isEmpty || byDomain.complete)
+        let allAsked = stop == nil && !report.interrupted && (domainOnly.isEmpty || byDomain.complete)
         if full && allAsked && report.failed == 0 {
             try session.update { payload in
                 var m = payload.monitor ?? MonitorState()
@@ -194,7 +199,7 @@ enum WatchCommand: Command {
         for o in report.outcomes where o.attemptFailed {
             c.note("#\(o.entry.account?.id ?? 0) not checked: \(o.attemptError ?? "error")")
         }
-        if let stop = report.stop {
+        if let stop {
             c.error(stop)
             failure = c.hintThatApplies(stop).message
             return stop.exitStatus

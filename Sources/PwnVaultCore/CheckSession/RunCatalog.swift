@@ -1,0 +1,134 @@
+import Dispatch
+
+/// What happened on the way to a run's breach catalog that the user should hear about (`RunCatalog`).
+public enum RunCatalogEvent: @unchecked Sendable {
+    // Safe: values built once and only read after.
+    /// The catalog was loaded with a refresh or save failure, or fetched again for a name it lacked:
+    /// its `refreshFailure` and `saveFailure` say what went wrong, if anything.
+    case loaded(BreachCatalogLoad)
+    /// No catalog could be had: results go on without breach titles.
+    case unavailable(any UserFacingError)
+    /// Fetching it again for a breach newer than the cached copy failed: that breach stays unnamed.
+    case newerBreachUnnamed(any UserFacingError)
+}
+
+/// The breach catalog of a check session, still loading while the checks start: only the result lines
+/// need it, so the first request does not wait for its download, parse and cache write. The first
+/// `get` waits for the load and reports, once, what went wrong on the way; later calls return at once.
+/// A result naming a breach the copy lacks fetches it again, once per run.
+public final class RunCatalog: @unchecked Sendable {
+    // Safe: `loaded` is written once by the loading task before `done` is signalled and read only after
+    // waiting on `done`; `catalog` and `waited` are only touched with `lock` held.
+    private var loaded: Result<BreachCatalogLoad, Error>?
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = Lock()
+    private var waited = false
+    private var catalog: BreachCatalog?
+
+    /// Fetches the catalog anew (forced), for a result that names a breach the loaded copy lacks.
+    private let refresh: (@Sendable () async throws -> BreachCatalogLoad)?
+    /// Whether the copy at hand was fetched by this run (or refreshed for a missing name): fetching
+    /// it again would not bring a newer one. Guarded by `lock`.
+    private var current = false
+
+    /// Starts `load` now; `refresh` fetches a new copy (once per run) when a result names a breach
+    /// the loaded copy does not know.
+    public init(_ load: @escaping @Sendable () async throws -> BreachCatalogLoad,
+         refresh: (@Sendable () async throws -> BreachCatalogLoad)? = nil) {
+        self.refresh = refresh
+        Task {
+            do { self.loaded = .success(try await load()) } catch { self.loaded = .failure(error) }
+            self.done.signal()
+        }
+    }
+
+    /// A catalog already at hand (or none); `fetched`: by this run. `refresh` as above.
+    public init(ready catalog: BreachCatalog?, fetched: Bool = false,
+         refresh: (@Sendable () async throws -> BreachCatalogLoad)? = nil) {
+        self.catalog = catalog
+        self.refresh = refresh
+        current = fetched
+        waited = true
+    }
+
+    /// The catalog for showing `result`: when it lacks one of the result's breaches and this run has
+    /// not fetched it yet, fetched again first (one request, once per run); a breach still unknown
+    /// after that is counted, not named, by `Disclosure`.
+    public func get(for result: CheckResult, report: (RunCatalogEvent) -> Void) -> BreachCatalog? {
+        let loaded = get(report: report)
+        return lock.withLock {
+            guard let refresh, !current, let loaded, !loaded.knowsEveryBreach(of: result) else { return catalog }
+            current = true
+            do {
+                let load = try Self.blocking(refresh)
+                catalog = load.catalog
+                report(.loaded(load))
+            } catch let error as UserFacingError {
+                report(.newerBreachUnnamed(error))
+            } catch {}
+            return catalog
+        }
+    }
+
+    /// The catalog, or nil when it could not be had (then `report` was told why, once).
+    public func get(report: (RunCatalogEvent) -> Void) -> BreachCatalog? {
+        lock.withLock {
+            guard !waited else { return catalog }
+            done.wait()
+            waited = true
+            if case let .success(load)? = loaded { current = load.fetched }
+            switch loaded! {
+            case let .success(load) where load.refreshFailure == nil && load.saveFailure == nil:
+                catalog = load.catalog
+            case let .success(load):
+                catalog = load.catalog
+                report(.loaded(load))
+            case let .failure(error as UserFacingError):
+                // Even unreachable: subscription/status decided whether the run goes on (it stops
+                // when HIBP cannot be reached), so the results are shown without breach details.
+                report(.unavailable(error))
+            case .failure:
+                break
+            }
+            return catalog
+        }
+    }
+
+    /// Runs async work to completion from synchronous code (the refresh, under the lock).
+    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = Box<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    /// Unchecked: written by the task before it signals the semaphore, read only after the wait.
+    private final class Box<T>: @unchecked Sendable { var result: Result<T, Error>? }
+}
+
+extension CheckSession {
+    /// Loads the breach catalog (cached for a day under the cache folder; `refresh` fetches it anyway).
+    public func catalogLoader(refresh: Bool) throws -> @Sendable () async throws -> BreachCatalogLoad {
+        guard let cacheDirectory else { throw BreachCatalogError.noCacheDirectory }
+        let cache = BreachCatalogCache(directory: cacheDirectory)
+        let client = publicClient
+        let now = self.now()
+        return { try await cache.catalog(now: now, forceRefresh: refresh) { try await client.breaches() } }
+    }
+
+    /// The run's catalog, loading while the checks start; a result naming a breach it lacks fetches it
+    /// again, once per run.
+    public func pendingCatalog(refresh: Bool) -> RunCatalog {
+        let loader = Result { try catalogLoader(refresh: refresh) }
+        return RunCatalog({ try await loader.get()() }, refresh: try? catalogLoader(refresh: true))
+    }
+
+    /// A catalog already at hand (or none, or not yet fetched by this run), refreshed the same way.
+    public func readyCatalog(_ catalog: BreachCatalog?, fetched: Bool) -> RunCatalog {
+        RunCatalog(ready: catalog, fetched: fetched, refresh: try? catalogLoader(refresh: true))
+    }
+}
