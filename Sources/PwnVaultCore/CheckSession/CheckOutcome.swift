@@ -10,10 +10,13 @@ public struct CheckOutcome: @unchecked Sendable {
     public let attemptError: String?
     public let news: [Finding]
     public let saved: Bool
+    /// This attempt alone, as HIBP answered it (for a caller that records it itself: the ui).
+    public let attempt: CheckAttempt
 
-    public init(entry: CheckEntry, known: Account?, result: CheckResult, attemptError: String?, news: [Finding], saved: Bool) {
+    public init(entry: CheckEntry, known: Account?, result: CheckResult, attemptError: String?, news: [Finding], saved: Bool,
+                attempt: CheckAttempt) {
         self.entry = entry; self.known = known; self.result = result; self.attemptError = attemptError
-        self.news = news; self.saved = saved
+        self.news = news; self.saved = saved; self.attempt = attempt
     }
 
     public var attemptFailed: Bool { attemptError != nil }

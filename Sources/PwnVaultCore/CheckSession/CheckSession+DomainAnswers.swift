@@ -63,7 +63,8 @@ extension CheckSession {
                 } catch { answered.complete = false; continue }
                 answered.ids.insert(account.id)
                 answered.outcomes.append(CheckOutcome(entry: CheckEntry(account: account), known: known,
-                                                      result: known.result, attemptError: nil, news: news, saved: true))
+                                                      result: known.result, attemptError: nil, news: news, saved: true,
+                                                      attempt: attempt))
             }
         }
         return answered

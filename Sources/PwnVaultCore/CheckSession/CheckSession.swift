@@ -147,7 +147,7 @@ public final class CheckSession: @unchecked Sendable {
                     let outcome = CheckOutcome(entry: entry, known: recorded.known,
                                                result: recorded.known?.result ?? CheckResult.neverChecked.recording(attempt.result),
                                                attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
-                                               news: recorded.news, saved: recorded.saved)
+                                               news: recorded.news, saved: recorded.saved, attempt: attempt)
                     outcomes.append(outcome)
                     onEvent(.result(outcome))
                 }
