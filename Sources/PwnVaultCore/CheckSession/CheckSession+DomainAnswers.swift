@@ -70,6 +70,27 @@ extension CheckSession {
         return answered
     }
 
+    /// One keyed request under the run's retry policy (429s waited for, 5xx and timeouts retried), in
+    /// its slot of the run's schedule, paced at the key's remembered rate when there is one: for
+    /// `domain`, which asks once.
+    public func one<T: Sendable>(_ request: @escaping @Sendable (HIBPClient) async throws -> T,
+                                 onEvent: @escaping @Sendable (CheckSessionEvent) -> Void = { _ in }) async throws -> T {
+        rememberedRate()
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(options.maxWait)), random: random,
+                                       onLongWait: { onEvent(.waiting(reason: .request, duration: $0)) })
+        let client = self.client
+        return try await scheduler.one { try await request(client) }
+    }
+
+    /// Records a domain search's answer for every account of `vault` it covers (`domain --save`), in one save.
+    public static func record(_ search: DomainSearch, in vault: VaultSession, at date: Date) throws {
+        try vault.update { payload in
+            for i in payload.accounts.indices {
+                if let attempt = search.attempt(for: payload.accounts[i], at: date) { payload.accounts[i].record(attempt) }
+            }
+        }
+    }
+
     private final class Collected: @unchecked Sendable {
         // Safe: every access holds `lock`.
         private let lock = Lock()

@@ -10,6 +10,8 @@ public enum CheckSessionEvent: @unchecked Sendable {
         case rateQuestion
         /// HIBP asked to slow down (429) during the checks.
         case checks
+        /// HIBP asked to slow down (429) for a single request (`one`: a domain search).
+        case request
     }
 
     /// Something the run goes on after, that the user should hear about.
