@@ -102,36 +102,16 @@ enum WatchCommand: Command {
         let services = HIBPServices(context)
         let catalog = try services.freshCatalog()
         let now = context.now()
-        let monitor = session.payload.monitor ?? MonitorState()
-        // What changed in the catalog since the last run that acted on it, and whom it can concern.
-        let diff = BreachCatalogDiff.remembered(mark: monitor.catalogMark).map { BreachCatalogDiff(from: $0, to: catalog) }
-        var reason: String?
-        if monitor.lastFullCheck == nil {
-            reason = "no full check yet"
-        } else if diff == nil {
-            reason = "the breach catalog the last full check saw is not known"
-        } else if let last = monitor.lastFullCheck, now.timeIntervalSince(last) >= Double(fullEvery) * 86_400 || now < last {
-            reason = "the last full check is \(fullEvery) day\(fullEvery == 1 ? "" : "s") old or more"
-        }
-        // A change asks only for the accounts whose kind it can hold (a sensitive breach: only those a
-        // domain search answers); one that can concern every account is a full check.
-        let concerned = reason == nil ? accounts.filter { diff?.concernsByAddress($0.kind) == true } : []
-        var domainOnly = reason == nil ? accounts.filter { diff?.concernsByDomainSearchOnly($0.kind) == true } : []
-        if reason == nil, !accounts.isEmpty, concerned.count == accounts.count {
-            reason = "the breach catalog changed in a way that can concern every account"
-        }
-        let full = reason != nil
-        let triggered = !full && !(concerned.isEmpty && domainOnly.isEmpty)
-        if full { domainOnly = [] }
-        let concernedIDs = Set(concerned.map(\.id))
-        let chosen = full ? accounts : accounts.filter { a in
-            !a.result.hasAnswer || a.result.lastFailure != nil || concernedIDs.contains(a.id)
-        }
-        if chosen.isEmpty && domainOnly.isEmpty {
+        let plan = CheckSession.WatchPlan(accounts: accounts, monitor: session.payload.monitor, catalog: catalog, now: now,
+                                          fullEvery: fullEvery)
+        let reason = plan.full.map(text(of:))
+        let full = plan.isFull, triggered = plan.triggered
+        let chosen = plan.chosen, domainOnly = plan.domainOnly
+        if plan.nothingToCheck {
             // Nothing the catalog's changes can concern: remember the catalog as it is now.
-            try remember(catalog, in: session)
+            try CheckSession.rememberCatalog(catalog, in: session)
             // News an earlier run saved and did not deliver (it was killed, or could not notify).
-            let news = waitingNews(session)
+            let news = CheckSession.waitingNews(in: session)
             if context.json {
                 try context.console.json(Report(fullCheck: false, reason: "nothing changed", checked: 0, failed: 0,
                                                 news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: context.console) }))
@@ -141,7 +121,7 @@ enum WatchCommand: Command {
             try announce(news, notify: notify, catalog: catalog, session: session, console: context.console)
             return news.isEmpty ? .success : .breachesFound
         }
-        let sweep = full || triggered
+        let sweep = plan.sweep
 
         let (_, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
         let c = context.console
@@ -176,19 +156,14 @@ enum WatchCommand: Command {
         // run asks again next time; an account whose check failed is asked again by every run until answered.
         let allAsked = stop == nil && !report.interrupted && (domainOnly.isEmpty || byDomain.complete)
         if full && allAsked && report.failed == 0 {
-            try session.update { payload in
-                var m = payload.monitor ?? MonitorState()
-                m.lastFullCheck = now
-                m.catalogMark = catalog.mark
-                payload.monitor = m
-            }
+            try CheckSession.recordFullCheck(in: session, at: now, catalog: catalog)
         } else if !full && (allAsked || !triggered) {
-            try remember(catalog, in: session)
+            try CheckSession.rememberCatalog(catalog, in: session)
         }
         // What this run found and what an earlier run saved without delivering it, from the vault.
-        let news = waitingNews(session)
+        let news = CheckSession.waitingNews(in: session)
         if context.json {
-            let why = reason ?? (triggered ? "the breach catalog changed in a way that can concern \(concerned.count + domainOnly.count) account\(concerned.count + domainOnly.count == 1 ? "" : "s")"
+            let why = reason ?? (triggered ? "the breach catalog changed in a way that can concern \(plan.concerned.count + domainOnly.count) account\(plan.concerned.count + domainOnly.count == 1 ? "" : "s")"
                 : "accounts not checked yet")
             try c.json(Report(fullCheck: full, reason: why, checked: report.checked,
                               failed: report.failed, news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: c) }))
@@ -213,24 +188,14 @@ enum WatchCommand: Command {
         return news.isEmpty ? .success : .breachesFound
     }
 
-    /// Records `catalog` as the one the last run acted on (nothing it changed can concern an account not
-    /// yet asked), without moving the last full check.
-    private static func remember(_ catalog: BreachCatalog, in session: VaultSession) throws {
-        let mark = catalog.mark
-        guard session.payload.monitor?.catalogMark != mark else { return }
-        try session.update { payload in
-            var m = payload.monitor ?? MonitorState()
-            m.catalogMark = mark
-            payload.monitor = m
+    /// Why every account is checked, as the JSON report says it.
+    static func text(of reason: CheckSession.WatchPlan.FullReason) -> String {
+        switch reason {
+        case .noFullCheckYet: return "no full check yet"
+        case .unknownCatalog: return "the breach catalog the last full check saw is not known"
+        case let .olderThan(days): return "the last full check is \(days) day\(days == 1 ? "" : "s") old or more"
+        case .changeConcernsEveryAccount: return "the breach catalog changed in a way that can concern every account"
         }
-    }
-
-    /// Every account with findings a `watch` saved and has not delivered yet, by id.
-    static func waitingNews(_ session: VaultSession) -> [(account: Account, findings: [Finding])] {
-        session.payload.accounts.compactMap { a in
-            let waiting = a.unannouncedFindings
-            return waiting.isEmpty ? nil : (a, waiting)
-        }.sorted { $0.account.id < $1.account.id }
     }
 
     static func show(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console c: Console) {
@@ -248,13 +213,7 @@ enum WatchCommand: Command {
                          session: VaultSession, console c: Console) throws {
         guard !news.isEmpty else { return }
         guard notify.send(news, catalog: catalog, console: c, unsent: "the next 'watch' reports it again") else { return }
-        try session.update { payload in
-            for item in news {
-                if let i = payload.accounts.firstIndex(where: { $0.id == item.account.id }) {
-                    payload.accounts[i].markAnnounced(item.findings)
-                }
-            }
-        }
+        try CheckSession.markAnnounced(news, in: session)
     }
 
     static func newsRow(_ a: Account, _ findings: [Finding], catalog: BreachCatalog?, console c: Console) -> NewsRow {
