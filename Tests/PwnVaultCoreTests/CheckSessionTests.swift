@@ -333,4 +333,51 @@ final class CheckSessionTests: XCTestCase {
         guard case .loaded(let load)? = told.first else { return XCTFail("expected the refresh to be reported") }
         XCTAssertTrue(load.fetched)
     }
+
+    // MARK: watch's plan
+
+    func catalog(_ json: [String]) throws -> BreachCatalog {
+        BreachCatalog(breaches: try JSONDecoder().decode([Breach].self, from: Data("[\(json.joined(separator: ","))]".utf8)),
+                      fetchedAt: Self.start)
+    }
+
+    /// An account answered (clean) an hour before `start`, so only the plan can choose it.
+    func answered(_ raw: String, id: Int) throws -> Account {
+        var a = Account(id: id, parsed: try AccountParser.parse(raw, phones: .internationalOnly), label: nil, addedAt: Self.start)
+        a.record(CheckAttempt(result: .answer(breaches: [], pasteCount: nil, at: Self.start.addingTimeInterval(-3600))))
+        return a
+    }
+
+    func testWatchChecksEveryAccountWithoutAFullCheckOrWhenTheLastIsTooOld() throws {
+        let accounts = [try answered("a@example.com", id: 1), try answered("someone_42", id: 2)]
+        let now = try catalog([Self.breach("Adobe")])
+        let none = CheckSession.WatchPlan(accounts: accounts, monitor: nil, catalog: now, now: Self.start, fullEvery: 7)
+        XCTAssertEqual(none.full, .noFullCheckYet)
+        XCTAssertEqual(none.chosen.map(\.id), [1, 2])
+
+        let old = MonitorState(lastFullCheck: Self.start.addingTimeInterval(-8 * 86_400), catalogMark: now.mark)
+        XCTAssertEqual(CheckSession.WatchPlan(accounts: accounts, monitor: old, catalog: now, now: Self.start, fullEvery: 7).full,
+                       .olderThan(days: 7))
+    }
+
+    func testWatchChecksOnlyTheAccountsACatalogChangeConcerns() throws {
+        let accounts = [try answered("a@example.com", id: 1), try answered("someone_42", id: 2)]
+        let before = try catalog([Self.breach("Adobe")])
+        let monitor = MonitorState(lastFullCheck: Self.start.addingTimeInterval(-86_400), catalogMark: before.mark)
+        // Nothing changed: nobody is checked.
+        let quiet = CheckSession.WatchPlan(accounts: accounts, monitor: monitor, catalog: before, now: Self.start, fullEvery: 7)
+        XCTAssertNil(quiet.full)
+        XCTAssertFalse(quiet.triggered)
+        XCTAssertTrue(quiet.nothingToCheck)
+        // A new breach of e-mail addresses: the address is checked, the username is not.
+        let after = try catalog([Self.breach("Adobe"), Self.breach("Fresh")])
+        let plan = CheckSession.WatchPlan(accounts: accounts, monitor: monitor, catalog: after, now: Self.start, fullEvery: 7)
+        XCTAssertNil(plan.full)
+        XCTAssertTrue(plan.triggered)
+        XCTAssertEqual(plan.chosen.map(\.id), [1])
+        // With addresses only, the same change concerns every account: a full check.
+        let emails = [try answered("a@example.com", id: 1), try answered("b@example.com", id: 2)]
+        XCTAssertEqual(CheckSession.WatchPlan(accounts: emails, monitor: monitor, catalog: after, now: Self.start, fullEvery: 7).full,
+                       .changeConcernsEveryAccount)
+    }
 }
