@@ -106,6 +106,23 @@ final class GateReflectionTests: XCTestCase {
             [HTTPResponse(status: 200, body: Data(#"["\#(stealerSite)","\#(sensitiveBreach)","\#(pasteID)"]"#.utf8))]
         },
         "VaultSession": { [try session()] },
+        "CheckEntry": { [CheckEntry(account: try account(email, id: 3)), CheckEntry(parsed: try parsed(phone), source: "argument 1")] },
+        "CheckOutcome": { [try outcome()] },
+        "CheckSessionReport": {
+            var report = CheckSessionReport()
+            report.outcomes = [try outcome()]
+            report.stop = HIBPError.unauthorized(detail: "refused")
+            return [report]
+        },
+        "CheckSession": {
+            [CheckSession(transport: NoTransport(), baseURL: URL(string: "https://hibp.test/api/v3/")!, version: "0.1.0",
+                          apiKey: SecretBytes(copying: Array("zz-secret-key-0123456789abcdef00".utf8)), now: { date },
+                          cacheDirectory: nil, vault: try session(), options: .init(pastes: true))]
+        },
+        "CheckSession.WatchPlan": {
+            [CheckSession.WatchPlan(accounts: [try account(email, id: 3), try account(phone, id: 4)], monitor: nil,
+                                    catalog: catalog, now: date, fullEvery: 7)]
+        },
         "PhoneNumberLibrary.Reading": { [PhoneNumberLibrary.Reading(e164: "+447700900123", hadExtension: true)] },
         // Needs Debian's ICU (libicu): without it there is no finder to build, and nothing to check.
         "LookalikeFinder": {
@@ -117,6 +134,18 @@ final class GateReflectionTests: XCTestCase {
     static func plan() throws -> ContactImportPlan {
         try ContactImportPlan(contacts: try VCardParser.parse(Array(vcard.utf8)), includePhones: true, phones: .internationalOnly,
                               maxLabelLength: AccountLabel.maxLength)
+    }
+
+    /// A check session's outcome for the hostile e-mail address, with what it found.
+    static func outcome() throws -> CheckOutcome {
+        let a = try account(email, id: 3)
+        return CheckOutcome(entry: CheckEntry(account: a), known: a, result: a.result, attemptError: nil, news: a.findings,
+                            saved: true, attempt: attempt)
+    }
+
+    /// A transport that never answers anything useful (a check session is only built here, not run).
+    struct NoTransport: HTTPTransport {
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 404) }
     }
 
     /// A real vault (Argon2id at its cheapest preset) holding the hostile accounts.

@@ -1,17 +1,5 @@
 import Dispatch
 
-/// What happened on the way to a run's breach catalog that the user should hear about (`RunCatalog`).
-public enum RunCatalogEvent: @unchecked Sendable {
-    // Safe: values built once and only read after.
-    /// The catalog was loaded with a refresh or save failure, or fetched again for a name it lacked:
-    /// its `refreshFailure` and `saveFailure` say what went wrong, if anything.
-    case loaded(BreachCatalogLoad)
-    /// No catalog could be had: results go on without breach titles.
-    case unavailable(any UserFacingError)
-    /// Fetching it again for a breach newer than the cached copy failed: that breach stays unnamed.
-    case newerBreachUnnamed(any UserFacingError)
-}
-
 /// The breach catalog of a check session, still loading while the checks start: only the result lines
 /// need it, so the first request does not wait for its download, parse and cache write. The first
 /// `get` waits for the load and reports, once, what went wrong on the way; later calls return at once.
@@ -108,27 +96,4 @@ public final class RunCatalog: @unchecked Sendable {
 
     /// Unchecked: written by the task before it signals the semaphore, read only after the wait.
     private final class Box<T>: @unchecked Sendable { var result: Result<T, Error>? }
-}
-
-extension CheckSession {
-    /// Loads the breach catalog (cached for a day under the cache folder; `refresh` fetches it anyway).
-    public func catalogLoader(refresh: Bool) throws -> @Sendable () async throws -> BreachCatalogLoad {
-        guard let cacheDirectory else { throw BreachCatalogError.noCacheDirectory }
-        let cache = BreachCatalogCache(directory: cacheDirectory)
-        let client = publicClient
-        let now = self.now()
-        return { try await cache.catalog(now: now, forceRefresh: refresh) { try await client.breaches() } }
-    }
-
-    /// The run's catalog, loading while the checks start; a result naming a breach it lacks fetches it
-    /// again, once per run.
-    public func pendingCatalog(refresh: Bool) -> RunCatalog {
-        let loader = Result { try catalogLoader(refresh: refresh) }
-        return RunCatalog({ try await loader.get()() }, refresh: try? catalogLoader(refresh: true))
-    }
-
-    /// A catalog already at hand (or none, or not yet fetched by this run), refreshed the same way.
-    public func readyCatalog(_ catalog: BreachCatalog?, fetched: Bool) -> RunCatalog {
-        RunCatalog(ready: catalog, fetched: fetched, refresh: try? catalogLoader(refresh: true))
-    }
 }
