@@ -136,40 +136,20 @@ enum CheckCommand: Command {
         let session = services.checkSession(key: key, vault: vault, options: .init(
             pastes: args.has("pastes"), stealerLogs: args.has("stealer-logs"), kAnonymity: pacing.kAnonymity, maxWait: pacing.maxWait))
         let c = context.console
-        // The key's rate: --rpm, else remembered from an earlier run (for one account too), else asked
-        // (once a day) when the run sends more than one keyed request, while the breach catalog is
-        // fetched: on a first run the two round trips overlap.
-        let requests = session.requests(for: entries)
-        if session.asksForRate(given: pacing.rpm, requests: requests) {
-            // Only result lines need the catalog: the checks start once the rate is known (one interval
-            // after subscription/status, on the run's one schedule), and the catalog keeps loading meanwhile.
-            let catalog = session.pendingCatalog(refresh: args.has("refresh"))
-            do {
-                _ = try blocking { try await session.discoverRate(given: nil, requests: requests) { event in
-                    SessionRendering.note(event, say: { c.note($0) })
-                } }
-            } catch let error as HIBPError where error.isUnreachable {
-                return stopped(by: error, total: entries.count, context: context)
-            }
-            return try runChecks(entries, session: session, catalog: catalog, context: context, all: all, notify: notify)
-        }
-        _ = try blocking { try await session.discoverRate(given: pacing.rpm, requests: 0) }
-        let catalogOutcome = Result { try blocking(session.catalogLoader(refresh: args.has("refresh"))) }
-        let catalog: BreachCatalog?
-        let fetched = (try? catalogOutcome.get())?.fetched ?? false
+        // The key's rate (--rpm, else remembered, for one account too, else asked once a day while the
+        // catalog loads: on a first run the two round trips overlap), and the catalog.
+        let catalog: RunCatalog
         do {
-            catalog = services.reported(try catalogOutcome.get())
+            let refresh = args.has("refresh"), chosen = entries
+            catalog = try blocking {
+                try await session.prepare(chosen, givenRate: pacing.rpm, refreshCatalog: refresh,
+                                          onEvent: { SessionRendering.note($0, say: { c.note($0) }) },
+                                          onCatalog: { SessionRendering.render($0, console: c) })
+            }
         } catch let error as HIBPError where error.isUnreachable {
-            // Checks cannot get through either: stop here, with one message.
             return stopped(by: error, total: entries.count, context: context)
-        } catch let error as UserFacingError {
-            HIBPServices.noteUnavailable(error, console: c)
-            catalog = nil
-        } catch {
-            catalog = nil
         }
-        return try runChecks(entries, session: session, catalog: session.readyCatalog(catalog, fetched: fetched),
-                             context: context, all: all, notify: notify)
+        return try runChecks(entries, session: session, catalog: catalog, context: context, all: all, notify: notify)
     }
 
     /// The run stopped before any account was checked: the summary on stdout (like a run that

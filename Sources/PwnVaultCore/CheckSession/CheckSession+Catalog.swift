@@ -24,3 +24,36 @@ extension CheckSession {
         RunCatalog(ready: catalog, fetched: fetched, refresh: try? catalogLoader(refresh: true))
     }
 }
+
+extension CheckSession {
+    /// Gets a run of `entries` ready: the key's rate (`discoverRate`) and the run's catalog. When the
+    /// rate must be asked, the catalog loads meanwhile and the checks do not wait for it (only results
+    /// need it: `RunCatalog`); otherwise it is loaded first, and `onCatalog` hears at once what went
+    /// wrong on the way. Throws what stops a run before any account is checked: a refused key, HIBP
+    /// unreachable (for the rate question or the catalog).
+    public func prepare(_ entries: [CheckEntry], givenRate: Int?, refreshCatalog: Bool,
+                        onEvent: @escaping @Sendable (CheckSessionEvent) -> Void = { _ in },
+                        onCatalog: (RunCatalogEvent) -> Void = { _ in }) async throws -> RunCatalog {
+        let requests = requests(for: entries)
+        if asksForRate(given: givenRate, requests: requests) {
+            let catalog = pendingCatalog(refresh: refreshCatalog)
+            try await discoverRate(given: nil, requests: requests, onEvent: onEvent)
+            return catalog
+        }
+        try await discoverRate(given: givenRate, requests: 0)
+        let load: BreachCatalogLoad
+        do {
+            load = try await catalogLoader(refresh: refreshCatalog)()
+        } catch let error as HIBPError where error.isUnreachable {
+            // Checks cannot get through either: stop here.
+            throw error
+        } catch let error as UserFacingError {
+            onCatalog(.unavailable(error))
+            return readyCatalog(nil, fetched: false)
+        } catch {
+            return readyCatalog(nil, fetched: false)
+        }
+        if load.refreshFailure != nil || load.saveFailure != nil { onCatalog(.loaded(load)) }
+        return readyCatalog(load.catalog, fetched: load.fetched)
+    }
+}
