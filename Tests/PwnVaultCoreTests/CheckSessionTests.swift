@@ -381,4 +381,42 @@ final class CheckSessionTests: XCTestCase {
         XCTAssertEqual(CheckSession.WatchPlan(accounts: emails, monitor: monitor, catalog: after, now: Self.start, fullEvery: 7).full,
                        .changeConcernsEveryAccount)
     }
+
+    // MARK: getting a run ready
+
+    func testPreparingAsksTheRateWhileTheCatalogLoadsAndTheChecksDoNotWaitForIt() throws {
+        let hibp = MemoryHIBP { endpoint, _, _ in
+            switch endpoint {
+            case "subscription": return Self.json(#"{"SubscriptionName":"Pwned 1","Description":"","Rpm":50,"IncludesStealerLogs":false}"#)
+            case "breaches": return Self.json("[\(Self.breach("Adobe"))]")
+            default: return HTTPResponse(status: 404)
+            }
+        }
+        let entries = try ["a@example.com", "b@example.com"].map {
+            CheckEntry(parsed: try AccountParser.parse($0, phones: .internationalOnly), source: "argument")
+        }
+        let clock = VirtualClock()
+        let s = session(hibp, vault: nil, cache: try folder(), clock: clock)
+        let catalog = try onVirtualTime(clock) { try await s.prepare(entries, givenRate: nil, refreshCatalog: false) }
+        XCTAssertEqual(hibp.count("subscription"), 1)
+        XCTAssertFalse(s.schedule.limiter.isGuess, "the rate HIBP stated paces the run")
+        XCTAssertNotNil(catalog.get(report: { _ in XCTFail("nothing went wrong") })?.breach(named: "Adobe"))
+        XCTAssertEqual(hibp.count("breaches"), 1)
+    }
+
+    func testPreparingStopsBeforeAnyAccountWhenHIBPCannotBeReached() throws {
+        final class Unreachable: HTTPTransport {
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                throw HTTPTransportError.unreachable(reason: "the connection was refused")
+            }
+        }
+        let s = CheckSession(transport: Unreachable(), baseURL: URL(string: "https://hibp.test/api/v3/")!, version: "0.1.0",
+                             apiKey: Self.key, clock: VirtualClock(), now: { Self.start }, cacheDirectory: try folder(), vault: nil,
+                             options: .init())
+        let entry = CheckEntry(parsed: try AccountParser.parse("a@example.com", phones: .internationalOnly), source: "argument")
+        // --rpm given: no rate question, so the catalog is what meets the refusal.
+        XCTAssertThrowsError(try onVirtualTime(VirtualClock()) { try await s.prepare([entry], givenRate: 100, refreshCatalog: false) }) { error in
+            XCTAssertTrue((error as? HIBPError)?.isUnreachable == true, "\(error)")
+        }
+    }
 }
