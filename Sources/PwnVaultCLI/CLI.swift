@@ -108,7 +108,8 @@ public enum CLI {
                                  announce: { console.note($0) })
             : .unattended
         let context = Context(commandName: spec.name, arguments: parsed, environment: environment, settings: settings,
-                              console: console, keyring: makeKeyring(settings, interaction), now: now, shareReason: share)
+                              console: console, keyring: makeKeyring(settings, interaction), now: now,
+                              transport: CurlTransport(timeout: .seconds(settings.httpTimeoutSeconds)), shareReason: share)
         do {
             return try command.run(context)
         } catch let error as UserFacingError {

@@ -11,6 +11,8 @@ struct Context {
     let console: Console
     let keyring: Keyring
     let now: @Sendable () -> Date
+    /// The run's one HTTP transport (libcurl, loaded at the first request): every HIBP request goes through it.
+    let transport: any HTTPTransport
     /// Why share mode is on (`--share`, `PWNVAULT_SHARE`, a detected shared terminal), or nil.
     let shareReason: String?
 

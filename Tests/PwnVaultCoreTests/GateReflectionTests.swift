@@ -87,6 +87,7 @@ final class GateReflectionTests: XCTestCase {
         "Paste": { [Paste(source: "Pastebin", id: pasteID, title: "Zz Secret Paste Title", date: date, emailCount: 2)] },
         "VCardAddress": { try VCardParser.parse(Array(vcard.utf8)).flatMap { $0.emails + $0.phones }.map { $0 as Any } },
         "VCardContact": { try VCardParser.parse(Array(vcard.utf8)) },
+        "EnvironmentAPIKey": { [EnvironmentAPIKey("zz-secret-api-key-0123456789abcdef")!] },
         "TextPager": { [TextPager(header: [email], lines: [TextPager.Line(email), TextPager.Line(pasteID, indent: 2)])] },
         "TextPager.Line": { [TextPager.Line(email), TextPager.Line(sensitiveBreach, indent: 4)] },
         "CellRenderer.Span": { [CellRenderer.Span(email), CellRenderer.Span(sensitiveBreach), CellRenderer.Span(pasteID)] },
@@ -106,6 +107,23 @@ final class GateReflectionTests: XCTestCase {
             [HTTPResponse(status: 200, body: Data(#"["\#(stealerSite)","\#(sensitiveBreach)","\#(pasteID)"]"#.utf8))]
         },
         "VaultSession": { [try session()] },
+        "CheckEntry": { [CheckEntry(account: try account(email, id: 3)), CheckEntry(parsed: try parsed(phone), source: "argument 1")] },
+        "CheckOutcome": { [try outcome()] },
+        "CheckSessionReport": {
+            var report = CheckSessionReport()
+            report.outcomes = [try outcome()]
+            report.stop = HIBPError.unauthorized(detail: "refused")
+            return [report]
+        },
+        "CheckSession": {
+            [CheckSession(transport: NoTransport(), baseURL: URL(string: "https://hibp.test/api/v3/")!, version: "0.1.0",
+                          apiKey: SecretBytes(copying: Array("zz-secret-key-0123456789abcdef00".utf8)), now: { date },
+                          cacheDirectory: nil, vault: try session(), options: .init(pastes: true))]
+        },
+        "CheckSession.WatchPlan": {
+            [CheckSession.WatchPlan(accounts: [try account(email, id: 3), try account(phone, id: 4)], monitor: nil,
+                                    catalog: catalog, now: date, fullEvery: 7)]
+        },
         "PhoneNumberLibrary.Reading": { [PhoneNumberLibrary.Reading(e164: "+447700900123", hadExtension: true)] },
         // Needs Debian's ICU (libicu): without it there is no finder to build, and nothing to check.
         "LookalikeFinder": {
@@ -117,6 +135,18 @@ final class GateReflectionTests: XCTestCase {
     static func plan() throws -> ContactImportPlan {
         try ContactImportPlan(contacts: try VCardParser.parse(Array(vcard.utf8)), includePhones: true, phones: .internationalOnly,
                               maxLabelLength: AccountLabel.maxLength)
+    }
+
+    /// A check session's outcome for the hostile e-mail address, with what it found.
+    static func outcome() throws -> CheckOutcome {
+        let a = try account(email, id: 3)
+        return CheckOutcome(entry: CheckEntry(account: a), known: a, result: a.result, attemptError: nil, news: a.findings,
+                            saved: true, attempt: attempt)
+    }
+
+    /// A transport that never answers anything useful (a check session is only built here, not run).
+    struct NoTransport: HTTPTransport {
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 404) }
     }
 
     /// A real vault (Argon2id at its cheapest preset) holding the hostile accounts.
@@ -251,7 +281,7 @@ final class GateReflectionTests: XCTestCase {
         "OutputFileError": "a reason",
         "ScheduleFiles": "unit file paths", "ScheduleStatus": "unit file state",
         "ScheduleStatus.LastRun": "a run's result", "ScheduledWatch": "the command line of the scheduled watch",
-        "SystemdUserManager": "the environment for systemctl", "UserManagerAbsence": "systemctl's refusal put in a sentence; no vault data", "BreachCatalogDiff.Change": "a catalog breach's public name and what changed in the public catalog", "BreachCatalogDiff.Entry": "a catalog breach's public name, count and flags (the remembered catalog)", "WatchRunLog.Run": "a status and a reason", "Zxcvbn.Unavailable": "a reason", "ICUSpoofChecker.Unavailable": "a reason",
+        "SystemdUserManager": "the environment for systemctl", "UserManagerAbsence": "systemctl's refusal put in a sentence; no vault data", "Gettext.Catalog": "a language code and the folder of the message catalogs", "Gettext.Loaded": "the LC_MESSAGES locale name and the catalog in use", "BreachCatalogDiff.Change": "a catalog breach's public name and what changed in the public catalog", "BreachCatalogDiff.Entry": "a catalog breach's public name, count and flags (the remembered catalog)", "WatchRunLog.Run": "a status and a reason", "Zxcvbn.Unavailable": "a reason", "ICUSpoofChecker.Unavailable": "a reason",
         // Errors: their associated values are paths, reasons, counts and ids, never vault data.
         "SettingsError": "variables, paths and reasons", "PasswordFileError": "paths",
         "PasswordInputError": "a reason", "PhoneLibraryError": "paths and reasons",

@@ -1,13 +1,9 @@
-import Dispatch
 import FoundationEssentials
 import PwnVaultCore
 
 /// `pwnvault check`: looks accounts up in Have I Been Pwned, as fast as the API key allows, and
 /// saves each result in the vault as it arrives.
 enum CheckCommand: Command {
-    /// Results older than this are re-checked by `check --all`.
-    static let staleAfter: TimeInterval = 24 * 3600
-
     static let all = OptionSpec("all", help: "check every account in the vault that is due")
     static let force = OptionSpec("force", help: "with --all: re-check accounts checked within the last day too")
     static let pastes = OptionSpec("pastes", help: "also count the pastes each e-mail address appears in")
@@ -99,8 +95,6 @@ enum CheckCommand: Command {
 
     struct Report: Encodable { let results: [Row]; let summary: Summary }
 
-    typealias Entry = CheckRunner.Entry
-
     static func run(_ context: Context) throws -> ExitStatus {
         let args = context.arguments
         let all = args.has(Self.all)
@@ -110,8 +104,6 @@ enum CheckCommand: Command {
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
         if args.has(Self.force) && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
         let pacing = try PacingOptions(context, command: "check", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
-        let rpm = pacing.rpm
-        let maxWait = pacing.maxWait
         let notify = try NotifyOption(context, command: "check")
         // Checks go online: libcurl (tens of milliseconds to map) loads while the vault opens.
         CurlTransport.preload()
@@ -119,21 +111,21 @@ enum CheckCommand: Command {
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
         let needsVault = all || args.has(Self.save) || args.positionals.contains { $0.hasPrefix("#") }
-        let session: VaultSession? = (needsVault || VaultStore(location: location).exists) ? try context.openVault() : nil
-        var entries = try resolveEntries(context, session: session, all: all)
-        if args.has(Self.save), let session {
-            entries = try addUnsaved(entries, to: session, context: context)
+        let vault: VaultSession? = (needsVault || VaultStore(location: location).exists) ? try context.openVault() : nil
+        var entries = try resolveEntries(context, vault: vault, all: all)
+        if args.has(Self.save), let vault {
+            entries = try addUnsaved(entries, to: vault, context: context)
         }
         if entries.isEmpty {
             if all {
-                let n = session?.payload.accounts.count ?? 0
+                let n = vault?.payload.accounts.count ?? 0
                 context.console.note(n == 0 ? "the vault is empty; add accounts with 'pwnvault add'"
                                             : "all \(n) accounts were checked within the last day; --force checks them again")
             }
-            let status = exitStatus(forStoredIn: session, all: all, summary: Summary())
-            if status == .breachesFound, let session {
+            let status = CheckSessionReport().exitStatus(storedIn: vault, all: all)
+            if status == .breachesFound, let vault {
                 // Why the status is 1 although nothing was checked: findings that wait to be acknowledged.
-                let waiting = session.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }.count
+                let waiting = vault.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }.count
                 context.console.note("status 1: \(waiting) account\(waiting == 1 ? " has" : "s have") findings not acknowledged; "
                                      + "see them with 'pwnvault list --status unacknowledged'")
             }
@@ -141,48 +133,24 @@ enum CheckCommand: Command {
         }
 
         let services = HIBPServices(context)
-        let (client, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
-        let loader = Result { try services.catalogLoader(refresh: args.has(Self.refresh)) }
-        // A result naming a breach the cached copy lacks (the newest news) fetches it again, once.
-        let refresher = try? services.catalogLoader(refresh: true)
-        // The key's rate: --rpm, else remembered from an earlier run (for one account too), else asked
-        // (once a day) when the run sends more than one keyed request, while the breach catalog is
-        // fetched: on a first run the two round trips overlap.
-        let known = rpm ?? services.learnRememberedRate(of: key)
-        let requests = entries.reduce(0) { n, e in
-            n + 1 + (e.kind == .email && args.has(Self.pastes) ? 1 : 0) + (e.kind == .email && args.has(Self.stealerLogs) ? 1 : 0)
-        }
-        if known == nil && requests > 1 {
-            // Only result lines need the catalog: the checks start once the rate is known (one interval
-            // after subscription/status, on the run's one schedule), and the catalog keeps loading meanwhile.
-            let catalog = PendingCatalog({ try await loader.get()() }, refresh: refresher)
-            do {
-                _ = try services.discoverRate(given: nil, requests: requests, client: client, key: key)
-            } catch let error as HIBPError where error.isUnreachable {
-                return stopped(by: error, total: entries.count, context: context)
-            }
-            return try runChecks(entries, client: client, schedule: services.schedule, maxWait: maxWait,
-                                 session: session, catalog: catalog, context: context, all: all, notify: notify,
-                                 kAnonymity: pacing.kAnonymity, key: key)
-        }
-        if let given = rpm { services.schedule.learn(requestsPerMinute: given, rateFromUser: true) }
-        let catalogOutcome = Result { try blocking { try await loader.get()() } }
-        let catalog: BreachCatalog?
-        let fetched = (try? catalogOutcome.get())?.fetched ?? false
+        let (_, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
+        let session = services.checkSession(key: key, vault: vault, options: .init(
+            pastes: args.has(Self.pastes), stealerLogs: args.has(Self.stealerLogs), kAnonymity: pacing.kAnonymity, maxWait: pacing.maxWait))
+        let c = context.console
+        // The key's rate (--rpm, else remembered, for one account too, else asked once a day while the
+        // catalog loads: on a first run the two round trips overlap), and the catalog.
+        let catalog: RunCatalog
         do {
-            catalog = services.reported(try catalogOutcome.get())
+            let refresh = args.has(Self.refresh), chosen = entries
+            catalog = try blocking {
+                try await session.prepare(chosen, givenRate: pacing.rpm, refreshCatalog: refresh,
+                                          onEvent: { SessionRendering.note($0, say: { c.note($0) }) },
+                                          onCatalog: { SessionRendering.render($0, console: c) })
+            }
         } catch let error as HIBPError where error.isUnreachable {
-            // Checks cannot get through either: stop here, with one message.
             return stopped(by: error, total: entries.count, context: context)
-        } catch let error as UserFacingError {
-            HIBPServices.noteUnavailable(error, console: context.console)
-            catalog = nil
-        } catch {
-            catalog = nil
         }
-        return try runChecks(entries, client: client, schedule: services.schedule, maxWait: maxWait,
-                             session: session, catalog: PendingCatalog(ready: catalog, fetched: fetched, refresh: refresher),
-                             context: context, all: all, notify: notify, kAnonymity: pacing.kAnonymity, key: key)
+        return try runChecks(entries, session: session, catalog: catalog, context: context, all: all, notify: notify)
     }
 
     /// The run stopped before any account was checked: the summary on stdout (like a run that
@@ -201,121 +169,91 @@ enum CheckCommand: Command {
 
     // MARK: targets
 
-    static func resolveEntries(_ context: Context, session: VaultSession?, all: Bool) throws -> [Entry] {
+    static func resolveEntries(_ context: Context, vault: VaultSession?, all: Bool) throws -> [CheckEntry] {
         if all {
-            guard let session else { return [] }
+            guard let vault else { return [] }
             let now = context.now()
             if context.arguments.has(Self.force) {
-                return try forcedEntries(session, now: now, context: context)
+                let (accounts, resumed) = try CheckSession.forced(vault, now: now)
+                if let resumed {
+                    context.console.note("continuing the forced run started \(StateText.time(resumed.startedAt)): "
+                                         + "\(resumed.alreadyChecked) of \(resumed.total) already checked")
+                }
+                return accounts.map(CheckEntry.init(account:))
             }
-            return session.payload.accounts.filter { isDue($0, now: now) }.map { Entry(account: $0, parsed: nil, position: nil) }
+            return CheckSession.due(in: vault.payload, now: now).map(CheckEntry.init(account:))
         }
-        let payload = session?.payload ?? VaultPayload()
+        let payload = vault?.payload ?? VaultPayload()
         let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, phones: context.phoneNumbering, allowOutside: true, disclosure: context.console.disclosure)
         return targets.map { target in
             switch target {
-            case let .inVault(a): return Entry(account: a, parsed: nil, position: nil)
-            case let .notInVault(p, position): return Entry(account: nil, parsed: p, position: position)
+            case let .inVault(a): return CheckEntry(account: a)
+            case let .notInVault(p, position): return CheckEntry(parsed: p, source: position.text)
             }
         }
     }
 
-    /// Whether `check --all` checks the account: never answered, the latest attempt failed, or the
-    /// answer is older than a day.
-    static func isDue(_ a: Account, now: Date) -> Bool {
-        if a.result.lastFailure != nil { return true }   // the latest attempt failed: try again
-        switch a.result.status {
-        case .neverChecked, .error: return true
-        case .clean, .breached:
-            guard let at = a.result.checkedAt else { return true }
-            return now.timeIntervalSince(at) > staleAfter
-        }
-    }
-
-    /// `check --all --force`: every account, except those an unfinished forced run (started within
-    /// the last day) already answered. The start of a new forced run is saved first, so a Ctrl-C
-    /// leaves behind what the next run needs to continue.
-    static func forcedEntries(_ session: VaultSession, now: Date, context: Context) throws -> [Entry] {
-        var started = now
-        if let earlier = session.payload.monitor?.forceRunStartedAt, now.timeIntervalSince(earlier) < staleAfter,
-           now >= earlier {
-            started = earlier
-        }
-        let remaining = session.payload.accounts.filter { a in
-            guard started < now, let at = a.result.checkedAt, a.result.lastFailure == nil else { return true }
-            return at < started
-        }
-        let total = session.payload.accounts.count
-        if started < now && remaining.count < total {
-            context.console.note("continuing the forced run started \(StateText.time(started)): "
-                                 + "\(total - remaining.count) of \(total) already checked")
-        }
-        if session.payload.monitor?.forceRunStartedAt != started {
-            try session.update { payload in
-                var monitor = payload.monitor ?? MonitorState()
-                monitor.forceRunStartedAt = started
-                payload.monitor = monitor
-            }
-        }
-        return remaining.map { Entry(account: $0, parsed: nil, position: nil) }
-    }
-
-    static func addUnsaved(_ entries: [Entry], to session: VaultSession, context: Context) throws -> [Entry] {
+    static func addUnsaved(_ entries: [CheckEntry], to vault: VaultSession, context: Context) throws -> [CheckEntry] {
         let now = context.now()
         let unsaved = entries.compactMap(\.parsed)
         guard !unsaved.isEmpty else { return entries }
         var added: [AccountKey: Account] = [:]
-        for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: session, now: now, phones: context.phoneNumbering,
+        for (outcome, p) in zip(try AccountAdder.add(unsaved.map { ($0, nil) }, to: vault, now: now, phones: context.phoneNumbering,
                                                  console: context.console), unsaved) {
             if case let .added(a) = outcome { added[p.dedupKey] = a }
         }
         return entries.map { e in
             guard let p = e.parsed, let a = added[p.dedupKey] else { return e }
-            context.console.note("\(e.position?.text ?? "account") added to the vault as #\(a.id)")
-            return Entry(account: a, parsed: nil, position: nil)
+            context.console.note("\(e.source ?? "account") added to the vault as #\(a.id)")
+            return CheckEntry(account: a)
         }
     }
 
     // MARK: the run
 
-    /// `schedule`: the run's one schedule of keyed requests (a rate question already took its slot there).
-    static func runChecks(_ entries: [Entry], client: HIBPClient, schedule: RequestSchedule, maxWait: Int,
-                          session: VaultSession?, catalog pending: PendingCatalog, context: Context, all: Bool,
-                          notify: NotifyOption, kAnonymity: KAnonymityMode = .off, key: SecretBytes? = nil) throws -> ExitStatus {
+    /// Runs the session's checks, showing each result as it arrives, then the summary.
+    static func runChecks(_ entries: [CheckEntry], session: CheckSession, catalog pending: RunCatalog, context: Context, all: Bool,
+                          notify: NotifyOption) throws -> ExitStatus {
         let c = context.console
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
-        var runner = CheckRunner(context: context, client: client, schedule: schedule, maxWait: maxWait,
-                                 session: session, pastes: context.arguments.has(Self.pastes),
-                                 stealerLogs: context.arguments.has(Self.stealerLogs))
-        runner.kAnonymity = kAnonymity
-        runner.apiKey = key
         let json = context.json
-        let report = runner.run(entries, progress: progress) { outcome, progress in
-            if !json { progress.print(line(for: outcome, catalog: pending.get(for: outcome.result, console: c) { progress.clear() }, console: c)) }
+        let report = SessionRendering.runGuarded(session, entries, progress: progress) { event in
+            switch event {
+            case let .result(outcome):
+                if !json {
+                    let catalog = pending.get(for: outcome.result) { SessionRendering.render($0, console: c) { progress.clear() } }
+                    progress.print(line(for: outcome, catalog: catalog, console: c))
+                }
+                progress.advance(breached: outcome.attemptBreached)
+            case .waiting, .notice: SessionRendering.note(event, say: progress.note)
+            case .started, .saved, .finished: break
+            }
         }
-        for outcome in report.outcomes { _ = pending.get(for: outcome.result, console: c) }   // --json: refreshed as well
-        let catalog = pending.get(console: c)
+        let show: (RunCatalogEvent) -> Void = { SessionRendering.render($0, console: c) }
+        for outcome in report.outcomes { _ = pending.get(for: outcome.result, report: show) }   // --json: refreshed as well
+        let catalog = pending.get(report: show)
+        let stop = SessionRendering.stop(report)
 
         var summary = Summary()
-        summary.breached = report.outcomes.filter(\.attemptBreached).count
-        summary.clean = report.outcomes.filter(\.attemptClean).count
+        summary.breached = report.breached
+        summary.clean = report.clean
         summary.failed = report.failed
         summary.checked = summary.breached + summary.clean
         summary.withNews = report.news.count
         summary.interrupted = report.interrupted
-        if let stop = report.stop as? HIBPError { summary.stoppedBy = stop.message }
+        if let stop = stop as? HIBPError { summary.stoppedBy = stop.message }
         summary.lookup = report.lookup
 
         if json {
             let rows = report.outcomes.map { row(for: $0, catalog: catalog, console: c) }
             try c.json(Report(results: rows.sorted { ($0.id ?? 0) < ($1.id ?? 0) }, summary: summary))
-        } else if entries.count > 1 || summary.interrupted || report.stop != nil {
-            c.out(summaryLine(summary, total: entries.count, stop: report.stop as? HIBPError))
+        } else if entries.count > 1 || summary.interrupted || stop != nil {
+            c.out(summaryLine(summary, total: entries.count, stop: stop as? HIBPError))
         }
         if let error = report.saveFailure { throw error }
         if !report.news.isEmpty { notify.send(report.news, catalog: catalog, console: c) }
-        if let stop = report.stop {
+        if let stop {
             c.error(stop)
             return stop.exitStatus
         }
@@ -323,31 +261,16 @@ enum CheckCommand: Command {
             c.note("interrupted: \(summary.checked) of \(entries.count) checked and saved; run the same command again to continue")
             return .interrupted
         }
-        if all, let session, context.arguments.has(Self.force), report.failed == 0 {
-            try finishForcedRun(session, catalog: catalog)
+        if all, let vault = session.vault, context.arguments.has(Self.force), report.failed == 0 {
+            try CheckSession.finishForcedRun(vault, catalog: catalog)
         }
-        return exitStatus(forStoredIn: session, all: all, outcomes: report.outcomes, summary: summary)
+        return report.exitStatus(storedIn: session.vault, all: all)
     }
 
-    /// A forced run that answered every account: forget where it was, and remember it as a full
-    /// check (with the catalog it saw), so the next `watch` has nothing to do until the catalog changes.
-    static func finishForcedRun(_ session: VaultSession, catalog: BreachCatalog?) throws {
-        try session.update { payload in
-            var monitor = payload.monitor ?? MonitorState()
-            if let started = monitor.forceRunStartedAt,
-               payload.accounts.allSatisfy({ a in a.result.lastFailure == nil && (a.result.checkedAt.map { $0 >= started } ?? false) }) {
-                monitor.lastFullCheck = started
-                if let catalog { monitor.catalogMark = catalog.mark }
-            }
-            monitor.forceRunStartedAt = nil
-            payload.monitor = monitor.isEmpty ? nil : monitor
-        }
-    }
-
-    static func row(for o: CheckRunner.Outcome, catalog: BreachCatalog?, console c: Console) -> Row {
+    static func row(for o: CheckOutcome, catalog: BreachCatalog?, console c: Console) -> Row {
         let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(o.result, catalog: catalog)
         let newNames = disclosed.shown.filter(disclosed.isNew).map(\.name)
-        return Row(id: o.entry.account?.id, input: o.entry.position?.text, label: o.entry.account.flatMap { c.label($0) },
+        return Row(id: o.entry.account?.id, input: o.entry.source, label: o.entry.account.flatMap { c.label($0) },
                    status: o.result.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                    new: o.news.count, newBreaches: newNames,
@@ -359,51 +282,13 @@ enum CheckCommand: Command {
                    checkedAt: o.result.checkedAt, lastFailure: FailureRow(o.result.lastFailure))
     }
 
-    /// Runs the checks under a `ScreenGuard`: Ctrl-Z and focus loss clear the progress bar (result lines
-    /// wait) and `fg` or focus-in draw it again; Ctrl-C, SIGTERM and SIGHUP cancel the run, which keeps
-    /// every finished result.
-    static func runGuarded<T: Sendable>(progress: Progress, _ work: @escaping @Sendable () async throws -> T) -> Result<T, Error> {
-        let box = Collector.Box<Result<T, Error>>()
-        let done = DispatchSemaphore(value: 0)
-        let task = Task {
-            do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
-            done.signal()
-        }
-        let screenGuard = try? ScreenGuard.install(interrupts: .report, watchFocus: progress.isEnabled,
-                                                   onHide: { progress.hide() }, onShow: { progress.show() },
-                                                   onInterrupt: { _ in task.cancel() })
-        done.wait()
-        screenGuard?.uninstall()
-        return box.value ?? .failure(CancellationError())
-    }
-
-    /// 6 when nothing could be checked (every lookup failed), 8 when some accounts failed, else 1 when
-    /// any account in scope has a finding nobody acknowledged, else 0. A failure wins over 1: a script
-    /// must notice that the answer is incomplete. The scope is the accounts checked (an account not in
-    /// the vault cannot be acknowledged: its breaches count); with --all, every account in the vault,
-    /// due or not.
-    static func exitStatus(forStoredIn session: VaultSession?, all: Bool, outcomes: [CheckRunner.Outcome] = [],
-                           summary: Summary) -> ExitStatus {
-        if summary.failed > 0 && summary.checked == 0 { return .network }
-        if summary.failed > 0 { return .partial }
-        let unacknowledged: Bool
-        if all, let session {
-            unacknowledged = session.payload.accounts.contains { !$0.unacknowledgedFindings.isEmpty }
-        } else {
-            unacknowledged = outcomes.contains { o in
-                o.known.map { !$0.unacknowledgedFindings.isEmpty } ?? (o.result.status == .breached)
-            }
-        }
-        return unacknowledged ? .breachesFound : .success
-    }
-
-    static func line(for o: CheckRunner.Outcome, catalog: BreachCatalog?, console c: Console) -> String {
+    static func line(for o: CheckOutcome, catalog: BreachCatalog?, console c: Console) -> String {
         let entry = o.entry, result = o.result
         var who: String
         if let a = o.known ?? entry.account {
             who = c.heading(a)
         } else if let p = entry.parsed {
-            who = c.disclosure.account(p, position: entry.position?.text ?? "account")
+            who = c.disclosure.account(p, position: entry.source ?? "account")
         } else {
             who = "account"
         }
@@ -471,22 +356,5 @@ enum CheckCommand: Command {
         if s.failed > 0 { text += ", \(s.failed) failed" }
         if s.withNews > 0 { text += "; news for \(s.withNews) account\(s.withNews == 1 ? "" : "s")" }
         return text
-    }
-}
-
-/// Shared state for concurrent callbacks.
-enum Collector {
-    final class Box<T>: @unchecked Sendable {
-        // Safe: every access to `stored` holds `lock`.
-        private var stored: T?
-        private let lock = Lock()
-        init(initial: T? = nil) { stored = initial }
-        /// Sets the value unless one is set already (the first error wins).
-        func set(_ v: T) { lock.lock(); if stored == nil { stored = v }; lock.unlock() }
-        func update(_ change: (inout T) -> Void) {
-            lock.lock(); defer { lock.unlock() }
-            if var v = stored { change(&v); stored = v }
-        }
-        var value: T? { lock.lock(); defer { lock.unlock() }; return stored }
     }
 }

@@ -51,11 +51,15 @@ enum DomainCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let services = HIBPServices(context)
-        let (client, key) = try services.keyedClient(allOnTestDomain: false)
+        let (_, key) = try services.keyedClient(allOnTestDomain: false)
         let c = context.console
+        let session = services.checkSession(key: key, vault: nil, options: .init(maxWait: context.settings.maxWaitSeconds))
+        func once<T: Sendable>(_ request: @escaping @Sendable (HIBPClient) async throws -> T) throws -> T {
+            try blocking { try await session.one(request) { SessionRendering.note($0, say: { c.note($0) }) } }
+        }
         guard let domain = context.arguments.positionals.first else {
             if context.arguments.has(Self.save) { throw UsageError.conflicting(command: "domain", reason: "--save needs a DOMAIN") }
-            let domains = try services.once(key: key) { try await client.subscribedDomains() }
+            let domains = try once { try await $0.subscribedDomains() }
             if context.json {
                 // A verified domain is the owner's account data: named on a terminal outside share mode
                 // only; pipes, JSON and share mode get "domain N" (the order HIBP lists them in).
@@ -76,11 +80,12 @@ enum DomainCommand: Command {
         }
         let search: DomainSearch
         do {
-            search = try services.once(key: key) { try await client.breachedDomain(domain.lowercased()) }
+            let name = domain.lowercased()
+            search = try once { try await $0.breachedDomain(name) }
         } catch let refusal as HIBPError {
             // HIBP's 403 for a domain the key has not verified: say which it may search instead.
             guard case .forbidden(nil, _) = refusal,
-                  let verified = try? services.once(key: key, { try await client.subscribedDomains() }),
+                  let verified = try? once({ try await $0.subscribedDomains() }),
                   !verified.contains(where: { $0.domainName.lowercased() == domain.lowercased() }) else { throw refusal }
             throw DomainNotVerified(domain: Sanitizer.singleLine(domain.lowercased()),
                                     verified: verified.map { Sanitizer.singleLine($0.domainName) }, listed: c.showsAccounts)
@@ -88,23 +93,19 @@ enum DomainCommand: Command {
         let now = context.now()
         let catalog = search.count == 0 ? nil : services.catalogIfAvailable(refresh: false)
         let location = try context.vaultLocation()
-        let session: VaultSession? = context.arguments.has(Self.save) || VaultStore(location: location).exists ? try context.openVault() : nil
+        let vault: VaultSession? = context.arguments.has(Self.save) || VaultStore(location: location).exists ? try context.openVault() : nil
 
         var vaultByKey: [AccountKey: Account] = [:]
         var added = 0
         let found = search.accounts(at: now)
         let unusable = search.unusableAliases()
         let unusableCount = unusable.reduce(0) { $0 + $1.count }
-        if let session, context.arguments.has(Self.save) {
-            let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: session, now: now, phones: context.phoneNumbering, console: c)
+        if let vault, context.arguments.has(Self.save) {
+            let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: vault, now: now, phones: context.phoneNumbering, console: c)
             added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
-            try session.update { payload in
-                for i in payload.accounts.indices {
-                    if let attempt = search.attempt(for: payload.accounts[i], at: now) { payload.accounts[i].record(attempt) }
-                }
-            }
+            try CheckSession.record(search, in: vault, at: now)
         }
-        for a in session?.payload.accounts ?? [] { vaultByKey[a.dedupKey] = a }
+        for a in vault?.payload.accounts ?? [] { vaultByKey[a.dedupKey] = a }
 
         var rows: [AddressRow] = []
         var lines: [String] = []

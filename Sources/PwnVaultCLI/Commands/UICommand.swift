@@ -56,7 +56,7 @@ enum UICommand: Command {
                              writeErr: { text in notes.update { $0.append(text.trimmingWhitespaceAndNewlines().replacingLiterally("pwnvault: ", with: "")) } })
         let quiet = Context(commandName: context.commandName, arguments: context.arguments, environment: context.environment,
                             settings: context.settings, console: noting, keyring: context.keyring, now: context.now,
-                            shareReason: context.shareReason)
+                            transport: context.transport, shareReason: context.shareReason)
         let catalog = HIBPServices(quiet).catalogIfAvailable()
         // Asked before the screen opens: the ui's `v` follows focus, and shows nothing under GNU screen
         // without a working alternate screen (its scrollback would keep it).

@@ -106,36 +106,16 @@ enum WatchCommand: Command {
         let services = HIBPServices(context)
         let catalog = try services.freshCatalog()
         let now = context.now()
-        let monitor = session.payload.monitor ?? MonitorState()
-        // What changed in the catalog since the last run that acted on it, and whom it can concern.
-        let diff = BreachCatalogDiff.remembered(mark: monitor.catalogMark).map { BreachCatalogDiff(from: $0, to: catalog) }
-        var reason: String?
-        if monitor.lastFullCheck == nil {
-            reason = "no full check yet"
-        } else if diff == nil {
-            reason = "the breach catalog the last full check saw is not known"
-        } else if let last = monitor.lastFullCheck, now.timeIntervalSince(last) >= Double(fullEvery) * 86_400 || now < last {
-            reason = "the last full check is \(fullEvery) day\(fullEvery == 1 ? "" : "s") old or more"
-        }
-        // A change asks only for the accounts whose kind it can hold (a sensitive breach: only those a
-        // domain search answers); one that can concern every account is a full check.
-        let concerned = reason == nil ? accounts.filter { diff?.concernsByAddress($0.kind) == true } : []
-        var domainOnly = reason == nil ? accounts.filter { diff?.concernsByDomainSearchOnly($0.kind) == true } : []
-        if reason == nil, !accounts.isEmpty, concerned.count == accounts.count {
-            reason = "the breach catalog changed in a way that can concern every account"
-        }
-        let full = reason != nil
-        let triggered = !full && !(concerned.isEmpty && domainOnly.isEmpty)
-        if full { domainOnly = [] }
-        let concernedIDs = Set(concerned.map(\.id))
-        let chosen = full ? accounts : accounts.filter { a in
-            !a.result.hasAnswer || a.result.lastFailure != nil || concernedIDs.contains(a.id)
-        }
-        if chosen.isEmpty && domainOnly.isEmpty {
+        let plan = CheckSession.WatchPlan(accounts: accounts, monitor: session.payload.monitor, catalog: catalog, now: now,
+                                          fullEvery: fullEvery)
+        let reason = plan.full.map(text(of:))
+        let full = plan.isFull, triggered = plan.triggered
+        let chosen = plan.chosen, domainOnly = plan.domainOnly
+        if plan.nothingToCheck {
             // Nothing the catalog's changes can concern: remember the catalog as it is now.
-            try remember(catalog, in: session)
+            try CheckSession.rememberCatalog(catalog, in: session)
             // News an earlier run saved and did not deliver (it was killed, or could not notify).
-            let news = waitingNews(session)
+            let news = CheckSession.waitingNews(in: session)
             if context.json {
                 try context.console.json(Report(fullCheck: false, reason: "nothing changed", checked: 0, failed: 0,
                                                 news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: context.console) }))
@@ -145,49 +125,49 @@ enum WatchCommand: Command {
             try announce(news, notify: notify, catalog: catalog, session: session, console: context.console)
             return news.isEmpty ? .success : .breachesFound
         }
-        let sweep = full || triggered
+        let sweep = plan.sweep
 
-        let (client, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
+        let (_, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
+        let c = context.console
+        // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
+        let checks = services.checkSession(key: key, vault: session, options: .init(
+            pastes: full && args.has(Self.pastes), stealerLogs: full && args.has(Self.stealerLogs), kAnonymity: pacing.kAnonymity,
+            maxWait: maxWait, unannounced: true))
         // A full check sends at least two keyed requests (the domains, then the accounts): know the rate.
         // Every keyed request of the run (the rate question, domain searches, checks) shares one schedule.
-        _ = try services.discoverRate(given: rpm, requests: sweep ? max(2, chosen.count) : chosen.count, client: client, key: key)
+        _ = try blocking { try await checks.discoverRate(given: rpm, requests: sweep ? max(2, chosen.count) : chosen.count) { event in
+            SessionRendering.note(event, say: { c.note($0) })
+        } }
         // Addresses on the key's verified domains: one domain search each domain, not one per address.
         // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
-        var byDomain = DomainAnswers.Answered()
+        var byDomain = CheckSession.DomainAnswers()
         // A check the catalog asked for wants breaches only: a domain search answers it.
         if sweep && !(full && (args.has(Self.pastes) || args.has(Self.stealerLogs))) {
-            byDomain = DomainAnswers.answer(chosen + domainOnly, client: client, schedule: services.schedule, session: session, now: now, unannounced: true)
+            let accounts = chosen + domainOnly
+            byDomain = try blocking { await checks.answerByDomain(accounts) }
         }
-        let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map { CheckRunner.Entry(account: $0, parsed: nil, position: nil) }
-        let c = context.console
-        var runner = CheckRunner(context: context, client: client, schedule: services.schedule, maxWait: maxWait,
-                                 session: session, pastes: full && args.has(Self.pastes), stealerLogs: full && args.has(Self.stealerLogs))
-        // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
-        runner.unannounced = true
-        runner.kAnonymity = pacing.kAnonymity
-        runner.apiKey = key
-        var report = entries.isEmpty ? CheckRunner.Report()
-            : runner.run(entries, progress: Progress(console: c, total: entries.count, enabled: false)) { _, _ in }
+        let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map(CheckEntry.init(account:))
+        let progress = Progress(console: c, total: entries.count, enabled: false)
+        var report = entries.isEmpty ? CheckSessionReport()
+            : SessionRendering.runGuarded(checks, entries, progress: progress) { event in
+                SessionRendering.note(event, say: progress.note)
+            }
         if let error = report.saveFailure { throw error }
         report.outcomes = byDomain.outcomes + report.outcomes
+        let stop = SessionRendering.stop(report)
 
         // The catalog is remembered once every account it can concern was asked: a stopped or interrupted
         // run asks again next time; an account whose check failed is asked again by every run until answered.
-        let allAsked = report.stop == nil && !report.interrupted && (domainOnly.isEmpty || byDomain.complete)
+        let allAsked = stop == nil && !report.interrupted && (domainOnly.isEmpty || byDomain.complete)
         if full && allAsked && report.failed == 0 {
-            try session.update { payload in
-                var m = payload.monitor ?? MonitorState()
-                m.lastFullCheck = now
-                m.catalogMark = catalog.mark
-                payload.monitor = m
-            }
+            try CheckSession.recordFullCheck(in: session, at: now, catalog: catalog)
         } else if !full && (allAsked || !triggered) {
-            try remember(catalog, in: session)
+            try CheckSession.rememberCatalog(catalog, in: session)
         }
         // What this run found and what an earlier run saved without delivering it, from the vault.
-        let news = waitingNews(session)
+        let news = CheckSession.waitingNews(in: session)
         if context.json {
-            let why = reason ?? (triggered ? "the breach catalog changed in a way that can concern \(concerned.count + domainOnly.count) account\(concerned.count + domainOnly.count == 1 ? "" : "s")"
+            let why = reason ?? (triggered ? "the breach catalog changed in a way that can concern \(plan.concerned.count + domainOnly.count) account\(plan.concerned.count + domainOnly.count == 1 ? "" : "s")"
                 : "accounts not checked yet")
             try c.json(Report(fullCheck: full, reason: why, checked: report.checked,
                               failed: report.failed, news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: c) }))
@@ -198,7 +178,7 @@ enum WatchCommand: Command {
         for o in report.outcomes where o.attemptFailed {
             c.note("#\(o.entry.account?.id ?? 0) not checked: \(o.attemptError ?? "error")")
         }
-        if let stop = report.stop {
+        if let stop {
             c.error(stop)
             failure = c.hintThatApplies(stop).message
             return stop.exitStatus
@@ -212,24 +192,14 @@ enum WatchCommand: Command {
         return news.isEmpty ? .success : .breachesFound
     }
 
-    /// Records `catalog` as the one the last run acted on (nothing it changed can concern an account not
-    /// yet asked), without moving the last full check.
-    private static func remember(_ catalog: BreachCatalog, in session: VaultSession) throws {
-        let mark = catalog.mark
-        guard session.payload.monitor?.catalogMark != mark else { return }
-        try session.update { payload in
-            var m = payload.monitor ?? MonitorState()
-            m.catalogMark = mark
-            payload.monitor = m
+    /// Why every account is checked, as the JSON report says it.
+    static func text(of reason: CheckSession.WatchPlan.FullReason) -> String {
+        switch reason {
+        case .noFullCheckYet: return "no full check yet"
+        case .unknownCatalog: return "the breach catalog the last full check saw is not known"
+        case let .olderThan(days): return "the last full check is \(days) day\(days == 1 ? "" : "s") old or more"
+        case .changeConcernsEveryAccount: return "the breach catalog changed in a way that can concern every account"
         }
-    }
-
-    /// Every account with findings a `watch` saved and has not delivered yet, by id.
-    static func waitingNews(_ session: VaultSession) -> [(account: Account, findings: [Finding])] {
-        session.payload.accounts.compactMap { a in
-            let waiting = a.unannouncedFindings
-            return waiting.isEmpty ? nil : (a, waiting)
-        }.sorted { $0.account.id < $1.account.id }
     }
 
     static func show(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console c: Console) {
@@ -247,13 +217,7 @@ enum WatchCommand: Command {
                          session: VaultSession, console c: Console) throws {
         guard !news.isEmpty else { return }
         guard notify.send(news, catalog: catalog, console: c, unsent: "the next 'watch' reports it again") else { return }
-        try session.update { payload in
-            for item in news {
-                if let i = payload.accounts.firstIndex(where: { $0.id == item.account.id }) {
-                    payload.accounts[i].markAnnounced(item.findings)
-                }
-            }
-        }
+        try CheckSession.markAnnounced(news, in: session)
     }
 
     static func newsRow(_ a: Account, _ findings: [Finding], catalog: BreachCatalog?, console c: Console) -> NewsRow {

@@ -13,7 +13,7 @@ struct HIBPServices {
 
     init(_ context: Context) {
         self.context = context
-        self.transport = CurlTransport(timeout: .seconds(context.settings.httpTimeoutSeconds))
+        self.transport = context.transport
         self.schedule = RequestSchedule(requestsPerMinute: nil)
     }
 
@@ -59,39 +59,10 @@ struct HIBPServices {
         return rpm
     }
 
-    /// The key's rate: `given` (--rpm), else remembered from an earlier run, else asked (once a day)
-    /// when the run sends more than one keyed request, in the schedule's first slot. Whatever is
-    /// found is put on the schedule. Nil: unknown (the 10-a-minute guess paces the run).
-    func discoverRate(given: Int?, requests: Int, client: HIBPClient, key: SecretBytes) throws -> Int? {
-        if let given {
-            schedule.learn(requestsPerMinute: given, rateFromUser: true)
-            return given
-        }
-        if let known = learnRememberedRate(of: key) { return known }
-        guard requests > 1 else { return nil }
-        let console = context.console
-        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(context.settings.maxWaitSeconds)),
-                                       onLongWait: { console.note(Self.waitNote($0)) })
-        let answer = Result { try blocking { try await scheduler.one { try await client.subscriptionStatus() }.rpm } }
-        let rpm = try Self.rate(from: answer, console: console)
-        if let rpm {
-            schedule.learn(requestsPerMinute: rpm)
-            (try? cacheDirectory()).map(RateLimitCache.init(directory:))?.remember(rpm, for: key, now: context.now())
-        }
-        return rpm
-    }
-
-    /// The key's requests per minute from `subscription/status`, or nil (10/min assumed) when HIBP
-    /// does not say. A refused key or an unreachable HIBP stops here, before any account is looked up.
-    static func rate(from answer: Result<Int?, Error>, console: Console) throws -> Int? {
-        do {
-            return try answer.get()
-        } catch let e as HIBPError where e.stopsRun {
-            throw e
-        } catch {
-            console.note("could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
-            return nil
-        }
+    /// A check session for this run: the context's transport, the key, the cache folder and `vault`.
+    func checkSession(key: SecretBytes, vault: VaultSession?, options: CheckSession.Options) -> CheckSession {
+        CheckSession(transport: transport, baseURL: baseURL, version: CLI.version, apiKey: key, now: context.now,
+                     cacheDirectory: try? cacheDirectory(), vault: vault, options: options)
     }
 
     /// What is said before a long wait for HIBP (and once 429s in a row add up to one).

@@ -93,44 +93,26 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
             work.finish(error)
             return work
         }
-        let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
-        // --rpm was read and checked by UICommand (PacingOptions); here it is only taken.
+        // The run `check` makes: the key's rate found the same way (--rpm, the cache, else asked), e-mail
+        // addresses by k-anonymity as check looks them up (PWNVAULT_K_ANONYMITY, auto by default, with its
+        // remembered refusal), on one schedule. No vault: the interface records each attempt itself.
+        let session = services.checkSession(key: key, vault: nil, options: .init(
+            kAnonymity: context.settings.kAnonymity, maxWait: context.settings.maxWaitSeconds))
         let given = context.arguments.value(PacingOptions.rpm).flatMap(Int.init)
-        let now = context.now
-        let maxWait = context.settings.maxWaitSeconds
-        let targets = accounts.enumerated().map { AccountCheckRun.Target(index: $0.offset, account: $0.element) }
-        let ids = work.ids
-        // E-mail addresses by k-anonymity as `check` looks them up (PWNVAULT_K_ANONYMITY, auto by default),
-        // with its remembered refusal: the ui never sends an address whole where check would not.
-        let kAnonymity = context.settings.kAnonymity
-        let refusals = kAnonymity == .auto ? (try? services.cacheDirectory()).map(KAnonymityCache.init(directory:)) : nil
-        let refusedBefore = refusals?.isRefused(key, now: now()) ?? false
-        // The key's rate the way check finds it (--rpm, the cache, else asked), on one schedule with the checks.
-        let schedule = services.schedule
-        if let given { schedule.learn(requestsPerMinute: given, rateFromUser: true) }
-        let ask = given == nil && services.learnRememberedRate(of: key) == nil && targets.count > 1
-        let cache = (try? services.cacheDirectory()).map(RateLimitCache.init(directory:))
+        let entries = accounts.map(CheckEntry.init(account:))
         work.task = Task.detached {
             do {
-                if ask {
-                    let question = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)),
-                                                  onLongWait: { work.waiting($0) })
-                    do {
-                        if let rpm = try await question.one({ try await client.subscriptionStatus() }).rpm {
-                            schedule.learn(requestsPerMinute: rpm)
-                            cache?.remember(rpm, for: key, now: now())
-                        }
-                    } catch let error as HIBPError where error.stopsRun {
-                        throw error   // a refused key stops here, as in check
-                    } catch {}        // otherwise the run goes on at the guessed rate
+                try await session.discoverRate(given: given, requests: session.requests(for: entries)) { event in
+                    if case let .waiting(_, wait) = event { work.waiting(wait) }
                 }
-                let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(maxWait)),
-                                               onLongWait: { work.waiting($0) })
-                let run = AccountCheckRun(client: client, scheduler: scheduler, pastes: false, kAnonymity: kAnonymity,
-                                          rangeRefused: refusedBefore, now: now,
-                                          onKAnonymityRefused: { _ in refusals?.rememberRefusal(for: key, now: now()) })
-                try await run.run(targets) { target, attempt in work.add(ids[target.index], attempt) }
-                work.finish(nil)
+                let report = await session.run(entries) { event in
+                    switch event {
+                    case let .result(outcome): work.add(outcome.entry.account!.id, outcome.attempt)
+                    case let .waiting(_, wait): work.waiting(wait)
+                    default: break
+                    }
+                }
+                work.finish(report.interrupted ? CancellationError() : report.stop)
             } catch {
                 work.finish(error)
             }

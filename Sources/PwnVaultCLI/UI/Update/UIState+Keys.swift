@@ -133,7 +133,7 @@ extension UIState {
             startCheck(ids, what: ids.count == 1 ? "#\(ids[0])" : "\(ids.count) accounts", &effects)
             return
         }
-        let due = accounts.filter { CheckCommand.isDue($0, now: now) }
+        let due = accounts.filter { CheckSession.isDue($0, now: now) }
         if due.isEmpty {
             let n = accountsPage.shown.count
             message = "every account was checked within the last day; R again checks "

@@ -1,10 +1,10 @@
 import Dispatch
-import PwnVaultCore
 
-/// The breach catalog for showing results, still loading while the checks start: only the result lines
+/// The breach catalog of a check session, still loading while the checks start: only the result lines
 /// need it, so the first request does not wait for its download, parse and cache write. The first
-/// `get` waits for the load and says, once, what went wrong on the way; later calls return at once.
-final class PendingCatalog: @unchecked Sendable {
+/// `get` waits for the load and reports, once, what went wrong on the way; later calls return at once.
+/// A result naming a breach the copy lacks fetches it again, once per run.
+public final class RunCatalog: @unchecked Sendable {
     // Safe: `loaded` is written once by the loading task before `done` is signalled and read only after
     // waiting on `done`; `catalog` and `waited` are only touched with `lock` held.
     private var loaded: Result<BreachCatalogLoad, Error>?
@@ -21,7 +21,7 @@ final class PendingCatalog: @unchecked Sendable {
 
     /// Starts `load` now; `refresh` fetches a new copy (once per run) when a result names a breach
     /// the loaded copy does not know.
-    init(_ load: @escaping @Sendable () async throws -> BreachCatalogLoad,
+    public init(_ load: @escaping @Sendable () async throws -> BreachCatalogLoad,
          refresh: (@Sendable () async throws -> BreachCatalogLoad)? = nil) {
         self.refresh = refresh
         Task {
@@ -31,7 +31,7 @@ final class PendingCatalog: @unchecked Sendable {
     }
 
     /// A catalog already at hand (or none); `fetched`: by this run. `refresh` as above.
-    init(ready catalog: BreachCatalog?, fetched: Bool = false,
+    public init(ready catalog: BreachCatalog?, fetched: Bool = false,
          refresh: (@Sendable () async throws -> BreachCatalogLoad)? = nil) {
         self.catalog = catalog
         self.refresh = refresh
@@ -42,26 +42,24 @@ final class PendingCatalog: @unchecked Sendable {
     /// The catalog for showing `result`: when it lacks one of the result's breaches and this run has
     /// not fetched it yet, fetched again first (one request, once per run); a breach still unknown
     /// after that is counted, not named, by `Disclosure`.
-    func get(for result: CheckResult, console: Console, beforeNotes: () -> Void = {}) -> BreachCatalog? {
-        let loaded = get(console: console, beforeNotes: beforeNotes)
+    public func get(for result: CheckResult, report: (RunCatalogEvent) -> Void) -> BreachCatalog? {
+        let loaded = get(report: report)
         return lock.withLock {
             guard let refresh, !current, let loaded, !loaded.knowsEveryBreach(of: result) else { return catalog }
             current = true
             do {
-                let load = try blocking(refresh)
-                beforeNotes()
-                catalog = HIBPServices.reported(load, console: console)
+                let load = try Self.blocking(refresh)
+                catalog = load.catalog
+                report(.loaded(load))
             } catch let error as UserFacingError {
-                beforeNotes()
-                console.note("a breach newer than the breach catalog could not be named: \(error.message)")
+                report(.newerBreachUnnamed(error))
             } catch {}
             return catalog
         }
     }
 
-    /// The catalog, or nil when it could not be had (then a note said why, once). `beforeNotes` runs
-    /// before anything is said (it clears the progress bar).
-    func get(console: Console, beforeNotes: () -> Void = {}) -> BreachCatalog? {
+    /// The catalog, or nil when it could not be had (then `report` was told why, once).
+    public func get(report: (RunCatalogEvent) -> Void) -> BreachCatalog? {
         lock.withLock {
             guard !waited else { return catalog }
             done.wait()
@@ -71,17 +69,31 @@ final class PendingCatalog: @unchecked Sendable {
             case let .success(load) where load.refreshFailure == nil && load.saveFailure == nil:
                 catalog = load.catalog
             case let .success(load):
-                beforeNotes()
-                catalog = HIBPServices.reported(load, console: console)
+                catalog = load.catalog
+                report(.loaded(load))
             case let .failure(error as UserFacingError):
                 // Even unreachable: subscription/status decided whether the run goes on (it stops
                 // when HIBP cannot be reached), so the results are shown without breach details.
-                beforeNotes()
-                HIBPServices.noteUnavailable(error, console: console)
+                report(.unavailable(error))
             case .failure:
                 break
             }
             return catalog
         }
     }
+
+    /// Runs async work to completion from synchronous code (the refresh, under the lock).
+    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        let box = Box<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    /// Unchecked: written by the task before it signals the semaphore, read only after the wait.
+    private final class Box<T>: @unchecked Sendable { var result: Result<T, Error>? }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import PwnVaultCore
 
 /// Saves a run's check results in the vault on a serial queue of its own, so that a save (seal, write,
 /// fsync, rename) never delays the next request: the scheduler starts no request while its result
@@ -10,7 +9,7 @@ import PwnVaultCore
 /// all of them). Each result's `then` runs, in arrival order, only after the save that holds it has
 /// completed (or failed): what is shown as found is in the vault even if the process dies right after.
 /// `drain` waits for every handed-over result to be saved and shown.
-final class ResultSaver: @unchecked Sendable {
+final class CheckResultSaver: @unchecked Sendable {
     // Safe: `pending` is only touched with `lock` held; `session` and `failure` only on `queue` (serial),
     // and by the owner after `drain`, when nothing is left on `queue`.
 
@@ -37,7 +36,12 @@ final class ResultSaver: @unchecked Sendable {
     /// New findings are saved as waiting for delivery (`watch`, which shows them only at the end).
     private let unannounced: Bool
 
-    init(session: VaultSession?, unannounced: Bool = false) { self.session = session; self.unannounced = unannounced }
+    /// Told the ids of the vault accounts each successful save holds, before their `then`s run.
+    private let onSaved: @Sendable ([Int]) -> Void
+
+    init(session: VaultSession?, unannounced: Bool = false, onSaved: @escaping @Sendable ([Int]) -> Void = { _ in }) {
+        self.session = session; self.unannounced = unannounced; self.onSaved = onSaved
+    }
 
     /// Hands `attempt` for `account` (nil: an account outside the vault) over; returns at once.
     func save(_ attempt: CheckAttempt, for account: Account?, then: @escaping @Sendable (Recorded) -> Void) {
@@ -66,6 +70,7 @@ final class ResultSaver: @unchecked Sendable {
                     }
                 }
                 for n in recorded.indices where batch[n].account != nil { recorded[n].saved = true }
+                onSaved(batch.compactMap { $0.account?.id })
             } catch {
                 if failure == nil { failure = error }
             }

@@ -1,0 +1,66 @@
+import Dispatch
+import PwnVaultCore
+
+/// How `check` and `watch` show what a `CheckSession` tells them, and run it from a synchronous command.
+enum SessionRendering {
+    /// Runs a session's checks under a `ScreenGuard`: Ctrl-Z and focus loss clear the progress bar
+    /// (result lines wait) and `fg` or focus-in draw it again; Ctrl-C, SIGTERM and SIGHUP cancel the run,
+    /// which keeps every finished result. The bar is cleared and waiting lines printed after.
+    static func runGuarded(_ session: CheckSession, _ entries: [CheckEntry], progress: Progress,
+                           onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) -> CheckSessionReport {
+        let box = Collector.Box<CheckSessionReport>()
+        let done = DispatchSemaphore(value: 0)
+        let task = Task {
+            box.set(await session.run(entries, onEvent: onEvent))
+            done.signal()
+        }
+        let screenGuard = try? ScreenGuard.install(interrupts: .report, watchFocus: progress.isEnabled,
+                                                   onHide: { progress.hide() }, onShow: { progress.show() },
+                                                   onInterrupt: { _ in task.cancel() })
+        done.wait()
+        screenGuard?.uninstall()
+        progress.clear()
+        progress.flush()
+        var report = box.value ?? CheckSessionReport()
+        if box.value == nil { report.interrupted = true }
+        return report
+    }
+
+    /// The notes of the run (long waits, refusals the run goes on after), through `say` (the progress
+    /// bar's `note` during the checks, the console's before them).
+    static func note(_ event: CheckSessionEvent, say: (String) -> Void) {
+        switch event {
+        case let .waiting(reason, duration):
+            say(HIBPServices.waitNote(duration, stopping: reason == .checks ? "Ctrl-C stops here and keeps the results so far"
+                                                                             : "Ctrl-C stops here"))
+        case .notice(let notice): say(text(notice))
+        default: break
+        }
+    }
+
+    static func text(_ notice: CheckSessionEvent.Notice) -> String {
+        switch notice {
+        case .rateUnknown:
+            return "could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)"
+        case let .stealerLogsRefused(error):
+            return "stealer logs not checked: \(error.message) (they need a plan that includes them and an address on a domain the key verified); the rest goes on"
+        case let .kAnonymityRefused(error):
+            return "the k-anonymity search was refused (\(error.message)): e-mail addresses are sent whole for the rest of this run and for a day (--k-anonymity=require refuses instead)"
+        }
+    }
+
+    /// Says what went wrong on the way to the catalog; `beforeNotes` first (it clears the progress bar).
+    static func render(_ event: RunCatalogEvent, console: Console, beforeNotes: () -> Void = {}) {
+        beforeNotes()
+        switch event {
+        case let .loaded(load): _ = HIBPServices.reported(load, console: console)
+        case let .unavailable(error): HIBPServices.noteUnavailable(error, console: console)
+        case let .newerBreachUnnamed(error): console.note("a breach newer than the breach catalog could not be named: \(error.message)")
+        }
+    }
+
+    /// The error that stopped a run, as the user sees it.
+    static func stop(_ report: CheckSessionReport) -> UserFacingError? {
+        report.stop.map { $0 as? UserFacingError ?? InternalError($0) }
+    }
+}

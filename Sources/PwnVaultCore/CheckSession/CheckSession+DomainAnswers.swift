@@ -1,0 +1,101 @@
+import FoundationEssentials
+
+/// `watch`'s full check for vault addresses on the domains the API key verified: one domain search per
+/// domain answers every address on it, instead of one request per address. An organisation watching
+/// thousands of addresses on its own domain spends a handful of requests.
+extension CheckSession {
+    public struct DomainAnswers: @unchecked Sendable {
+        // Safe: built by `answerByDomain` and only read after.
+        public var outcomes: [CheckOutcome] = []
+        /// Ids of the accounts answered (not to be checked one by one).
+        public var ids: Set<Int> = []
+        /// Requests sent (subscribeddomains and one per domain searched).
+        public var requests = 0
+        /// Whether every request got its answer: every address on the key's verified domains was answered.
+        public var complete = true
+        public init() {}
+    }
+
+    private enum DomainRequest: Sendable { case domains; case search(String) }
+    private enum DomainAnswer: Sendable { case domains([SubscribedDomain]); case search(DomainSearch) }
+
+    /// Asks which domains the key may search (one request) and searches those that hold vault e-mail
+    /// addresses, recording each answer in the vault (new findings unannounced when the options say
+    /// so). Any failure leaves the accounts to the ordinary per-account checks, which report it. The
+    /// requests take their slots on the run's schedule (the checks that follow take theirs after).
+    public func answerByDomain(_ accounts: [Account]) async -> DomainAnswers {
+        var answered = DomainAnswers()
+        guard let vault, accounts.contains(where: { $0.kind == .email }) else { return answered }
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(60)), random: random)
+        let client = self.client
+        func send(_ requests: [DomainRequest]) async -> [DomainAnswer] {
+            let collected = Collected()
+            _ = try? await scheduler.run(requests, perform: { request -> DomainAnswer in
+                switch request {
+                case .domains: return .domains(try await client.subscribedDomains())
+                case let .search(d): return .search(try await client.breachedDomain(d))
+                }
+            }, onResult: { scheduled in
+                if case let .success(answer) = scheduled.result { collected.append(answer) }
+            })
+            answered.requests += requests.count
+            return collected.all
+        }
+        guard case let .domains(domains)? = await send([.domains]).first else { answered.complete = false; return answered }
+        let wanted = domains.map { $0.domainName.lowercased() }.filter { d in accounts.contains { DomainSearch.covers(d, $0) } }
+        guard !wanted.isEmpty else { return answered }
+        let searches = await send(wanted.map { .search($0) })
+        answered.complete = searches.count == wanted.count
+        let at = now()
+        let unannounced = options.unannounced
+        for case let .search(search) in searches {
+            for account in accounts where !answered.ids.contains(account.id) {
+                guard let attempt = search.attempt(for: account, at: at) else { continue }
+                var known = account
+                var news: [Finding] = []
+                do {
+                    try vault.update { payload in
+                        if let i = payload.accounts.firstIndex(where: { $0.id == account.id }) {
+                            news = payload.accounts[i].record(attempt, unannounced: unannounced)
+                            known = payload.accounts[i]
+                        }
+                    }
+                } catch { answered.complete = false; continue }
+                answered.ids.insert(account.id)
+                answered.outcomes.append(CheckOutcome(entry: CheckEntry(account: account), known: known,
+                                                      result: known.result, attemptError: nil, news: news, saved: true,
+                                                      attempt: attempt))
+            }
+        }
+        return answered
+    }
+
+    /// One keyed request under the run's retry policy (429s waited for, 5xx and timeouts retried), in
+    /// its slot of the run's schedule, paced at the key's remembered rate when there is one: for
+    /// `domain`, which asks once.
+    public func one<T: Sendable>(_ request: @escaping @Sendable (HIBPClient) async throws -> T,
+                                 onEvent: @escaping @Sendable (CheckSessionEvent) -> Void = { _ in }) async throws -> T {
+        rememberedRate()
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(options.maxWait)), random: random,
+                                       onLongWait: { onEvent(.waiting(reason: .request, duration: $0)) })
+        let client = self.client
+        return try await scheduler.one { try await request(client) }
+    }
+
+    /// Records a domain search's answer for every account of `vault` it covers (`domain --save`), in one save.
+    public static func record(_ search: DomainSearch, in vault: VaultSession, at date: Date) throws {
+        try vault.update { payload in
+            for i in payload.accounts.indices {
+                if let attempt = search.attempt(for: payload.accounts[i], at: date) { payload.accounts[i].record(attempt) }
+            }
+        }
+    }
+
+    private final class Collected: @unchecked Sendable {
+        // Safe: every access holds `lock`.
+        private let lock = Lock()
+        private var stored: [DomainAnswer] = []
+        func append(_ a: DomainAnswer) { lock.withLock { stored.append(a) } }
+        var all: [DomainAnswer] { lock.withLock { stored } }
+    }
+}

@@ -1,0 +1,46 @@
+/// The check session's types hold accounts (and what they were found in): each prints ids, kinds and
+/// counts only, never an account or a breach name (`GateReflectionTests`).
+extension CheckEntry: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        account.map { "CheckEntry(#\($0.id))" } ?? "CheckEntry(\(kind.rawValue), not in the vault)"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["id": account?.id as Any, "kind": kind]) }
+}
+
+extension CheckOutcome: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "CheckOutcome(\(entry), \(result.status.rawValue)\(attemptFailed ? ", failed" : ""), \(news.count) new, saved: \(saved))"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["id": entry.account?.id as Any, "status": result.status.rawValue, "new": news.count, "saved": saved])
+    }
+}
+
+extension CheckSessionReport: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "CheckSessionReport(\(outcomes.count) outcomes, \(checked) checked, \(failed) failed"
+            + (interrupted ? ", interrupted" : "") + (stop != nil ? ", stopped" : "") + ")"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["checked": checked, "failed": failed, "interrupted": interrupted, "stopped": stop != nil])
+    }
+}
+
+extension CheckSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "CheckSession(\(vault == nil ? "no vault" : "vault"))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["hasVault": vault != nil]) }
+}
+
+extension CheckSession.WatchPlan: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "WatchPlan(\(isFull ? "full" : triggered ? "triggered" : "quiet"), \(chosen.count) chosen, \(domainOnly.count) by domain only)"
+    }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["full": isFull, "triggered": triggered, "chosen": chosen.map(\.id), "domainOnly": domainOnly.map(\.id)])
+    }
+}

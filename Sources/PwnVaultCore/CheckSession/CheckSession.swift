@@ -1,0 +1,186 @@
+import FoundationEssentials
+
+/// One run of account checks against HIBP, the use case behind `check`, `watch` and the ui: which
+/// accounts are due (`due`, `forced`), the key's rate (`discoverRate`: `--rpm`, else the rate learned
+/// by an earlier run, for one account too, else asked), every keyed request paced on the run's one
+/// `RequestSchedule` under the one retry policy, the breach catalog (`catalog`, refreshed once per run
+/// for a name it lacks), each result saved in the vault as it arrives (with what it found first), and
+/// the report. It never prints: the caller renders its `CheckSessionEvent`s.
+///
+/// Everything it talks to is given: the HTTP transport, the scheduler clock, the date, the API key,
+/// the cache folder (rate and k-anonymity memory, the catalog) and the vault session.
+public final class CheckSession: @unchecked Sendable {
+    // Safe: every stored property is immutable; the vault session is only used by the saver's serial
+    // queue while `run` runs, and by the caller outside it.
+
+    public struct Options: Sendable {
+        /// Also ask for pastes, and for stealer-log websites, of each e-mail address.
+        public var pastes: Bool
+        public var stealerLogs: Bool
+        public var kAnonymity: KAnonymityMode
+        /// The longest wait a 429 may ask for before the run stops, in seconds.
+        public var maxWait: Int
+        /// New findings are saved as waiting for delivery (`watch`: VAULT_FORMAT §7, `unannounced`).
+        public var unannounced: Bool
+
+        public init(pastes: Bool = false, stealerLogs: Bool = false, kAnonymity: KAnonymityMode = .off,
+                    maxWait: Int = 60, unannounced: Bool = false) {
+            self.pastes = pastes; self.stealerLogs = stealerLogs; self.kAnonymity = kAnonymity
+            self.maxWait = maxWait; self.unannounced = unannounced
+        }
+    }
+
+    /// The keyed client and the public one (the catalog), on the given transport.
+    public let client: HIBPClient
+    public let publicClient: HIBPClient
+    /// The run's one schedule of keyed requests.
+    public let schedule: RequestSchedule
+    public let options: Options
+    public let vault: VaultSession?
+    let apiKey: SecretBytes
+    let cacheDirectory: URL?
+    let now: @Sendable () -> Date
+    let random: @Sendable () -> Double
+
+    public init(transport: any HTTPTransport, baseURL: URL, version: String, apiKey: SecretBytes,
+                clock: any SchedulerClock = SystemSchedulerClock(), now: @escaping @Sendable () -> Date,
+                cacheDirectory: URL?, vault: VaultSession?, options: Options,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        client = HIBPClient(baseURL: baseURL, apiKey: apiKey, version: version, transport: transport)
+        publicClient = HIBPClient(baseURL: baseURL, apiKey: nil, version: version, transport: transport)
+        schedule = RequestSchedule(requestsPerMinute: nil, clock: clock)
+        self.apiKey = apiKey; self.now = now; self.cacheDirectory = cacheDirectory
+        self.vault = vault; self.options = options; self.random = random
+    }
+
+    private var retryPolicy: RetryPolicy { RetryPolicy(maxWait: .seconds(options.maxWait)) }
+
+    // MARK: the key's rate
+
+    /// The key's rate as remembered from an earlier run (`RateLimitCache`), put on the schedule while
+    /// it still guesses; nil when none is.
+    @discardableResult
+    public func rememberedRate() -> Int? {
+        guard let rpm = cacheDirectory.flatMap({ RateLimitCache(directory: $0).rpm(for: apiKey, now: now()) }) else { return nil }
+        if schedule.limiter.isGuess { schedule.learn(requestsPerMinute: rpm) }
+        return rpm
+    }
+
+    /// Whether `discoverRate(given:requests:)` will ask HIBP (no `--rpm`, no remembered rate, and more
+    /// than one keyed request to pace). Puts a remembered rate on the schedule.
+    public func asksForRate(given: Int?, requests: Int) -> Bool {
+        given == nil && rememberedRate() == nil && requests > 1
+    }
+
+    /// The key's rate: `given` (--rpm), else remembered from an earlier run (for one account too), else
+    /// asked (once a day) when the run sends more than one keyed request, in the schedule's first slot.
+    /// Whatever is found is put on the schedule. Nil: unknown (the 10-a-minute guess paces the run, and
+    /// `.notice(.rateUnknown)` says so when HIBP did not answer). A refused key or an unreachable HIBP
+    /// throws here, before any account is looked up.
+    @discardableResult
+    public func discoverRate(given: Int?, requests: Int,
+                             onEvent: @escaping @Sendable (CheckSessionEvent) -> Void = { _ in }) async throws -> Int? {
+        if let given {
+            schedule.learn(requestsPerMinute: given, rateFromUser: true)
+            return given
+        }
+        if let known = rememberedRate() { return known }
+        guard requests > 1 else { return nil }
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
+                                       onLongWait: { onEvent(.waiting(reason: .rateQuestion, duration: $0)) })
+        let client = self.client
+        let rpm: Int?
+        do {
+            rpm = try await scheduler.one { try await client.subscriptionStatus() }.rpm
+        } catch let e as HIBPError where e.stopsRun {
+            throw e
+        } catch {
+            onEvent(.notice(.rateUnknown))
+            return nil
+        }
+        if let rpm {
+            schedule.learn(requestsPerMinute: rpm)
+            cacheDirectory.map(RateLimitCache.init(directory:))?.remember(rpm, for: apiKey, now: now())
+        }
+        return rpm
+    }
+
+    /// How many keyed requests checking `entries` sends (pastes and stealer logs are per address).
+    public func requests(for entries: [CheckEntry]) -> Int {
+        entries.reduce(0) { n, e in
+            n + 1 + (e.kind == .email && options.pastes ? 1 : 0) + (e.kind == .email && options.stealerLogs ? 1 : 0)
+        }
+    }
+
+    // MARK: the run
+
+    /// Checks `entries` on the run's schedule, saving each vault account's result as it arrives (on a
+    /// queue of its own, so no request waits for the disk). Events: `started`, `waiting`/`notice`,
+    /// `saved`/`result` (each result once the save that holds it completed), `finished`. Cancelling the
+    /// calling task stops the run, keeping every finished result (`interrupted`).
+    @discardableResult
+    public func run(_ entries: [CheckEntry], onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) async -> CheckSessionReport {
+        onEvent(.started(total: entries.count))
+        let targets = entries.enumerated().map { $1.target($0) }
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
+                                       onLongWait: { onEvent(.waiting(reason: .checks, duration: $0)) })
+        // A refusal of the range search is remembered for a day (auto starts whole meanwhile).
+        let remembered: KAnonymityCache? = options.kAnonymity == .auto ? cacheDirectory.map(KAnonymityCache.init(directory:)) : nil
+        let key = apiKey
+        let now = self.now
+        let refusedBefore = remembered?.isRefused(key, now: now()) ?? false
+        let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: options.pastes, stealerLogs: options.stealerLogs,
+                                       kAnonymity: options.kAnonymity, rangeRefused: refusedBefore, now: now,
+                                       onStealerLogsRefused: { onEvent(.notice(.stealerLogsRefused($0))) },
+                                       onKAnonymityRefused: { error in
+            remembered?.rememberRefusal(for: key, now: now())
+            onEvent(.notice(.kAnonymityRefused(error)))
+        })
+        let outcomes = Outcomes()
+        let saver = CheckResultSaver(session: vault, unannounced: options.unannounced,
+                                     onSaved: { ids in if !ids.isEmpty { onEvent(.saved(accountIDs: ids)) } })
+        let result: Result<CheckRunSummary, Error>
+        do {
+            result = .success(try await checkRun.run(targets) { target, attempt in
+                let entry = entries[target.index]
+                saver.save(attempt, for: entry.account) { recorded in
+                    let outcome = CheckOutcome(entry: entry, known: recorded.known,
+                                               result: recorded.known?.result ?? CheckResult.neverChecked.recording(attempt.result),
+                                               attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
+                                               news: recorded.news, saved: recorded.saved, attempt: attempt)
+                    outcomes.append(outcome)
+                    onEvent(.result(outcome))
+                }
+            })
+        } catch {
+            result = .failure(error)
+        }
+        // The run has ended (all checked, cancelled, an HIBP error): what it handed over is saved and
+        // reported before the report.
+        let saveFailure = saver.drain()
+        var report = CheckSessionReport()
+        report.outcomes = outcomes.all
+        switch result {
+        case let .success(summary):
+            if summary.wholeAddressLookups > 0 { report.lookup = KAnonymityMode.wholeLabel }
+            else if summary.kAnonymityLookups > 0 { report.lookup = KAnonymityMode.rangeLabel }
+        case let .failure(error as HIBPError):
+            report.stop = error
+            if case .kAnonymityRefused = error { report.lookup = KAnonymityMode.rangeLabel }
+        case .failure(is CancellationError): report.interrupted = true
+        case let .failure(error): report.stop = error
+        }
+        report.saveFailure = saveFailure
+        onEvent(.finished(report))
+        return report
+    }
+
+    /// The outcomes collected from the saver's queue.
+    private final class Outcomes: @unchecked Sendable {
+        // Safe: every access holds `lock`.
+        private let lock = Lock()
+        private var stored: [CheckOutcome] = []
+        func append(_ o: CheckOutcome) { lock.withLock { stored.append(o) } }
+        var all: [CheckOutcome] { lock.withLock { stored } }
+    }
+}
