@@ -24,13 +24,10 @@ final class AckOracleEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         XCTAssertGreaterThan(Self.sensitive.count, 0, "the catalog has sensitive breaches")
         let names = Self.sensitive.map { "\"\($0.name)\"" }.joined(separator: ", ")
-        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ack-oracle-\(UUID().uuidString).json")
-        try Data("""
+        server = try FakeHIBP(fixtures: """
         {"accounts": {"in.person@example.com": {"breaches": [\(names), "Adobe"], "ownerVerified": true},
                       "out.person@example.com": {"breaches": ["Adobe"], "ownerVerified": true}}}
-        """.utf8).write(to: fixtures)
-        addTeardownBlock { try? FileManager.default.removeItem(at: fixtures) }
-        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        """)
         s = try Sandbox(keyring: false)
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.environment["HIBP_API_KEY"] = FakeHIBP.key

@@ -137,13 +137,10 @@ final class ConfirmEndToEndTests: XCTestCase {
     /// `ack ID <Tab>` offers the breaches that account was found in (issue 23), never a sensitive one,
     /// from the vault opened by the keyring and the cached catalog: nothing asked, nothing fetched.
     func testAckCompletesTheAccountsOwnBreachesNeverSensitiveOnes() throws {
-        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ack-compl-\(UUID().uuidString).json")
-        try Data("""
+        let server = try FakeHIBP(fixtures: """
         {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere", "HushClinic"], "ownerVerified": true},
                       "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
-        """.utf8).write(to: fixtures)
-        defer { try? FileManager.default.removeItem(at: fixtures) }
-        let server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        """)
         let s = try Sandbox()
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.environment["HIBP_API_KEY"] = FakeHIBP.key

@@ -47,11 +47,7 @@ final class DisclosureMatrixTests: XCTestCase {
 
     override func setUpWithError() throws {
         // #1's owner verified the address, so HIBP shows it its sensitive breach too.
-        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("matrix-\(UUID().uuidString).json")
-        try Data(#"{"accounts": {"sensitive.person@example.com": {"breaches": ["VelvetRendezvous", "Adobe"], "ownerVerified": true}}}"#.utf8)
-            .write(to: fixtures)
-        addTeardownBlock { try? FileManager.default.removeItem(at: fixtures) }
-        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        server = try FakeHIBP(fixtures: #"{"accounts": {"sensitive.person@example.com": {"breaches": ["VelvetRendezvous", "Adobe"], "ownerVerified": true}}}"#)
         s = try Sandbox()
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.environment["HIBP_API_KEY"] = FakeHIBP.key

@@ -9,13 +9,10 @@ final class FirstHourEndToEndTests: XCTestCase {
     var s: Sandbox!
 
     override func setUpWithError() throws {
-        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("first-hour-\(UUID().uuidString).json")
-        try Data("""
+        server = try FakeHIBP(fixtures: """
         {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere", "HushClinic"], "ownerVerified": true},
                       "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
-        """.utf8).write(to: fixtures)
-        addTeardownBlock { try? FileManager.default.removeItem(at: fixtures) }
-        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        """)
         s = try Sandbox()
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.environment["HIBP_API_KEY"] = FakeHIBP.key
@@ -94,13 +91,10 @@ final class FirstHourEndToEndTests: XCTestCase {
     /// terminal; a short one, piped or redirected output never does.
     func testShowPagesALongResultOnATerminal() throws {
         let many = ["Adobe", "Brightmere", "CopperKettle", "DuneRunner", "EllwoodLibrary", "Quillstream"]
-        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("show-pager-\(UUID().uuidString).json")
-        try Data("""
+        server = try FakeHIBP(fixtures: """
         {"accounts": {"many@example.com": {"breaches": [\(many.map { "\"\($0)\"" }.joined(separator: ", "))], "ownerVerified": true},
                       "few@example.com": {"breaches": ["Adobe"], "ownerVerified": true}}}
-        """.utf8).write(to: fixtures)
-        defer { try? FileManager.default.removeItem(at: fixtures) }
-        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        """)
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.initVault()
         XCTAssertEqual(s.run(["add", "many@example.com"]).status, 0)
@@ -146,12 +140,9 @@ final class FirstHourEndToEndTests: XCTestCase {
     /// then how many more and where to see them; piped, the line holds every name.
     func testCheckKeepsOneLinePerAccount() throws {
         let many = ["Adobe", "Brightmere", "CopperKettle", "DuneRunner", "EllwoodLibrary", "Quillstream"]
-        let fixtures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("check-line-\(UUID().uuidString).json")
-        try Data("""
+        server = try FakeHIBP(fixtures: """
         {"accounts": {"many@example.com": {"breaches": [\(many.map { "\"\($0)\"" }.joined(separator: ", "))], "ownerVerified": true}}}
-        """.utf8).write(to: fixtures)
-        defer { try? FileManager.default.removeItem(at: fixtures) }
-        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--fixtures", fixtures.path])
+        """)
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.initVault()
         XCTAssertEqual(s.run(["add", "many@example.com", "--label", "Kim"]).status, 0)

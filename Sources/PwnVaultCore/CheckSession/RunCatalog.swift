@@ -48,7 +48,7 @@ public final class RunCatalog: @unchecked Sendable {
             guard let refresh, !current, let loaded, !loaded.knowsEveryBreach(of: result) else { return catalog }
             current = true
             do {
-                let load = try Self.blocking(refresh)
+                let load = try blocking(refresh)
                 catalog = load.catalog
                 report(.loaded(load))
             } catch let error as UserFacingError {
@@ -81,19 +81,4 @@ public final class RunCatalog: @unchecked Sendable {
             return catalog
         }
     }
-
-    /// Runs async work to completion from synchronous code (the refresh, under the lock).
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let box = Box<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
-        }
-        done.wait()
-        return try box.result!.get()
-    }
-
-    /// Unchecked: written by the task before it signals the semaphore, read only after the wait.
-    private final class Box<T>: @unchecked Sendable { var result: Result<T, Error>? }
 }

@@ -18,10 +18,18 @@ final class FakeHIBP {
     var base: String { host == "::1" ? "http://localhost:\(port)" : "http://\(authority)" }
     var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    init(host: String = "127.0.0.1", arguments: [String] = ["--rpm", "6000", "--burst", "100"]) throws {
+    /// `fixtures`: the server's accounts as JSON (`{"accounts": {"a@example.com": {"breaches": […]}}}`),
+    /// written into the server's own folder (removed with it).
+    init(host: String = "127.0.0.1", arguments: [String] = ["--rpm", "6000", "--burst", "100"], fixtures: String? = nil) throws {
         self.host = host
         dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("fake-hibp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        var arguments = arguments
+        if let fixtures {
+            let file = dir.appendingPathComponent("fixtures.json")
+            try Data(fixtures.utf8).write(to: file)
+            arguments += ["--fixtures", file.path]
+        }
         let portFile = dir.appendingPathComponent("port").path
         process.executableURL = URL(fileURLWithPath: Paths.python)
         process.arguments = [Paths.root.appendingPathComponent("tools/fake-hibp/fake_hibp.py").path,
