@@ -77,7 +77,7 @@ enum ImportCommand: Command {
 
         let reading: VCardReading
         do {
-            reading = try VCardParser.read(try read(source, name: name), locale: context.settings.ctypeLocale)
+            reading = try VCardParser.read(try VCardFile.read(source, name: name), locale: context.settings.ctypeLocale)
         } catch let e as VCardError {
             throw InputError("\(name): \(e.message); nothing was added", hint: e.hint)
         }
@@ -219,24 +219,5 @@ enum ImportCommand: Command {
         if lines.count > maxNotesPerKind {
             c.note("… and \(lines.count - maxNotesPerKind) more like this (--json lists them all)")
         }
-    }
-
-    /// The whole file or stdin, refused beyond `VCardParser.maxBytes` without reading further.
-    static func read(_ source: String, name: String) throws -> [UInt8] {
-        let bytes: [UInt8]?
-        do {
-            bytes = source == "-" ? try InputFile.readStandardInput(limit: VCardParser.maxBytes)
-                                  : try InputFile.read(source, limit: VCardParser.maxBytes)
-        } catch .noSuchFile {
-            throw InputError("cannot read \(name): there is no such file; nothing was added")
-        } catch .isFolder {
-            throw InputError("cannot read \(name): it is a folder; nothing was added")
-        } catch .notReadable {
-            throw InputError("cannot read \(name): permission denied; nothing was added")
-        } catch {
-            throw InputError("cannot read \(name); nothing was added")
-        }
-        guard let bytes else { throw VCardError.tooLarge(limit: VCardParser.maxBytes) }
-        return bytes
     }
 }

@@ -213,7 +213,7 @@ final class VaultUI: FullScreenApp {
         var plan: ContactImportPlan
         let checker = try? ICUSpoofChecker.load()
         do {
-            plan = try ContactImportPlan(contacts: try VCardParser.parse(try ImportCommand.read(path, name: name)),
+            plan = try ContactImportPlan(contacts: try VCardParser.parse(try VCardFile.read(path, name: name)),
                                          includePhones: false, phones: context.phoneNumbering, maxLabelLength: AccountLabel.maxLength,
                                          checker: checker)
         } catch let e as VCardError {

@@ -18,7 +18,7 @@ struct ResultPage: Equatable {
         guard let a = state.accounts.first(where: { $0.id == id }) else { return [UIRow("this account is no longer in the vault")] }
         let c = state.console(width: width)
         let disclosed = c.disclosure.breaches(of: a, catalog: state.catalog)
-        return ShowCommand.lines(a, disclosed: disclosed, console: c).map(UIRow.rendered)
+        return AccountResultText.lines(a, disclosed: disclosed, console: c).map(UIRow.rendered)
     }
 
     /// The line under the text: which breach Enter opens.

@@ -1,0 +1,24 @@
+import PwnVaultCore
+
+/// A vCard file (or stdin, `-`) read whole for `import` and the ui's `i`, with the one-line errors a
+/// person can act on; nothing is added when it cannot be read.
+enum VCardFile {
+    /// The whole file or stdin, refused beyond `VCardParser.maxBytes` without reading further.
+    static func read(_ source: String, name: String) throws -> [UInt8] {
+        let bytes: [UInt8]?
+        do {
+            bytes = source == "-" ? try InputFile.readStandardInput(limit: VCardParser.maxBytes)
+                                  : try InputFile.read(source, limit: VCardParser.maxBytes)
+        } catch .noSuchFile {
+            throw InputError("cannot read \(name): there is no such file; nothing was added")
+        } catch .isFolder {
+            throw InputError("cannot read \(name): it is a folder; nothing was added")
+        } catch .notReadable {
+            throw InputError("cannot read \(name): permission denied; nothing was added")
+        } catch {
+            throw InputError("cannot read \(name); nothing was added")
+        }
+        guard let bytes else { throw VCardError.tooLarge(limit: VCardParser.maxBytes) }
+        return bytes
+    }
+}
