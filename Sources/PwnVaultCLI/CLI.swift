@@ -63,7 +63,13 @@ public enum CLI {
         }
 
         guard let command = Commands.named(first) else {
-            let error: UsageError = .unknownCommand(first, suggestion: Suggest.closest(to: first, in: Commands.all.map { $0.spec.name }))
+            // A word that is no near miss is repeated only on a terminal outside share mode: elsewhere
+            // (a log, a shared screen) it may be an account typed in the wrong place.
+            let named = terminal.stderrIsTerminal && !leading.options.contains("--share")
+                && (try? Settings(environment: environment))?.shareMode == false
+                && (leading.options.contains("--no-share") || detectShare(environment) == nil)
+            let error: UsageError = .unknownCommand(first, suggestion: Suggest.closest(to: first, in: Commands.all.map { $0.spec.name }),
+                                                    named: named)
             plain.error(error)
             return error.exitStatus
         }

@@ -197,6 +197,19 @@ final class FirstHourEndToEndTests: XCTestCase {
         XCTAssertTrue(watch.stderr.contains("hint: run 'pwnvault list' once on a terminal, with the keyring unlocked, to put this vault's key there"), watch.stderr)
     }
 
+    /// An unknown command is named on a terminal outside share mode (with did-you-mean when near);
+    /// piped or in share mode a word that is no near miss is not repeated (it may be an account).
+    func testUnknownCommandsAreNamedOnATerminalOnly() {
+        let onTerminal = s.runOnTerminal(["frobnicate"], env: ["PWNVAULT_SHARE": ""])
+        XCTAssertTrue(onTerminal.stdout.contains("pwnvault: error: unknown command 'frobnicate'"), onTerminal.stdout)
+        XCTAssertTrue(onTerminal.stdout.contains("see 'pwnvault help' for the list of commands"), onTerminal.stdout)
+        let shared = s.runOnTerminal(["frobnicate"], env: ["PWNVAULT_SHARE": "1"])
+        XCTAssertTrue(shared.stdout.contains("the first argument is not a command") && !shared.stdout.contains("frobnicate'"), shared.stdout)
+        let piped = s.run(["frobnicate"])
+        XCTAssertEqual(piped.stderr, "pwnvault: error: the first argument is not a command\npwnvault: hint: see 'pwnvault help' for the list of commands\n")
+        XCTAssertTrue(s.run(["lst"]).stderr.contains("unknown command 'lst'"), "a near miss is named everywhere")
+    }
+
     /// `help` with a word that is no command says so of the help topic, with the topics there are.
     func testHelpWithAnUnknownWordNamesTheTopics() {
         let near = s.run(["help", "exit-stats"])

@@ -2,7 +2,9 @@ import PwnVaultCore
 
 /// A command line pwnvault cannot read. Exit status 2, with the usage line as the hint.
 enum UsageError: UserFacingError, Equatable {
-    case unknownCommand(String, suggestion: String?)
+    /// `named`: the word may be repeated although it is no near miss (stderr is a terminal outside
+    /// share mode: no log keeps it, no viewer sees it).
+    case unknownCommand(String, suggestion: String?, named: Bool = false)
     /// Only global options, no command word.
     case missingCommand
     case unknownOption(command: String, option: String, suggestion: String?)
@@ -22,8 +24,8 @@ enum UsageError: UserFacingError, Equatable {
         switch self {
         // A mistyped word is echoed only when it is a near miss of a real name: anything else may be an
         // account typed in the wrong place, and stderr may be a log.
-        case let .unknownCommand(name, suggestion):
-            return suggestion != nil && Self.isPlainWord(name) ? msg("unknown command '{1}'", name) : msg("the first argument is not a command")
+        case let .unknownCommand(name, suggestion, named):
+            return (suggestion != nil || named) && Self.isPlainWord(name) ? msg("unknown command '{1}'", name) : msg("the first argument is not a command")
         case .missingCommand: return msg("missing command")
         case let .unknownOption(_, option, suggestion):
             // A single-dash word is named when it is short (`-x`); a longer one may be an account.
@@ -52,7 +54,7 @@ enum UsageError: UserFacingError, Equatable {
         switch self {
         case .notUTF8:
             return msg("arguments are counted from the word after 'pwnvault'; give them as UTF-8 (set a UTF-8 locale, or convert the text with iconv -t UTF-8)")
-        case let .unknownCommand(_, suggestion?): return msg("did you mean '{1}'? (see 'pwnvault help')", suggestion)
+        case let .unknownCommand(_, suggestion?, _): return msg("did you mean '{1}'? (see 'pwnvault help')", suggestion)
         case .unknownCommand, .missingCommand: return msg("see 'pwnvault help' for the list of commands")
         case let .unknownOption("pwnvault", _, suggestion):
             return suggestion.map { msg("did you mean '{1}'? (see 'pwnvault help' for the global options)", $0) }
