@@ -40,13 +40,43 @@ struct CommandSpec: Sendable {
     /// Run with nobody watching even on a terminal (watch, shell completion on Tab): the keyring
     /// never shows a dialog for it.
     let unattended: Bool
+    /// What shell completion offers for the first positional argument and for the ones after it; by
+    /// default account ids where the arguments are `#ID`s, else nothing.
+    let completes: (first: CompletionSource, rest: CompletionSource)
 
     init(name: String, summary: String, usage: [String], discussion: String? = nil, options: [OptionSpec] = [],
          positionals: ClosedRange<Int> = 0...0, positionalHelp: [(String, String)] = [],
-         examples: [(String, String)], usesVault: Bool = true, unattended: Bool = false) {
+         examples: [(String, String)], usesVault: Bool = true, unattended: Bool = false,
+         completes: (first: CompletionSource, rest: CompletionSource)? = nil) {
         self.name = name; self.summary = summary; self.usage = usage; self.discussion = discussion
         self.options = options; self.positionals = positionals; self.positionalHelp = positionalHelp
         self.examples = examples; self.usesVault = usesVault; self.unattended = unattended
+        let ids = positionalHelp.contains { $0.0.contains("#ID") }
+        self.completes = completes ?? (ids ? (.ids, .ids) : (.nothing, .nothing))
+    }
+}
+
+/// What a positional argument completes from at Tab time. Ids (`#ID`, labels as descriptions) come
+/// from the vault, breach names from the cached catalog, an account's own breaches (for `ack`) from
+/// both, through `pwnvault completions --list`, which never asks for anything.
+enum CompletionSource: Equatable, Sendable {
+    case nothing
+    case words([String])
+    /// The command names and the help topics (`help`'s argument).
+    case commandsAndTopics
+    case ids
+    case breaches
+    /// The breaches of the account named by the command's first argument (never sensitive ones).
+    case findings
+    case files
+
+    /// The word given to `completions --list`, for the sources asked of pwnvault.
+    var listed: String? {
+        switch self {
+        case .ids: return "ids"
+        case .breaches, .findings: return "breaches"
+        default: return nil
+        }
     }
 }
 

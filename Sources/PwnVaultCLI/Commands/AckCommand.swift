@@ -26,7 +26,8 @@ enum AckCommand: Command {
         examples: [("pwnvault ack '#3'", "account #3: everything found so far is dealt with"),
                    ("pwnvault ack '#3' Adobe", "only the Adobe breach"),
                    ("pwnvault ack '#3' 'Hush Clinic'", "a sensitive breach: asks for the passphrase"),
-                   ("pwnvault ack --all", "the whole vault")])
+                   ("pwnvault ack --all", "the whole vault")],
+        completes: (.ids, .findings))
 
     struct Row: Encodable { let id: Int; let acknowledged: Int }
     struct Report: Encodable { let accounts: [Row]; let acknowledged: Int }

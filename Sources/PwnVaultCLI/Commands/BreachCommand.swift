@@ -14,7 +14,8 @@ enum BreachCommand: Command {
         positionalHelp: [("NAME|TITLE", "the breach's name or title, as 'pwnvault breaches', 'show' and 'check' print them (case-insensitive)")],
         examples: [("pwnvault breach Adobe", "what the Adobe breach exposed"),
                    ("pwnvault breach 'River City Media Spam List'", "a breach by the title 'show' printed")],
-        usesVault: false)
+        usesVault: false,
+        completes: (.breaches, .breaches))
 
     static func run(_ context: Context) throws -> ExitStatus {
         let name = context.arguments.positionals[0]

@@ -24,7 +24,8 @@ enum CompletionsCommand: Command {
         examples: [("source <(pwnvault completions bash)", "complete pwnvault in this bash session"),
                    ("pwnvault completions zsh > ~/.zfunc/_pwnvault", "install for zsh (with ~/.zfunc in $fpath)"),
                    ("pwnvault completions fish > ~/.config/fish/completions/pwnvault.fish", "install for fish")],
-        usesVault: false, unattended: true)
+        usesVault: false, unattended: true,
+        completes: (.words(Completions.Shell.allCases.map(\.rawValue)), .nothing))
 
     static func run(_ context: Context) throws -> ExitStatus {
         if let what = context.arguments.value(Self.listOption) {

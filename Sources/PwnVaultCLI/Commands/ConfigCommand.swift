@@ -23,7 +23,8 @@ enum ConfigCommand: Command {
         positionalHelp: [("api-key", "the setting to change (the only one so far)")],
         examples: [("pwnvault config api-key", "paste the key at the prompt; it is tried, then stored"),
                    ("pass show hibp | pwnvault config api-key", "take it from a password manager")],
-        usesVault: false)
+        usesVault: false,
+        completes: (.words(["api-key"]), .nothing))
 
     struct Report: Encodable {
         let apiKey: String

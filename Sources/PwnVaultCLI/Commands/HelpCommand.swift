@@ -10,7 +10,8 @@ enum HelpCommand: Command {
         positionalHelp: [("COMMAND", "the command to explain, or a topic: environment, exit-status")],
         examples: [("pwnvault help add", "how to add accounts"),
                    ("pwnvault help environment", "every environment variable pwnvault reads")],
-        usesVault: false)
+        usesVault: false,
+        completes: (.commandsAndTopics, .nothing))
 
     static func run(_ context: Context) throws -> ExitStatus {
         guard let name = context.arguments.positionals.first else {

@@ -37,7 +37,8 @@ enum ImportCommand: Command {
                          ("-", "read the vCard file from stdin")],
         examples: [("pwnvault import contacts.vcf", "watch every e-mail address in an exported address book"),
                    ("pwnvault import mum.vcf --pick", "choose which of a contact's addresses to watch"),
-                   ("pwnvault import - --phones < family.vcf", "e-mail addresses and phone numbers, from stdin")])
+                   ("pwnvault import - --phones < family.vcf", "e-mail addresses and phone numbers, from stdin")],
+        completes: (.files, .nothing))
 
     /// At most this many lines of each kind of note (invalid, repeated, already in the vault); --json lists all.
     static let maxNotesPerKind = 10

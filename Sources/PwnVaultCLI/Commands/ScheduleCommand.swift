@@ -39,7 +39,8 @@ enum ScheduleCommand: Command {
         examples: [("pwnvault schedule enable", "watch once a day"),
                    ("pwnvault schedule enable --every 6h --vault ~/family.vault", "watch another vault every 6 hours"),
                    ("pwnvault schedule status", "when is the next run, and how did the last one end?"),
-                   ("pwnvault schedule disable", "stop watching on a schedule")])
+                   ("pwnvault schedule disable", "stop watching on a schedule")],
+        completes: (.words(["enable", "disable", "status"]), .nothing))
 
     static func run(_ context: Context) throws -> ExitStatus {
         let action = context.arguments.positionals[0]

@@ -41,49 +41,14 @@ enum Completions {
         }
     }
 
-    /// What a positional argument completes from. Ids (`#ID`, labels as descriptions) come from the
-    /// vault, breach names from the cached catalog, an account's own breaches (for `ack`) from both,
-    /// through `pwnvault completions --list`, which never asks for anything.
-    enum Source: Equatable {
-        case nothing
-        case words([String])
-        case ids
-        case breaches
-        /// The breaches of the account named by the command's first argument (never sensitive ones).
-        case findings
-        case files
-
-        /// The word given to `completions --list`, for the sources asked of pwnvault.
-        var listed: String? {
-            switch self {
-            case .ids: return "ids"
-            case .breaches, .findings: return "breaches"
-            default: return nil
-            }
+    /// What the first positional argument of a command completes from, and what the ones after it do,
+    /// as its spec says (`CommandSpec.completes`); `help`'s command names and topics made words here.
+    static func positionals(for spec: CommandSpec) -> (first: CompletionSource, rest: CompletionSource) {
+        func resolved(_ source: CompletionSource) -> CompletionSource {
+            guard source == .commandsAndTopics else { return source }
+            return .words(Commands.all.map { $0.spec.name } + HelpText.topics.keys.filter { $0 != ManPage.topic }.sorted())
         }
-    }
-
-    /// What the first positional argument of a command completes from, and what the ones after it do.
-    static func positionals(for spec: CommandSpec) -> (first: Source, rest: Source) {
-        switch spec.name {
-        case HelpCommand.spec.name:
-            return (.words(Commands.all.map { $0.spec.name } + HelpText.topics.keys.filter { $0 != ManPage.topic }.sorted()), .nothing)
-        case CompletionsCommand.spec.name:
-            return (.words(Shell.allCases.map(\.rawValue)), .nothing)
-        case ConfigCommand.spec.name:
-            return (.words(["api-key"]), .nothing)
-        case ScheduleCommand.spec.name:
-            return (.words(["enable", "disable", "status"]), .nothing)
-        case BreachCommand.spec.name:
-            return (.breaches, .breaches)
-        case AckCommand.spec.name:
-            return (.ids, .findings)
-        case ImportCommand.spec.name:
-            return (.files, .nothing)
-        default:
-            let ids = spec.positionalHelp.contains { $0.0.contains("#ID") }
-            return ids ? (.ids, .ids) : (.nothing, .nothing)
-        }
+        return (resolved(spec.completes.first), resolved(spec.completes.rest))
     }
 
     /// Global options that take their value in the next word: completion skips them (and the value)
@@ -212,9 +177,9 @@ enum Completions {
     }
 
     /// The name bash's script gives a source (nil: nothing to complete).
-    private static func bashName(_ source: Source) -> String? {
+    private static func bashName(_ source: CompletionSource) -> String? {
         switch source {
-        case .nothing: return nil
+        case .nothing, .commandsAndTopics: return nil
         case .words: return "words"
         case .ids: return "ids"
         case .breaches: return "breaches"
@@ -316,9 +281,9 @@ enum Completions {
     }
 
     /// What `_arguments` runs to complete one source.
-    private static func zshAction(_ source: Source) -> String {
+    private static func zshAction(_ source: CompletionSource) -> String {
         switch source {
-        case .nothing: return " "
+        case .nothing, .commandsAndTopics: return " "
         case let .words(words): return "(\(words.joined(separator: " ")))"
         case .ids: return "_pwnvault_ids"
         case .breaches: return "_pwnvault_breaches"
@@ -436,10 +401,10 @@ enum Completions {
         return line + " -d \(fishQuoted(o.help))\n"
     }
 
-    private static func fishPositional(_ source: Source, condition: String) -> String {
+    private static func fishPositional(_ source: CompletionSource, condition: String) -> String {
         let start = "complete -c pwnvault \(condition)"
         switch source {
-        case .nothing: return ""
+        case .nothing, .commandsAndTopics: return ""
         case let .words(words): return "\(start) -x -a \(fishQuoted(words.joined(separator: " ")))\n"
         case .ids, .breaches: return "\(start) -x -a '(pwnvault completions --list \(source.listed ?? "") 2>/dev/null)'\n"
         case .findings: return "\(start) -x -a '(__pwnvault_findings)'\n"
