@@ -71,25 +71,36 @@ def other_client(base, rpm, stop):
         stop.wait(max(0, next_at - time.monotonic()))
 
 
-def run_scenario(name, n, rpm, latency, burst, first, shared, told):
-    work = tempfile.mkdtemp(prefix="pwnvault-check-bench-")
+def start_server(work, rpm, latency, burst):
+    """The fake server on a loopback port of the kernel's choosing, for KEY at `rpm`: (process, base URL)."""
     port_file = os.path.join(work, "port")
     server = subprocess.Popen([sys.executable, SERVER, "--port", "0",
                                "--port-file", port_file, "--quiet", "--key", f"{KEY}:{rpm}", "--burst", str(burst),
                                "--latency-ms", str(latency)], stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            break
+        time.sleep(0.02)
+    return server, "http://127.0.0.1:" + open(port_file).read().strip()
+
+
+def bench_env(work, base):
+    """pwnvault's environment for a run against `base`: its own home, cache, vault and passphrase file (0600)."""
+    env = dict(os.environ, PWNVAULT_API_URL=base + "/api/v3", HIBP_API_KEY=KEY, HOME=work,
+               XDG_CACHE_HOME=os.path.join(work, "cache"), PWNVAULT_VAULT=os.path.join(work, "v", "vault"),
+               PWNVAULT_PASSPHRASE_FILE=os.path.join(work, "pass"))
+    with open(os.open(env["PWNVAULT_PASSPHRASE_FILE"], os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+        f.write("benchmark passphrase\n")
+    return env
+
+
+def run_scenario(name, n, rpm, latency, burst, first, shared, told):
+    work = tempfile.mkdtemp(prefix="pwnvault-check-bench-")
+    server, base = start_server(work, rpm, latency, burst)
     try:
-        for _ in range(300):
-            if os.path.exists(port_file) and open(port_file).read().strip():
-                break
-            time.sleep(0.02)
-        base = "http://127.0.0.1:" + open(port_file).read().strip()
-        env = dict(os.environ, PWNVAULT_API_URL=base + "/api/v3", HIBP_API_KEY=KEY, HOME=work,
-                   XDG_CACHE_HOME=os.path.join(work, "cache"), PWNVAULT_VAULT=os.path.join(work, "v", "vault"),
-                   PWNVAULT_PASSPHRASE_FILE=os.path.join(work, "pass"))
+        env = bench_env(work, base)
         if first == "passphrase":
             env["PWNVAULT_KEYRING"] = "none"
-        with open(os.open(env["PWNVAULT_PASSPHRASE_FILE"], os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
-            f.write("benchmark passphrase\n")
         run = lambda args, **kw: subprocess.run([BIN] + args, env=env, stdout=subprocess.DEVNULL,
                                                 stderr=subprocess.PIPE, **kw)
         run(["init", "--weak-passphrase-ok", "--kdf", "interactive"], check=True)

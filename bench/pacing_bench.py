@@ -40,21 +40,9 @@ def repeated(name, n, rpm, latency, first):
 
 def one_account_pastes(rpm=6000, latency=100):
     work = tempfile.mkdtemp(prefix="pwnvault-pacing-bench-")
-    port_file = os.path.join(work, "port")
-    server = subprocess.Popen([sys.executable, check_bench.SERVER, "--port", "0", "--port-file", port_file, "--quiet",
-                               "--key", f"{KEY}:{rpm}", "--burst", "1", "--latency-ms", str(latency)],
-                              stderr=subprocess.DEVNULL)
+    server, base = check_bench.start_server(work, rpm, latency, burst=1)
     try:
-        for _ in range(300):
-            if os.path.exists(port_file) and open(port_file).read().strip():
-                break
-            time.sleep(0.02)
-        base = "http://127.0.0.1:" + open(port_file).read().strip()
-        env = dict(os.environ, PWNVAULT_API_URL=base + "/api/v3", HIBP_API_KEY=KEY, HOME=work,
-                   XDG_CACHE_HOME=os.path.join(work, "cache"), PWNVAULT_VAULT=os.path.join(work, "v", "vault"),
-                   PWNVAULT_PASSPHRASE_FILE=os.path.join(work, "pass"))
-        with open(os.open(env["PWNVAULT_PASSPHRASE_FILE"], os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
-            f.write("benchmark passphrase\n")
+        env = check_bench.bench_env(work, base)
         run = lambda args, **kw: subprocess.run([BIN] + args, env=env, stdout=subprocess.DEVNULL,
                                                 stderr=subprocess.PIPE, **kw)
         run(["init", "--weak-passphrase-ok", "--kdf", "interactive"], check=True)

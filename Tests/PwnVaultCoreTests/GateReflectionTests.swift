@@ -87,7 +87,6 @@ final class GateReflectionTests: XCTestCase {
         "Paste": { [Paste(source: "Pastebin", id: pasteID, title: "Zz Secret Paste Title", date: date, emailCount: 2)] },
         "VCardAddress": { try VCardParser.parse(Array(vcard.utf8)).flatMap { $0.emails + $0.phones }.map { $0 as Any } },
         "VCardContact": { try VCardParser.parse(Array(vcard.utf8)) },
-        "EnvironmentAPIKey": { [EnvironmentAPIKey("zz-secret-api-key-0123456789abcdef")!] },
         "TextPager": { [TextPager(header: [email], lines: [TextPager.Line(email), TextPager.Line(pasteID, indent: 2)])] },
         "TextPager.Line": { [TextPager.Line(email), TextPager.Line(sensitiveBreach, indent: 4)] },
         "CellRenderer.Span": { [CellRenderer.Span(email), CellRenderer.Span(sensitiveBreach), CellRenderer.Span(pasteID)] },

@@ -71,6 +71,11 @@ final class SettingsTests: XCTestCase {
         XCTAssertFalse(try Settings(environment: ["HIBP_API_KEY": ""]).hasAPIKeyInEnvironment)
         // Read here once, handed out only as secret bytes.
         XCTAssertEqual(s.environmentAPIKey?.secret().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }, key)
+        var dumped = ""
+        dump(s.environmentAPIKey, to: &dumped)
+        XCTAssertFalse(dumped.contains(key) || "\(String(describing: s.environmentAPIKey))".contains(key), dumped)
+        XCTAssertEqual(s.environmentAPIKey, try Settings(environment: ["HIBP_API_KEY": key]).environmentAPIKey)
+        XCTAssertNotEqual(s.environmentAPIKey, try Settings(environment: ["HIBP_API_KEY": key + "0"]).environmentAPIKey)
     }
 
     func testVariablesSetNamesOnlyDocumentedNonEmptyOnes() throws {
