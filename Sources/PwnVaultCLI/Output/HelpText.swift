@@ -65,7 +65,7 @@ enum HelpText {
     static func discussionParts(_ spec: CommandSpec) -> (paragraphs: [String], exitStatus: String?) {
         var statuses: String?
         let parts = paragraphs(spec.discussion ?? "").compactMap { p -> String? in
-            guard let range = p.firstRange(of: "Exit status: ") else { return p }
+            guard let range = p.firstRange(of: msg("Exit status: ")) ?? p.firstRange(of: "Exit status: ") else { return p }
             statuses = String(p[range.upperBound...]).trimmingWhitespace()
             let before = String(p[..<range.lowerBound]).trimmingWhitespace()
             return before.isEmpty ? nil : before

@@ -5,16 +5,29 @@
 /// message in the sources and `po/pwnvault.pot` holds them all. Machine interfaces (JSON keys and values,
 /// exit statuses, option and command names) never go through here.
 public func msg(_ text: StaticString, _ arguments: any CustomStringConvertible...) -> String {
-    Messages.fill(Gettext.text(text.description), arguments)
+    Messages.fill(Messages.inEnglish ? text.description : Gettext.text(text.description), arguments)
 }
 
 /// A message whose words depend on a count, chosen by `ngettext` (never by concatenation):
 /// `msg(one: "{1} account", many: "{1} accounts", count: n, n)`.
 public func msg(one: StaticString, many: StaticString, count: Int, _ arguments: any CustomStringConvertible...) -> String {
-    Messages.fill(Gettext.plural(one.description, many.description, count), arguments)
+    let chosen = Messages.inEnglish ? (count == 1 ? one.description : many.description)
+        : Gettext.plural(one.description, many.description, count)
+    return Messages.fill(chosen, arguments)
 }
 
-enum Messages {
+public enum Messages {
+    /// True inside `english { … }`: `msg` gives the English original whatever the language.
+    @TaskLocal static var inEnglish = false
+
+    /// `body` with every `msg` in English: for text that a machine reads or that is kept, which never
+    /// changes with the reader's language (`--json` values, what the vault and the caches store, logs
+    /// that scripts parse). Such text is built inside this scope where it is written, so errors keep
+    /// their messages as computed `description`s rather than stored strings.
+    public static func english<T>(_ body: () throws -> T) rethrows -> T {
+        try $inEnglish.withValue(true, operation: body)
+    }
+
     /// `text` with `{1}`…`{9}` replaced by the arguments' descriptions; any other brace stays as it is.
     static func fill(_ text: String, _ arguments: [any CustomStringConvertible]) -> String {
         guard !arguments.isEmpty, text.contains("{") else { return text }
