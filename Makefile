@@ -1,7 +1,8 @@
 # pwnvault: build, test, demo, install. `make install PREFIX=/usr/local DESTDIR=/tmp/stage` installs
 #   $PREFIX/bin/pwnvault
 #   $PREFIX/lib/pwnvault/libPwnVaultPhone.so  (the libphonenumber shim, dlopen'ed at the first phone number)
-#   $PREFIX/share/man/man1/pwnvault.1
+#   $PREFIX/share/man/man1/pwnvault.1, $PREFIX/share/man/LANG/man1/pwnvault.1 (Docs/LANG/pwnvault.1)
+#   $PREFIX/share/locale/LANG/LC_MESSAGES/pwnvault.mo (po/LANG.po)
 #   $PREFIX/share/bash-completion/completions/pwnvault
 #   $PREFIX/share/zsh/site-functions/_pwnvault
 #   $PREFIX/share/fish/vendor_completions.d/pwnvault.fish
@@ -61,6 +62,9 @@ install: $(INSTALL_NEEDS)
 		chmod 0644 "$(SHAREDIR)/$$f.tmp" && mv "$(SHAREDIR)/$$f.tmp" "$(SHAREDIR)/$$f" || exit 1; \
 	done
 	scripts/build-locale.sh "$(SHAREDIR)/locale"
+	for page in Docs/*/pwnvault.1; do lang=$$(basename $$(dirname $$page)); \
+		$(INSTALL) -d "$(SHAREDIR)/man/$$lang/man1" && $(INSTALL) -m 0644 "$$page" "$(SHAREDIR)/man/$$lang/man1/pwnvault.1" || exit 1; \
+	done
 
 uninstall:
 	rm -f "$(LIBDIR)/libPwnVaultPhone.so"
@@ -69,4 +73,5 @@ uninstall:
 		"$(SHAREDIR)/bash-completion/completions/pwnvault" \
 		"$(SHAREDIR)/zsh/site-functions/_pwnvault" \
 		"$(SHAREDIR)/fish/vendor_completions.d/pwnvault.fish"
-	for po in po/*.po; do rm -f "$(SHAREDIR)/locale/$$(basename $$po .po)/LC_MESSAGES/pwnvault.mo"; done
+	for po in po/*.po; do lang=$$(basename $$po .po); \
+		rm -f "$(SHAREDIR)/locale/$$lang/LC_MESSAGES/pwnvault.mo" "$(SHAREDIR)/man/$$lang/man1/pwnvault.1"; done

@@ -30,4 +30,25 @@ final class TerminalCellsTests: XCTestCase {
         XCTAssertEqual(TerminalCells.wrap("see https://example.com/long now", to: 10), ["see", "https://example.com/long", "now"],
                        "a word longer than the line is not cut")
     }
+
+    func testChineseBreaksBetweenIdeographsButNotBeforeClosingOrAfterOpeningMarks() {
+        let text = "您的账户出现在三次数据泄露中，其中一次是新的（尚未确认）。请运行 'pwnvault show #1' 查看。"
+        for width in [10, 13, 20, 31, 60] {
+            let lines = TerminalCells.wrap(text, to: width)
+            XCTAssertTrue(lines.allSatisfy { TerminalCells.width($0) <= width }, "\(width): \(lines)")
+            XCTAssertEqual(lines.joined().filter { $0 != " " }, text.filter { $0 != " " }, "nothing lost")
+            XCTAssertFalse(lines.contains { $0.hasPrefix(" ") || $0.hasSuffix(" ") }, "\(lines)")
+            for line in lines.dropFirst() {
+                XCTAssertFalse("，。）”".contains(line.first!), "a closing mark began a line at \(width): \(lines)")
+            }
+            for line in lines.dropLast() {
+                XCTAssertFalse("（“".contains(line.last!), "an opening mark ended a line at \(width): \(lines)")
+            }
+        }
+        XCTAssertEqual(TerminalCells.wrap("数据泄露，账户", to: 6), ["数据泄", "露，账", "户"], "， stays with what it ends")
+        XCTAssertEqual(TerminalCells.wrap("运行 'pwnvault check' 查看", to: 8), ["运行", "'pwnvault", "check'", "查看"],
+                       "Latin words still break only at spaces")
+        XCTAssertEqual(TerminalCells.wrap("집꾸미기 집꾸미기", to: 10), ["집꾸미기", "집꾸미기"], "Korean breaks at its spaces")
+        XCTAssertEqual(TerminalCells.wrap("第一行很长的句子", to: 6, then: 10), ["第一行", "很长的句子"], "then: the rest's width")
+    }
 }

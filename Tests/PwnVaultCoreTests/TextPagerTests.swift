@@ -126,4 +126,12 @@ final class TextPagerTests: XCTestCase {
         for row in view { XCTAssertLessThanOrEqual(TerminalCells.width(row), 12, row) }
         XCTAssertTrue(view.joined().replacingOccurrences(of: " ", with: "").contains("averyveryverylongstealerlogwebsite.example.com"), "\(view)")
     }
+
+    func testChineseRowsBreakBetweenIdeographsWithinTheWidth() {
+        let text = "这个账户出现在四十次数据泄露中，其中六次是敏感的。"
+        let rows = TextPager.wrap(text, to: 11)
+        XCTAssertTrue(rows.allSatisfy { TerminalCells.width($0) <= 11 }, "\(rows)")
+        XCTAssertEqual(rows.joined(), text)
+        XCTAssertFalse(rows.dropFirst().contains { "，。".contains($0.first!) }, "\(rows)")
+    }
 }

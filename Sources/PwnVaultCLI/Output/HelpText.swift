@@ -12,51 +12,52 @@ enum HelpText {
 
     static func overview(width: Int? = nil) -> String {
         let w = Commands.all.map { $0.spec.name.count }.max() ?? 8
-        var lines = hanging("OVERVIEW: ", "pwnvault keeps the accounts you watch in an encrypted vault, checks them against "
-                            + "Have I Been Pwned, and never lets your screen give them away.", width: width, indent: 0)
-        lines += [""] + words("USAGE: ", "pwnvault [global options] <command> [options]", width: width)
-        lines += ["", "COMMANDS:"]
+        var lines = hanging(msg("OVERVIEW: "), msg("pwnvault keeps the accounts you watch in an encrypted vault, checks them against Have I Been Pwned, and never lets your screen give them away."),
+                            width: width, indent: 0)
+        lines += [""] + words(msg("USAGE: "), msg("pwnvault [global options] <command> [options]"), width: width)
+        lines += ["", msg("COMMANDS:")]
         for command in Commands.all {
             let spec = command.spec
             lines += hanging("  " + spec.name.padded(toLength: w + 2), spec.summary, width: width)
         }
-        lines += ["", "GLOBAL OPTIONS (before or after the command):"] + optionLines(GlobalOptions.all, width: width)
-        lines += [""] + optionLines([OptionSpec("version", help: "show the version")], width: width) + [""]
-        lines += paragraph("See 'pwnvault help <command>' or 'pwnvault <command> --help' for details and examples.", width: width)
+        lines += ["", msg("GLOBAL OPTIONS (before or after the command):")] + optionLines(GlobalOptions.all, width: width)
+        lines += [""] + optionLines([OptionSpec("version", help: msg("show the version"))], width: width) + [""]
+        lines += paragraph(msg("See 'pwnvault help <command>' or 'pwnvault <command> --help' for details and examples."), width: width)
         return lines.joined(separator: "\n")
     }
 
     static func command(_ spec: CommandSpec, width: Int? = nil) -> String {
-        var lines = hanging("OVERVIEW: ", spec.summary, width: width, indent: 0) + [""]
+        var lines = hanging(msg("OVERVIEW: "), spec.summary, width: width, indent: 0) + [""]
         let usages = spec.usage.isEmpty ? [""] : spec.usage
+        let usage = msg("USAGE: "), under = String(repeating: " ", count: TerminalCells.width(usage))
         for (i, u) in usages.enumerated() {
-            lines += words(i == 0 ? "USAGE: " : "       ", "pwnvault \(spec.name)" + (u.isEmpty ? "" : " \(u)"), width: width)
+            lines += words(i == 0 ? usage : under, "pwnvault \(spec.name)" + (u.isEmpty ? "" : " \(u)"), width: width)
         }
         if !spec.positionalHelp.isEmpty {
             let w = spec.positionalHelp.map { $0.0.count }.max()!
-            lines += ["", "ARGUMENTS:"]
+            lines += ["", msg("ARGUMENTS:")]
             for (name, help) in spec.positionalHelp {
                 lines += hanging("  " + name.padded(toLength: w + 2), help, width: width)
             }
         }
-        if !spec.options.isEmpty { lines += ["", "OPTIONS:"] + optionLines(spec.options, width: width) }
-        lines += ["", "GLOBAL OPTIONS:"] + optionLines(globalOptions(for: spec), width: width)
+        if !spec.options.isEmpty { lines += ["", msg("OPTIONS:")] + optionLines(spec.options, width: width) }
+        lines += ["", msg("GLOBAL OPTIONS:")] + optionLines(globalOptions(for: spec), width: width)
         // What to type first, then what it means: the discussion after the options (as gh and git lay
         // out their help), the examples, and the exit statuses last.
         let (description, statuses) = discussionParts(spec)
         if !description.isEmpty {
-            lines += ["", "DESCRIPTION:"]
+            lines += ["", msg("DESCRIPTION:")]
             for (i, p) in description.enumerated() { lines += (i == 0 ? [] : [""]) + paragraph(p, width: width, indent: 2) }
         }
         if !spec.examples.isEmpty {
-            lines += ["", "EXAMPLES:"]
+            lines += ["", msg("EXAMPLES:")]
             for (example, what) in spec.examples {
                 lines += words("  ", example, width: width, continuation: " \\")
                 lines += paragraph(what, width: width, indent: 6)
             }
         }
-        lines += ["", "EXIT STATUS:"] + paragraph(statuses ?? "0 done, 2 the command line cannot be read; the others as 'pwnvault help exit-status' lists them",
-                                                   width: width, indent: 2)
+        lines += ["", msg("EXIT STATUS:")] + paragraph(statuses ?? msg("0 done, 2 the command line cannot be read; the others as 'pwnvault help exit-status' lists them"),
+                                                        width: width, indent: 2)
         return lines.joined(separator: "\n")
     }
 
@@ -85,15 +86,15 @@ enum HelpText {
 
     static func environment(width: Int? = nil) -> String {
         let w = Settings.documentation.map(\.name.count).max() ?? 0
-        var lines = hanging("ENVIRONMENT: ", "the variables pwnvault reads (empty counts as unset)", width: width, indent: 0) + [""]
+        var lines = hanging(msg("ENVIRONMENT: "), msg("the variables pwnvault reads (empty counts as unset)"), width: width, indent: 0) + [""]
         for (name, value, meaning) in Settings.documentation {
             lines += hanging("  " + name.padded(toLength: w + 2), meaning, width: width)
             // Under the meaning when it fits there; a long value (a URL) otherwise gets a shallower indent.
-            let under = "  " + String(repeating: " ", count: w + 2) + "default: "
+            let under = "  " + String(repeating: " ", count: w + 2) + msg("default: ")
             let fits = width.map { TerminalCells.width(under + value) <= $0 } ?? true
-            lines += hanging(fits ? under : "      default: ", value, width: width)
+            lines += hanging(fits ? under : "      " + msg("default: "), value, width: width)
         }
-        lines += [""] + hanging("KEYRINGS: ", "the Secret Service providers pwnvault is tested with, and how each must be set up", width: width, indent: 0) + [""]
+        lines += [""] + hanging(msg("KEYRINGS: "), msg("the Secret Service providers pwnvault is tested with, and how each must be set up"), width: width, indent: 0) + [""]
         let names = KeyringProvider.tested.map(\.name)
         let nw = names.map(\.count).max() ?? 0
         for (provider, name) in zip(KeyringProvider.tested, names) {
@@ -103,7 +104,7 @@ enum HelpText {
     }
 
     static func exitStatuses(width: Int? = nil) -> String {
-        (["EXIT STATUS:", ""] + ExitStatus.allCases.flatMap { hanging("  " + $0.rawValue.padded(width: 3, zeroPadded: false) + "  ", $0.meaning, width: width) })
+        ([msg("EXIT STATUS:"), ""] + ExitStatus.allCases.flatMap { hanging("  " + $0.rawValue.padded(width: 3, zeroPadded: false) + "  ", $0.meaning, width: width) })
             .joined(separator: "\n")
     }
 
@@ -115,10 +116,15 @@ enum HelpText {
 
     // MARK: layout
 
-    /// The paragraphs of a multi-line text: blank lines separate them, line breaks inside are spaces.
+    /// The paragraphs of a multi-line text: blank lines separate them, a line break inside is a space,
+    /// or nothing between two CJK characters (Chinese has no spaces between words).
     static func paragraphs(_ text: String) -> [String] {
-        text.components(separatedBy: "\n\n").map {
-            $0.split(separator: "\n").map { $0.trimmingWhitespace() }.joined(separator: " ")
+        text.components(separatedBy: "\n\n").map { p in
+            p.split(separator: "\n").map { $0.trimmingWhitespace() }.reduce(into: "") { joined, line in
+                guard let last = joined.last, let first = line.first else { joined += line; return }
+                let cjk = TerminalCells.width(last) == 2 && TerminalCells.width(first) == 2
+                joined += (cjk ? "" : " ") + line
+            }
         }.filter { !$0.isEmpty }
     }
 
@@ -130,17 +136,16 @@ enum HelpText {
     /// `lead` then `text` wrapped under it; with `indent`, continuation lines start there instead.
     static func hanging(_ lead: String, _ text: String, width: Int?, indent: Int? = nil) -> [String] {
         guard let indent, let width else { return TerminalCells.hanging(lead, text, width: width) }
-        let first = TerminalCells.wrap(text, to: width - lead.count)
-        let rest = TerminalCells.wrap(first.dropFirst().joined(separator: " "), to: width - indent)
-        return [lead + first[0]] + (first.count > 1 ? rest.map { String(repeating: " ", count: indent) + $0 } : [])
+        let lines = TerminalCells.wrap(text, to: width - TerminalCells.width(lead), then: width - indent)
+        return [lead + lines[0]] + lines.dropFirst().map { String(repeating: " ", count: indent) + $0 }
     }
 
     /// A command line or usage line broken only between shell words (never inside quotes or
     /// brackets), continuation lines indented by four more; `continuation` ends each broken line.
     static func words(_ lead: String, _ text: String, width: Int?, continuation: String = "") -> [String] {
-        guard let width, lead.count + TerminalCells.width(text) > width else { return [lead + text] }
+        guard let width, TerminalCells.width(lead) + TerminalCells.width(text) > width else { return [lead + text] }
         var lines: [String] = [], current = lead, fresh = true
-        let pad = String(repeating: " ", count: lead.count + 4)
+        let pad = String(repeating: " ", count: TerminalCells.width(lead) + 4)
         for word in shellWords(text) {
             if fresh || TerminalCells.width(current) + 1 + TerminalCells.width(word) + continuation.count <= width {
                 current += (fresh ? "" : " ") + word

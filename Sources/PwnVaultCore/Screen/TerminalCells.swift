@@ -70,26 +70,70 @@ public enum TerminalCells {
         s + String(repeating: " ", count: max(0, cells - width(s)))
     }
 
-    /// Word-wraps one paragraph into lines of at most `cells` cells, breaking at spaces only: a word
-    /// longer than a line (a link) gets a line of its own, uncut, so it can still be copied.
-    /// `cells <= 0`: one line, unwrapped. U+00A0 never breaks and becomes a plain space.
-    public static func wrap(_ text: String, to cells: Int) -> [String] {
+    /// Word-wraps one paragraph into lines of at most `cells` cells (`rest` cells after the first),
+    /// breaking at spaces and, in CJK text, between ideographs (`pieces`): a word longer than a line (a
+    /// link) gets a line of its own, uncut, so it can still be copied. `cells <= 0`: one line,
+    /// unwrapped. U+00A0 never breaks and becomes a plain space.
+    public static func wrap(_ text: String, to cells: Int, then rest: Int? = nil) -> [String] {
         guard cells > 0 else { return [text.replacingLiterally("\u{00A0}", with: " ")] }
-        var lines: [String] = [], current = "", used = 0
+        var lines: [String] = [], current = "", used = 0, limit = cells
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let w = width(word)
-            if current.isEmpty {
-                current = String(word); used = w
-            } else if used + 1 + w <= cells {
-                current += " " + word; used += 1 + w
-            } else {
-                lines.append(current)
-                current = String(word); used = w
+            var space = 1                       // before a word's first piece; its other pieces join without
+            for piece in pieces(word) {
+                let w = width(piece)
+                if current.isEmpty {
+                    current = String(piece); used = w
+                } else if used + space + w <= limit {
+                    current += (space == 1 ? " " : "") + piece; used += space + w
+                } else {
+                    lines.append(current)
+                    limit = max(1, rest ?? cells)
+                    current = String(piece); used = w
+                }
+                space = 0
             }
         }
         lines.append(current)
         return lines.map { $0.replacingLiterally("\u{00A0}", with: " ") }
     }
+
+    /// A word cut where a line may break inside it. CJK text has no spaces, so a line may break between
+    /// two characters when either is East Asian wide (ideographs, kana, fullwidth forms; not Hangul), but
+    /// never before a closing mark or after an opening one (，。）” stay with what they close, （“ with
+    /// what they open). Any other word is one piece.
+    public static func pieces(_ word: Substring) -> [Substring] {
+        guard !word.utf8.allSatisfy({ $0 < 0x80 }) else { return [word] }
+        var pieces: [Substring] = []
+        var start = word.startIndex, previous: Character?
+        for i in word.indices {
+            let c = word[i]
+            if let p = previous, mayBreak(between: p, and: c) {
+                pieces.append(word[start..<i]); start = i
+            }
+            previous = c
+        }
+        pieces.append(word[start...])
+        return pieces
+    }
+
+    /// Whether a line may break between `a` and `b` (adjacent, no space between): see `pieces`.
+    public static func mayBreak(between a: Character, and b: Character) -> Bool {
+        guard breaksAround(a) || breaksAround(b) else { return false }
+        return !closingMarks.contains(b) && !openingMarks.contains(a)
+    }
+
+    /// Wide characters of scripts written without spaces; not Hangul, which Korean spaces like English.
+    private static func breaksAround(_ c: Character) -> Bool {
+        guard width(c) == 2, let v = c.unicodeScalars.first?.value else { return false }
+        switch v {
+        case 0x1100...0x11FF, 0x3130...0x318F, 0xA960...0xA97F, 0xAC00...0xD7FF: return false
+        default: return true
+        }
+    }
+
+    /// Marks that never begin a line (they close or end what is before them) and never end one.
+    static let closingMarks: Set<Character> = Set("，。、：；？！）」』】》〉”’…‥・～％,.;:!?)]}%")
+    static let openingMarks: Set<Character> = Set("（「『【《〈“‘([{")
 
     /// `first` then the wrapped `text`, continuation lines indented to where `text` starts (a hanging
     /// indent): `exposed:  Email addresses, Names,` / `          Passwords`. When `first` leaves less

@@ -106,27 +106,33 @@ public struct TextPager: Sendable, Equatable {
         return rows
     }
 
-    /// `text` in rows of at most `cells` cells (`rest` cells after the first), broken at spaces; a word
-    /// wider than a row is broken between characters. Always at least one row (maybe empty).
+    /// `text` in rows of at most `cells` cells (`rest` cells after the first), broken at spaces and
+    /// between ideographs (`TerminalCells.pieces`); a piece wider than a row is broken between
+    /// characters. Always at least one row (maybe empty).
     public static func wrap(_ text: String, to cells: Int, then rest: Int? = nil) -> [String] {
         var rows: [String] = [], current = "", used = 0
         var limit = max(1, cells)
         func finish() { rows.append(current); current = ""; used = 0; limit = max(1, rest ?? cells) }
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            let w = TerminalCells.width(word)
-            if used > 0 && used + 1 + w <= limit {
-                current += " " + word; used += 1 + w
-                continue
-            }
-            if used > 0 { finish() }
-            if w <= limit {
-                current = String(word); used = w
-                continue
-            }
-            for c in word {   // wider than a row: break between characters
-                let cw = TerminalCells.width(c)
-                if used > 0 && used + cw > limit { finish() }
-                current.append(c); used += cw
+            var space = 1                       // before a word's first piece; its other pieces join without
+            for piece in TerminalCells.pieces(word) {
+                let w = TerminalCells.width(piece)
+                if used > 0 && used + space + w <= limit {
+                    current += (space == 1 ? " " : "") + piece; used += space + w
+                    space = 0
+                    continue
+                }
+                space = 0
+                if used > 0 { finish() }
+                if w <= limit {
+                    current = String(piece); used = w
+                    continue
+                }
+                for c in piece {   // wider than a row: break between characters
+                    let cw = TerminalCells.width(c)
+                    if used > 0 && used + cw > limit { finish() }
+                    current.append(c); used += cw
+                }
             }
         }
         if !current.isEmpty || rows.isEmpty { rows.append(current) }
