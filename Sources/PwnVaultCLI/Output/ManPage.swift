@@ -54,6 +54,9 @@ enum ManPage {
 
         page += [".SH " + text(msg("SEE ALSO")), "\\fBsecret\\-tool\\fR(1), \\fBgnome\\-keyring\\-daemon\\fR(1), \\fBless\\fR(1)",
                  ".PP", text(msg("Have I Been Pwned API v3: {1}", "https://haveibeenpwned.com/API/v3"))]
+        // Chinese lines have no spaces to stretch: left-aligned, as CJK pages are set (justified, groff
+        // would warn that it cannot adjust them).
+        if page.contains(where: { $0.contains("\\:") }) { page.insert(".ad l", at: 2) }
         return page.joined(separator: "\n")
     }
 
