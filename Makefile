@@ -61,7 +61,9 @@ install: $(INSTALL_NEEDS)
 	for f in bash-completion/completions/pwnvault zsh/site-functions/_pwnvault fish/vendor_completions.d/pwnvault.fish; do \
 		chmod 0644 "$(SHAREDIR)/$$f.tmp" && mv "$(SHAREDIR)/$$f.tmp" "$(SHAREDIR)/$$f" || exit 1; \
 	done
-	scripts/build-locale.sh "$(SHAREDIR)/locale"
+	for po in po/*.po; do lang=$$(basename $$po .po); mo="$(SHAREDIR)/locale/$$lang/LC_MESSAGES/pwnvault.mo"; \
+		$(INSTALL) -d "$$(dirname "$$mo")" && msgfmt --check -o "$$mo.tmp" "$$po" && chmod 0644 "$$mo.tmp" && mv "$$mo.tmp" "$$mo" || exit 1; \
+	done
 	for page in Docs/*/pwnvault.1; do lang=$$(basename $$(dirname $$page)); \
 		$(INSTALL) -d "$(SHAREDIR)/man/$$lang/man1" && $(INSTALL) -m 0644 "$$page" "$(SHAREDIR)/man/$$lang/man1/pwnvault.1" || exit 1; \
 	done

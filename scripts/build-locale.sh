@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compiles the message catalogs po/LANG.po into DEST/LANG/LC_MESSAGES/pwnvault.mo (default DEST: .build/locale,
-# where a binary in .build/debug or .build/release finds them). `make install` runs it with PREFIX/share/locale.
+# where a binary in .build/debug or .build/release finds them). `make install` compiles them into PREFIX/share/locale itself, readable by all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:-.build/locale}

@@ -179,13 +179,17 @@ final class FinishEndToEndTests: XCTestCase {
         let root = stage.path + prefix
         let expected = ["bin/pwnvault": 0o755, "share/man/man1/pwnvault.1": 0o644,
                         "share/bash-completion/completions/pwnvault": 0o644, "share/zsh/site-functions/_pwnvault": 0o644,
-                        "share/fish/vendor_completions.d/pwnvault.fish": 0o644]
+                        "share/fish/vendor_completions.d/pwnvault.fish": 0o644,
+                        "share/man/zh_CN/man1/pwnvault.1": 0o644, "share/locale/zh_CN/LC_MESSAGES/pwnvault.mo": 0o644]
         for (path, mode) in expected {
             let attributes = try FileManager.default.attributesOfItem(atPath: root + "/" + path)
             XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, mode, path)
         }
         let installed = root + "/bin/pwnvault"
         XCTAssertEqual(Sandbox.exec(installed, ["--version"], input: nil, environment: env).stdout, "pwnvault 0.1.0\n")
+        // The installed binary finds its catalogs under its own prefix (no TEXTDOMAINDIR).
+        let chinese = Sandbox.exec(installed, ["lst"], input: nil, environment: env.merging(["LC_ALL": "C.UTF-8", "LANGUAGE": "zh_CN"]) { $1 })
+        XCTAssertTrue(chinese.stderr.contains("未知命令"), chinese.all)
         let completion = try String(contentsOfFile: root + "/share/bash-completion/completions/pwnvault", encoding: .utf8)
         XCTAssertEqual(completion, Sandbox.exec(installed, ["completions", "bash"], input: nil, environment: env).stdout)
         let bash = Sandbox.exec("/bin/bash", ["--norc", "-c", "source \"$1\"; COMP_WORDS=(pwnvault doc); COMP_CWORD=1; _pwnvault; echo \"${COMPREPLY[@]}\"",
