@@ -67,10 +67,10 @@ public struct TextPager: Sendable, Equatable {
 
     /// The status line: the search being typed, what the last search said, or where the view is and the keys.
     func status(first: Int, shown: Int, total: Int, width: Int) -> String {
-        if let typing { return TextPager.lastCells("find: " + typing + "_", width) }
+        if let typing { return TextPager.lastCells(msg("find: {1}_", typing), width) }
         if let notice { return TerminalCells.truncate(notice, to: width) }
-        let place = total == 0 ? "empty" : "lines \(first + 1)-\(first + shown) of \(total)"
-        let keys = first + shown < total || first > 0 ? "  ↑↓ PgUp PgDn Home End  / find  q close" : "  / find  q close"
+        let place = total == 0 ? msg("empty") : msg("lines {1}-{2} of {3}", first + 1, first + shown, total)
+        let keys = first + shown < total || first > 0 ? msg("  ↑↓ PgUp PgDn Home End  / find  q close") : msg("  / find  q close")
         return TerminalCells.truncate(place + keys, to: width)
     }
 
@@ -205,11 +205,11 @@ public struct TextPager: Sendable, Equatable {
                 found = i
                 top = body.firstIndex { $0.line == i } ?? top
                 let index = lines[...i].filter { $0.text.lowercased().contains(needle) }.count
-                notice = "\"\(query)\": match \(index) of \(matches(needle))  n next  N previous"
+                notice = msg("\"{1}\": match {2} of {3}  n next  N previous", query, index, matches(needle))
                 return
             }
         }
-        notice = "\"\(query)\" not found"
+        notice = msg("\"{1}\" not found", query)
     }
 
     private func matches(_ needle: String) -> Int { lines.filter { $0.text.lowercased().contains(needle) }.count }
