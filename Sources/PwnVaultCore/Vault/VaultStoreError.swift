@@ -42,7 +42,7 @@ public enum VaultStoreError: UserFacingError, Equatable {
         case .noLocation:
             return msg("cannot tell where the vault is: neither HOME nor XDG_DATA_HOME is set")
         case let .invalidPath(path, reason):
-            return msg("cannot use '{1}' as the vault path: {2}", SettingsError.shown(path), reason)
+            return msg("cannot use '{1}' as the vault path: {2}", SettingsError.shown(path), Self.pathReasonWords(reason))
         case let .notFound(path):
             return msg("no vault at {1}", path)
         case let .notFoundButBackup(path, backup):
@@ -73,6 +73,19 @@ public enum VaultStoreError: UserFacingError, Equatable {
             return msg("another pwnvault is changing the vault at {1} (gave up after {2} s)", path, seconds)
         case let .lockFailed(path, reason):
             return msg("could not lock the vault at {1}: {2}", path, reason)
+        }
+    }
+
+    /// A reason of `invalidPath` (thrown in English by `VaultLocation`: `doctor --json` reports it, and
+    /// tests compare it) in the reader's language.
+    static func pathReasonWords(_ reason: String) -> String {
+        switch reason {
+        case "it is not an absolute path": return msg("it is not an absolute path")
+        case "it names a folder, not a file": return msg("it names a folder, not a file")
+        case "it is empty": return msg("it is empty")
+        case "it starts with ~ but HOME is not set": return msg("it starts with ~ but HOME is not set")
+        case "it is relative and the working folder is unknown": return msg("it is relative and the working folder is unknown")
+        default: return reason
         }
     }
 
