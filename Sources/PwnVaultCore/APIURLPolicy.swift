@@ -31,19 +31,19 @@ public enum APIURLPolicy {
         func refuse(_ reason: String, shown: String? = nil) -> SettingsError {
             .unsafeAPIURL(variable: variable, shownAddress: SettingsError.shown(shown ?? safe), reason: reason)
         }
-        guard !s.isEmpty else { throw refuse("it is empty") }
-        guard s.utf8.count <= maximumLength else { throw refuse("it is longer than \(maximumLength) characters", shown: "") }
+        guard !s.isEmpty else { throw refuse(msg("it is empty")) }
+        guard s.utf8.count <= maximumLength else { throw refuse(msg("it is longer than {1} characters", maximumLength), shown: "") }
         for scalar in s.unicodeScalars {
             if scalar.value <= 0x20 || scalar.value >= 0x7F {
-                throw refuse("it contains spaces, control characters or non-ASCII characters")
+                throw refuse(msg("it contains spaces, control characters or non-ASCII characters"))
             }
         }
-        if s.contains("\\") { throw refuse("it contains a backslash") }
+        if s.contains("\\") { throw refuse(msg("it contains a backslash")) }
 
-        guard let schemeEnd = s.firstRange(of: "://") else { throw refuse("it does not start with https://") }
+        guard let schemeEnd = s.firstRange(of: "://") else { throw refuse(msg("it does not start with https://")) }
         let scheme = s[..<schemeEnd.lowerBound].lowercased()
         guard scheme == "https" || scheme == "http" else {
-            throw refuse("only https:// is allowed (and http:// to this machine)")
+            throw refuse(msg("only https:// is allowed (and http:// to this machine)"))
         }
         let rest = s[schemeEnd.upperBound...]
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -53,29 +53,29 @@ public enum APIURLPolicy {
         if authority.contains("@") {
             // Never echo what precedes '@': it may be a password.
             let afterAt = authority[authority.index(after: authority.lastIndex(of: "@")!)...]
-            throw refuse("addresses with a user name or password are not accepted",
+            throw refuse(msg("addresses with a user name or password are not accepted"),
                          shown: "\(scheme)://…@\(afterAt)\(path)")
         }
-        if path.contains("?") || path.contains("#") { throw refuse("a base address cannot have a query or fragment") }
-        if s.contains("%") { throw refuse("percent-encoded characters are not accepted in a base address") }
+        if path.contains("?") || path.contains("#") { throw refuse(msg("a base address cannot have a query or fragment")) }
+        if s.contains("%") { throw refuse(msg("percent-encoded characters are not accepted in a base address")) }
 
         let (host, port) = try splitHostAndPort(authority, refuse: refuse)
         if let port {
             guard let number = Int(port), (1...65535).contains(number), port.first != "0" else {
-                throw refuse("the port must be a number from 1 to 65535")
+                throw refuse(msg("the port must be a number from 1 to 65535"))
             }
         }
 
         let hostKind = try classify(host, refuse: refuse)
         if scheme == "http" && hostKind != .loopback {
-            throw refuse("plain http is allowed only to this machine (127.0.0.1, ::1, localhost)")
+            throw refuse(msg("plain http is allowed only to this machine (127.0.0.1, ::1, localhost)"))
         }
 
         while path.hasSuffix("/") { path.removeLast() }
         let normalized = "\(scheme)://\(authority.lowercased())\(path)"
         guard let url = URL(string: normalized), url.scheme == scheme,
               url.host?.lowercased() == foundationHost(host) else {
-            throw refuse("it is not a well-formed address")
+            throw refuse(msg("it is not a well-formed address"))
         }
         return url
     }
@@ -92,24 +92,24 @@ public enum APIURLPolicy {
     private static func splitHostAndPort(_ authority: String,
                                          refuse: (String, String?) -> SettingsError) throws -> (String, String?) {
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw refuse("the IPv6 address is not closed with ']'", nil) }
+            guard let close = authority.firstIndex(of: "]") else { throw refuse(msg("the IPv6 address is not closed with ']'"), nil) }
             let host = String(authority[...close])
             let after = authority[authority.index(after: close)...]
             if after.isEmpty { return (host, nil) }
-            guard after.hasPrefix(":") else { throw refuse("unexpected characters after the IPv6 address", nil) }
+            guard after.hasPrefix(":") else { throw refuse(msg("unexpected characters after the IPv6 address"), nil) }
             return (host, String(after.dropFirst()))
         }
         let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count <= 2 else { throw refuse("the host has more than one ':'", nil) }
+        guard parts.count <= 2 else { throw refuse(msg("the host has more than one ':'"), nil) }
         return (String(parts[0]), parts.count == 2 ? String(parts[1]) : nil)
     }
 
     /// Loopback or not; throws for malformed hosts.
     private static func classify(_ host: String, refuse: (String, String?) -> SettingsError) throws -> HostKind {
-        guard !host.isEmpty else { throw refuse("it has no host", nil) }
+        guard !host.isEmpty else { throw refuse(msg("it has no host"), nil) }
         if host.hasPrefix("[") {
             let inner = host.dropFirst().dropLast().lowercased()
-            guard let groups = ipv6Groups(inner) else { throw refuse("the IPv6 address is malformed", nil) }
+            guard let groups = ipv6Groups(inner) else { throw refuse(msg("the IPv6 address is malformed"), nil) }
             return groups == [0, 0, 0, 0, 0, 0, 0, 1] ? .loopback : .other
         }
         let lower = host.lowercased()
@@ -122,7 +122,7 @@ public enum APIURLPolicy {
         let last = labels.last ?? ""
         if (!last.isEmpty && last.allSatisfy(\.isASCIIDigitCharacter)) || last.hasPrefix("0x") {
             guard !trailingDot, let octets = ipv4Octets(lower) else {
-                throw refuse("write an IPv4 address as four decimal numbers (like 127.0.0.1)", nil)
+                throw refuse(msg("write an IPv4 address as four decimal numbers (like 127.0.0.1)"), nil)
             }
             return octets[0] == 127 ? .loopback : .other
         }
@@ -130,7 +130,7 @@ public enum APIURLPolicy {
         for label in labels {
             guard !label.isEmpty, label.count <= 63, label.first != "-", label.last != "-",
                   label.allSatisfy({ $0.isASCIIDigitCharacter || ("a"..."z").contains($0) || $0 == "-" }) else {
-                throw refuse("the host name is malformed", nil)
+                throw refuse(msg("the host name is malformed"), nil)
             }
         }
         return .other

@@ -40,19 +40,19 @@ extension ExitStatus {
     /// One line for `pwnvault help exit-status` and the docs.
     public var meaning: String {
         switch self {
-        case .success: return "success; check: no checked account has a breach not yet acknowledged; watch: nothing new"
-        case .breachesFound: return "check: a checked account has a breach, paste or stealer log not yet acknowledged (pwnvault ack); watch: something new was found"
-        case .usage: return "usage: unknown command or option, bad value, invalid account, unknown id"
-        case .authentication: return "wrong passphrase, passphrases that differ, or no way to ask for one"
-        case .vault: return "no vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error"
-        case .keyring: return "the keyring was needed and is unusable, or holds a key for another vault"
-        case .network: return "HIBP could not be reached, answered nonsense, was blocked by its network (Cloudflare's 403) or asked to wait too long; the run did not complete"
-        case .apiAuthorization: return "HIBP refused the API key or what it may do (401, 403), or no key is available"
-        case .partial: return "the run completed but some accounts could not be checked; schedule enable: no user manager, nothing installed, a crontab line printed"
-        case .hungUp: return "ui, reveal: the terminal hung up (SIGHUP, 128+1); the terminal is put back as it was"
-        case .interrupted: return "interrupted (Ctrl-C; elsewhere than ui and reveal also SIGTERM, SIGHUP); finished work is kept"
-        case .quit: return "ui, reveal: quit with Ctrl-\\ (SIGQUIT, 128+3)"
-        case .terminated: return "ui, reveal: terminated (SIGTERM, 128+15)"
+        case .success: return msg("success; check: no checked account has a breach not yet acknowledged; watch: nothing new")
+        case .breachesFound: return msg("check: a checked account has a breach, paste or stealer log not yet acknowledged (pwnvault ack); watch: something new was found")
+        case .usage: return msg("usage: unknown command or option, bad value, invalid account, unknown id")
+        case .authentication: return msg("wrong passphrase, passphrases that differ, or no way to ask for one")
+        case .vault: return msg("no vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error")
+        case .keyring: return msg("the keyring was needed and is unusable, or holds a key for another vault")
+        case .network: return msg("HIBP could not be reached, answered nonsense, was blocked by its network (Cloudflare's 403) or asked to wait too long; the run did not complete")
+        case .apiAuthorization: return msg("HIBP refused the API key or what it may do (401, 403), or no key is available")
+        case .partial: return msg("the run completed but some accounts could not be checked; schedule enable: no user manager, nothing installed, a crontab line printed")
+        case .hungUp: return msg("ui, reveal: the terminal hung up (SIGHUP, 128+1); the terminal is put back as it was")
+        case .interrupted: return msg("interrupted (Ctrl-C; elsewhere than ui and reveal also SIGTERM, SIGHUP); finished work is kept")
+        case .quit: return msg("ui, reveal: quit with Ctrl-\\ (SIGQUIT, 128+3)")
+        case .terminated: return msg("ui, reveal: terminated (SIGTERM, 128+15)")
         }
     }
 }

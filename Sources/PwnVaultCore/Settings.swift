@@ -2,9 +2,9 @@ import FoundationEssentials
 
 /// Every environment variable pwnvault reads, read in this one place, each with its default.
 ///
-/// `documentation` is the table that `pwnvault help environment` and the man page print. The HIBP
-/// API key is read here too, but it is a secret: `environmentAPIKey` never prints and hands the key
-/// out only as `SecretBytes`.
+/// `documentation` is the table that `pwnvault help environment` and the man page print, in the
+/// reader's language (computed when read). The HIBP API key is read here too, but it is a secret:
+/// `environmentAPIKey` never prints and hands the key out only as `SecretBytes`.
 public struct Settings: Sendable, Equatable {
     /// Whether the desktop keyring may be used.
     public enum KeyringMode: String, Sendable, CaseIterable {
@@ -46,43 +46,43 @@ public struct Settings: Sendable, Equatable {
     public static let defaultPasswordsURL = "https://api.pwnedpasswords.com"
 
     /// Each variable pwnvault reads: its name, its default, and what it does (one line each).
-    public static let documentation: [(name: String, defaultValue: String, meaning: String)] = [
+    public static var documentation: [(name: String, defaultValue: String, meaning: String)] { [
         (vaultVariable, "$XDG_DATA_HOME/pwnvault/vault",
-         "the vault file; --vault PATH takes precedence"),
+         msg("the vault file; --vault PATH takes precedence")),
         (keyringVariable, "auto",
-         "auto: keep the vault key in the desktop keyring when one answers; none: never use the keyring"),
+         msg("auto: keep the vault key in the desktop keyring when one answers; none: never use the keyring")),
         (keyringTimeoutVariable, "\(defaultKeyringTimeoutMilliseconds)",
-         "how long to wait for the keyring, in milliseconds (1 to 600000), before using the passphrase"),
+         msg("how long to wait for the keyring, in milliseconds (1 to 600000), before using the passphrase")),
         (keyringPromptTimeoutVariable, "\(defaultKeyringPromptTimeoutMilliseconds)",
-         "how long to wait for you to answer the keyring's own dialog (KeePassXC's access request, an unlock), in milliseconds (1 to 600000); only on a terminal"),
-        (passphraseFileVariable, "(unset: ask on the terminal)",
-         "read the vault passphrase from the first line of this file instead of asking"),
+         msg("how long to wait for you to answer the keyring's own dialog (KeePassXC's access request, an unlock), in milliseconds (1 to 600000); only on a terminal")),
+        (passphraseFileVariable, msg("(unset: ask on the terminal)"),
+         msg("read the vault passphrase from the first line of this file instead of asking")),
         (apiURLVariable, defaultAPIURL,
-         "the HIBP API base address: https, or http to this machine only (127.0.0.1 or localhost, for test servers)"),
+         msg("the HIBP API base address: https, or http to this machine only (127.0.0.1 or localhost, for test servers)")),
         (passwordsURLVariable, defaultPasswordsURL,
-         "the Pwned Passwords base address, with the same rule"),
-        (apiKeyVariable, "(unset)",
-         "the HIBP API key (a secret: better kept in the keyring with `pwnvault config api-key`)"),
+         msg("the Pwned Passwords base address, with the same rule")),
+        (apiKeyVariable, msg("(unset)"),
+         msg("the HIBP API key (a secret: better kept in the keyring with `pwnvault config api-key`)")),
         (httpTimeoutVariable, "\(defaultHTTPTimeoutSeconds)",
-         "seconds one request to HIBP may take before it is retried (1 to 600)"),
+         msg("seconds one request to HIBP may take before it is retried (1 to 600)")),
         (maxWaitVariable, "\(defaultMaxWaitSeconds)",
-         "the longest single wait HIBP may ask check for (429 retry-after), in seconds (1 to 86400); a longer one ends the run"),
+         msg("the longest single wait HIBP may ask check for (429 retry-after), in seconds (1 to 86400); a longer one ends the run")),
         (kAnonymityVariable, "auto",
-         "how check and watch look e-mail addresses up: auto (by k-anonymity, 6 hex characters of the SHA-1, while the key's plan allows it, else whole), require (never whole: status 7 instead), off (whole); --k-anonymity takes precedence"),
-        (shareVariable, "(unset: off)",
-         "any value but 0, no, false or off: share mode, accounts shown only by label or #id"),
-        ("LC_ALL", "(unset)", "the locale; its territory (en_GB.UTF-8: GB) is the region national phone numbers are read in, before LC_TELEPHONE's and LANG's; its code page reads vCard 2.1 text, before LC_CTYPE's and LANG's"),
-        ("LC_TELEPHONE", "(unset)", "the locale for phone numbers, when LC_ALL is unset; C and POSIX name no region; add and import take --region CC instead"),
-        ("LC_CTYPE", "(unset)", "the locale for character sets, when LC_ALL is unset: import reads vCard 2.1 text that has no CHARSET and is not UTF-8 in its code page (else Windows-1252)"),
-        ("LANG", "(unset)", "the locale when LC_ALL and the LC_ variable above for the purpose are unset"),
-        ("NO_COLOR", "(unset)", "any non-empty value turns colors off"),
-        ("TERM", "(unset)", "the terminal type; dumb counts as no terminal (no colors, accounts redacted)"),
-        ("PAGER", "less -FRX", "the program long output is shown through on a terminal"),
-        ("XDG_DATA_HOME", "$HOME/.local/share", "where the vault lives unless set otherwise; ignored unless absolute"),
-        ("XDG_CACHE_HOME", "$HOME/.cache", "where the breach catalog is cached; ignored unless absolute"),
-        ("XDG_CONFIG_HOME", "$HOME/.config", "where configuration would live; ignored unless absolute"),
-        ("HOME", "(none)", "the home folder, for the defaults above and for showing paths as ~/…"),
-    ]
+         msg("how check and watch look e-mail addresses up: auto (by k-anonymity, 6 hex characters of the SHA-1, while the key's plan allows it, else whole), require (never whole: status 7 instead), off (whole); --k-anonymity takes precedence")),
+        (shareVariable, msg("(unset: off)"),
+         msg("any value but 0, no, false or off: share mode, accounts shown only by label or #id")),
+        ("LC_ALL", msg("(unset)"), msg("the locale; its territory (en_GB.UTF-8: GB) is the region national phone numbers are read in, before LC_TELEPHONE's and LANG's; its code page reads vCard 2.1 text, before LC_CTYPE's and LANG's")),
+        ("LC_TELEPHONE", msg("(unset)"), msg("the locale for phone numbers, when LC_ALL is unset; C and POSIX name no region; add and import take --region CC instead")),
+        ("LC_CTYPE", msg("(unset)"), msg("the locale for character sets, when LC_ALL is unset: import reads vCard 2.1 text that has no CHARSET and is not UTF-8 in its code page (else Windows-1252)")),
+        ("LANG", msg("(unset)"), msg("the locale when LC_ALL and the LC_ variable above for the purpose are unset")),
+        ("NO_COLOR", msg("(unset)"), msg("any non-empty value turns colors off")),
+        ("TERM", msg("(unset)"), msg("the terminal type; dumb counts as no terminal (no colors, accounts redacted)")),
+        ("PAGER", "less -FRX", msg("the program long output is shown through on a terminal")),
+        ("XDG_DATA_HOME", "$HOME/.local/share", msg("where the vault lives unless set otherwise; ignored unless absolute")),
+        ("XDG_CACHE_HOME", "$HOME/.cache", msg("where the breach catalog is cached; ignored unless absolute")),
+        ("XDG_CONFIG_HOME", "$HOME/.config", msg("where configuration would live; ignored unless absolute")),
+        ("HOME", msg("(none)"), msg("the home folder, for the defaults above and for showing paths as ~/…")),
+    ] }
 
     // MARK: The values
 
@@ -159,14 +159,14 @@ public struct Settings: Sendable, Equatable {
             }
             return chosen
         }
-        keyring = try choice(Self.keyringVariable, default: KeyringMode.auto, expected: "none or auto")
+        keyring = try choice(Self.keyringVariable, default: KeyringMode.auto, expected: msg("none or auto"))
 
         /// Milliseconds in `keyringTimeoutRange` from `variable`, or `fallback` when it is unset.
         func milliseconds(_ variable: String, default fallback: Int) throws -> Int {
             guard let raw = value(variable) else { return fallback }
             guard raw.allSatisfy({ ("0"..."9").contains($0) }), let ms = Int(raw), Self.keyringTimeoutRange.contains(ms) else {
                 throw SettingsError.invalidValue(variable: variable, value: raw,
-                                                 expected: "a number of milliseconds from 1 to 600000")
+                                                 expected: msg("a number of milliseconds from 1 to 600000"))
             }
             return ms
         }
@@ -191,14 +191,14 @@ public struct Settings: Sendable, Equatable {
             guard let raw = value(variable) else { return fallback }
             guard raw.allSatisfy({ ("0"..."9").contains($0) }), let seconds = Int(raw), range.contains(seconds) else {
                 throw SettingsError.invalidValue(variable: variable, value: raw,
-                                                 expected: "a number of seconds from \(range.lowerBound) to \(range.upperBound)")
+                                                 expected: msg("a number of seconds from {1} to {2}", range.lowerBound, range.upperBound))
             }
             return seconds
         }
         httpTimeoutSeconds = try seconds(Self.httpTimeoutVariable, in: Self.httpTimeoutRange, default: Self.defaultHTTPTimeoutSeconds)
         maxWaitSeconds = try seconds(Self.maxWaitVariable, in: Self.maxWaitRange, default: Self.defaultMaxWaitSeconds)
 
-        kAnonymity = try choice(Self.kAnonymityVariable, default: KAnonymityMode.auto, expected: "auto, require or off")
+        kAnonymity = try choice(Self.kAnonymityVariable, default: KAnonymityMode.auto, expected: msg("auto, require or off"))
 
         if let raw = value(Self.shareVariable) {
             shareMode = !["0", "no", "false", "off"].contains(raw.lowercased())

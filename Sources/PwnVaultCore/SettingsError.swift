@@ -13,24 +13,23 @@ public enum SettingsError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case let .invalidValue(variable, value, expected):
-            return "\(variable) is set to '\(Self.shown(value))', which is not \(expected)"
+            return msg("{1} is set to '{2}', which is not {3}", variable, Self.shown(value), expected)
         case let .unsafeAPIURL(variable, address, reason):
-            let source = variable.map { " in \($0)" } ?? ""
-            return "refusing the API address '\(address)'\(source): \(reason)"
+            return variable.map { msg("refusing the API address '{1}' in {2}: {3}", address, $0, reason) }
+                ?? msg("refusing the API address '{1}': {2}", address, reason)
         case let .unreachableAPIURL(variable, address, reason):
-            return "cannot use the API address '\(address)' in \(variable): \(reason)"
+            return msg("cannot use the API address '{1}' in {2}: {3}", address, variable, reason)
         }
     }
 
     public var hint: String? {
         switch self {
         case let .invalidValue(variable, _, _):
-            return "fix \(variable) or unset it to use the default"
+            return msg("fix {1} or unset it to use the default", variable)
         case .unsafeAPIURL:
-            return "use an https:// address, or http://127.0.0.1:PORT for a test server on this machine"
+            return msg("use an https:// address, or http://127.0.0.1:PORT for a test server on this machine")
         case let .unreachableAPIURL(variable, _, _):
-            return "set \(variable) with a host name instead; for a test server on ::1 use http://localhost:PORT, "
-                + "which reaches ::1 as well as 127.0.0.1"
+            return msg("set {1} with a host name instead; for a test server on ::1 use http://localhost:PORT, which reaches ::1 as well as 127.0.0.1", variable)
         }
     }
 

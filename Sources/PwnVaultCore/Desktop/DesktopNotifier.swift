@@ -53,21 +53,24 @@ public struct DesktopNotifier: Sendable {
     /// The short reason for a failure code; GLib's message only where it adds something.
     static func reason(status: Int32, message: String) -> String {
         switch status {
-        case Int32(PWV_NOTIFY_ERR_NO_BUS): return "no D-Bus session bus" + detail(message)
-        case Int32(PWV_NOTIFY_ERR_NO_SERVICE): return "no notification service on the session bus"
-        case Int32(PWV_NOTIFY_ERR_TIMEOUT): return "the notification service did not answer in time"
-        case Int32(PWV_NOTIFY_ERR_FAILED): return "the notification service refused it" + detail(message)
-        default: return "the notification could not be sent" + detail(message)
+        case Int32(PWV_NOTIFY_ERR_NO_BUS):
+            return detail(message).map { msg("no D-Bus session bus ({1})", $0) } ?? msg("no D-Bus session bus")
+        case Int32(PWV_NOTIFY_ERR_NO_SERVICE): return msg("no notification service on the session bus")
+        case Int32(PWV_NOTIFY_ERR_TIMEOUT): return msg("the notification service did not answer in time")
+        case Int32(PWV_NOTIFY_ERR_FAILED):
+            return detail(message).map { msg("the notification service refused it ({1})", $0) } ?? msg("the notification service refused it")
+        default:
+            return detail(message).map { msg("the notification could not be sent ({1})", $0) } ?? msg("the notification could not be sent")
         }
     }
 
-    /// ` (message)`, cleaned for one line and cut short; empty when there is no message.
-    private static func detail(_ message: String) -> String {
+    /// GLib's message, cleaned for one line and cut short; nil when there is none.
+    private static func detail(_ message: String) -> String? {
         var text = Sanitizer.singleLine(message).trimmingWhitespace()
         if text.hasSuffix(".") { text.removeLast() }
-        guard !text.isEmpty else { return "" }
+        guard !text.isEmpty else { return nil }
         if text.count > 120 { text = String(text.prefix(119)) + "…" }
-        return " (\(text.prefix(1).lowercased() + text.dropFirst()))"
+        return text.prefix(1).lowercased() + text.dropFirst()
     }
 
     private static func message(of error: inout pwv_notify_error) -> String {

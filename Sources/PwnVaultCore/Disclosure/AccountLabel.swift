@@ -15,8 +15,8 @@ public struct AccountLabel: Sendable, Equatable {
 
         public var reason: String {
             switch self {
-            case .controlCharacters: return "it contains control characters"
-            case let .tooLong(max): return "it is longer than \(max) characters"
+            case .controlCharacters: return msg("it contains control characters")
+            case let .tooLong(max): return msg(one: "it is longer than {1} character", many: "it is longer than {1} characters", count: max, max)
             case let .carriesAccount(finding): return finding.reason
             }
         }

@@ -48,16 +48,16 @@ public struct Disclosure: Sendable {
     public func pickerAccount(_ parsed: ParsedAccount) -> String {
         guard policy.shareMode else { return Masking.mask(parsed.normalized, kind: parsed.kind) }
         switch parsed.kind {
-        case .email: return "e-mail address"
-        case .phone: return "phone number"
-        case .username: return "username"
+        case .email: return msg("e-mail address")
+        case .phone: return msg("phone number")
+        case .username: return msg("username")
         }
     }
 
     /// A contact's name as a picker shows it (`import --pick`, the ui's pick list): screened when the
     /// plan was made (it holds no address), cleaned for one line; shown in share mode too, like labels.
     public func pickerLabel(_ label: AccountLabel?) -> String {
-        label.map { Sanitizer.singleLine($0.text) } ?? "(no name)"
+        label.map { Sanitizer.singleLine($0.text) } ?? msg("(no name)")
     }
 
     /// `#3  a•••e@e•••.com  Label`: the id, the masked account where accounts may show, and the label.
@@ -139,14 +139,14 @@ public struct Disclosure: Sendable {
     public static func notificationText(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?,
                                         countOnly: Bool) -> (summary: String, body: String) {
         let n = news.count
-        let summary = "pwnvault: news for \(n) account\(n == 1 ? "" : "s")"
+        let summary = msg(one: "pwnvault: news for {1} account", many: "pwnvault: news for {1} accounts", count: n, n)
         if countOnly {
-            return (summary, "Run 'pwnvault list' to see which.")
+            return (summary, msg("Run 'pwnvault list' to see which."))
         }
         let gate = Disclosure(policy: DisplayPolicy(terminal: false))   // a lock screen is not a private terminal
         let lines = news.map { item -> String in
             let who = gate.label(item.account).map { "\($0) (#\(item.account.id))" } ?? "#\(item.account.id)"
-            return who + ": " + gate.newsParts(item.findings, catalog: catalog).joined(separator: "; ")
+            return msg("{1}: {2}", who, gate.newsParts(item.findings, catalog: catalog).joined(separator: msg("; ")))
         }
         return (summary, lines.joined(separator: "\n"))
     }
@@ -163,16 +163,19 @@ public struct Disclosure: Sendable {
     public func newsParts(_ news: [Finding], catalog: BreachCatalog?) -> [String] {
         let disclosed = self.news(news, catalog: catalog)
         var parts = disclosed.shown.map { Sanitizer.singleLine($0.hasDetails ? $0.title : $0.name) }
-        if disclosed.sensitive > 0 { parts.append(Self.count(disclosed.sensitive, "sensitive breach", "sensitive breaches")) }
-        if disclosed.unnamed > 0 { parts.append(Self.count(disclosed.unnamed, "breach not in the catalog", "breaches not in the catalog")) }
+        let sensitive = disclosed.sensitive, unnamed = disclosed.unnamed
+        if sensitive > 0 { parts.append(msg(one: "{1} sensitive breach", many: "{1} sensitive breaches", count: sensitive, sensitive)) }
+        if unnamed > 0 {
+            parts.append(msg(one: "{1} breach not in the catalog", many: "{1} breaches not in the catalog", count: unnamed, unnamed))
+        }
         let pastes = news.filter { $0.kind == .paste }.count
-        if pastes > 0 { parts.append(Self.count(pastes, "paste", "pastes")) }
+        if pastes > 0 { parts.append(msg(one: "{1} paste", many: "{1} pastes", count: pastes, pastes)) }
         let sites = news.filter { $0.kind == .stealerLog }.count
-        if sites > 0 { parts.append(Self.count(sites, "website in info-stealer logs", "websites in info-stealer logs")) }
+        if sites > 0 {
+            parts.append(msg(one: "{1} website in info-stealer logs", many: "{1} websites in info-stealer logs", count: sites, sites))
+        }
         return parts
     }
-
-    static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
     // MARK: reveal
 
@@ -254,9 +257,15 @@ public struct DisclosedBreaches: Sendable, Equatable {
     public var countedNotes: [String] {
         var notes: [String] = []
         if sensitive > 0 {
-            notes.append("\(sensitive) sensitive breach\(sensitive == 1 ? "" : "es") (not named\(newSensitive > 0 ? ", \(newSensitive) new" : ""))")
+            notes.append(newSensitive > 0
+                ? msg(one: "{1} sensitive breach (not named, {2} new)", many: "{1} sensitive breaches (not named, {2} new)",
+                      count: sensitive, sensitive, newSensitive)
+                : msg(one: "{1} sensitive breach (not named)", many: "{1} sensitive breaches (not named)", count: sensitive, sensitive))
         }
-        if unnamed > 0 { notes.append("\(unnamed) breach\(unnamed == 1 ? "" : "es") not named (no catalog entry to tell whether \(unnamed == 1 ? "it is" : "they are") sensitive)") }
+        if unnamed > 0 {
+            notes.append(msg(one: "{1} breach not named (no catalog entry to tell whether it is sensitive)",
+                             many: "{1} breaches not named (no catalog entry to tell whether they are sensitive)", count: unnamed, unnamed))
+        }
         return notes
     }
 }

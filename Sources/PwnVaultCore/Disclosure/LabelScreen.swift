@@ -18,12 +18,12 @@ public enum LabelScreen {
 
         public var reason: String {
             switch self {
-            case .emailAddress: return "it contains an e-mail address"
-            case .phoneNumber: return "it contains a phone number"
-            case let .vaultAccount(id): return "it contains the account #\(id)"
-            case .accountAdded: return "it contains the account it labels"
-            case let .partOfVaultAccount(id): return "it contains part of the account #\(id)"
-            case .partOfAccountAdded: return "it contains part of the account it labels"
+            case .emailAddress: return msg("it contains an e-mail address")
+            case .phoneNumber: return msg("it contains a phone number")
+            case let .vaultAccount(id): return msg("it contains the account #{1}", id)
+            case .accountAdded: return msg("it contains the account it labels")
+            case let .partOfVaultAccount(id): return msg("it contains part of the account #{1}", id)
+            case .partOfAccountAdded: return msg("it contains part of the account it labels")
             }
         }
     }
@@ -37,9 +37,9 @@ public enum LabelScreen {
         public var text: String {
             switch self {
             case let .localPartOfVaultAccount(id):
-                return "the label is the part before '@' of the account #\(id); whoever sees the label learns that part"
+                return msg("the label is the part before '@' of the account #{1}; whoever sees the label learns that part", id)
             case .localPartOfAccountAdded:
-                return "the label is the part before '@' of the account it labels; whoever sees the label learns that part"
+                return msg("the label is the part before '@' of the account it labels; whoever sees the label learns that part")
             }
         }
     }

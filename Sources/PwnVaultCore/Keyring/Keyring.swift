@@ -54,27 +54,44 @@ public enum KeyringError: Error, Equatable, Sendable {
     /// One lower-case phrase for "falling back to the passphrase: …".
     public var reason: String {
         switch self {
-        case let .unavailable(r): return "no usable keyring (\(r))"
+        case let .unavailable(r): return msg("no usable keyring ({1})", Self.reasonWords(r))
         case let .noCollection(p):
             switch p {
-            case .keePassXC: return "KeePassXC has no database open for pwnvault (none open, or no group exposed to the Secret Service)"
-            case .kWallet: return "KWallet has no wallet open for the Secret Service"
-            default: return "no usable keyring (\(p.name) has no default collection)"
+            case .keePassXC: return msg("KeePassXC has no database open for pwnvault (none open, or no group exposed to the Secret Service)")
+            case .kWallet: return msg("KWallet has no wallet open for the Secret Service")
+            default: return msg("no usable keyring ({1} has no default collection)", p.name)
             }
         case let .locked(p): return p.lockedPhrase
-        case let .needsApproval(p): return "\(p.name) asks a person to approve each access to pwnvault's key, and nobody is here to answer"
-        case let .needsDeletionConfirmed(p): return "\(p.name) asks a person to confirm deleting pwnvault's item, and nobody is here to answer"
-        case let .refused(p): return "\(p.name)'s dialog was closed without allowing access"
-        case let .unanswered(p, ms): return "nobody answered \(p.name)'s dialog within \(Self.seconds(ms))"
-        case let .timedOut(p): return "\(p.name) did not answer in time"
-        case .disabled: return "the keyring is turned off (PWNVAULT_KEYRING=none)"
-        case let .failed(r): return "the keyring failed (\(r))"
+        case let .needsApproval(p): return msg("{1} asks a person to approve each access to pwnvault's key, and nobody is here to answer", p.name)
+        case let .needsDeletionConfirmed(p): return msg("{1} asks a person to confirm deleting pwnvault's item, and nobody is here to answer", p.name)
+        case let .refused(p): return msg("{1}'s dialog was closed without allowing access", p.name)
+        case let .unanswered(p, ms): return msg("nobody answered {1}'s dialog within {2}", p.name, Self.seconds(ms))
+        case let .timedOut(p): return msg("{1} did not answer in time", p.name)
+        case .disabled: return msg("the keyring is turned off (PWNVAULT_KEYRING=none)")
+        case let .failed(r): return msg("the keyring failed ({1})", Self.reasonWords(r))
         }
     }
 
     /// "60 s", "1.5 s".
     static func seconds(_ milliseconds: Int) -> String {
-        milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+        msg("{1} s", milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)")
+    }
+
+    /// A reason of `.unavailable` or `.failed` in the reader's language. Reasons are kept as thrown, in
+    /// English (they are compared, and what libsecret or D-Bus said is passed on as it is); pwnvault's
+    /// own fixed ones are translated when shown.
+    static func reasonWords(_ reason: String) -> String {
+        switch reason {
+        case "no Secret Service provider on the session bus": return msg("no Secret Service provider on the session bus")
+        case "the D-Bus session bus went away": return msg("the D-Bus session bus went away")
+        case "no D-Bus session": return msg("no D-Bus session")
+        case "cannot connect to the D-Bus session bus": return msg("cannot connect to the D-Bus session bus")
+        case "the stored secret is too large": return msg("the stored secret is too large")
+        case "the stored item is not a pwnvault secret": return msg("the stored item is not a pwnvault secret")
+        case "out of memory or threads": return msg("out of memory or threads")
+        case "invalid request to the keyring": return msg("invalid request to the keyring")
+        default: return reason
+        }
     }
 }
 
@@ -138,22 +155,23 @@ extension KeyringError: UserFacingError {
     public var hint: String? {
         switch self {
         case let .noCollection(p): return p.collectionAdvice
-        case let .locked(p): return "\(p.unlockAdvice) and try again; unattended runs never show an unlock dialog"
-        case let .needsApproval(p): return "\(p.unattendedAdvice), or run pwnvault from a terminal and approve it in \(p.name)'s window"
-        case let .needsDeletionConfirmed(p): return "run it from a terminal and confirm the deletion in \(p.name)'s window"
-        case let .refused(p): return "run it again and allow access in \(p.name)'s window, or give the passphrase"
+        case let .locked(p): return msg("{1} and try again; unattended runs never show an unlock dialog", p.unlockAdvice)
+        case let .needsApproval(p): return msg("{1}, or run pwnvault from a terminal and approve it in {2}'s window", p.unattendedAdvice, p.name)
+        case let .needsDeletionConfirmed(p): return msg("run it from a terminal and confirm the deletion in {1}'s window", p.name)
+        case let .refused(p): return msg("run it again and allow access in {1}'s window, or give the passphrase", p.name)
         case let .unanswered(p, _):
             // KeePassXC 2.7 leaves its access dialog up when the prompt is withdrawn (seen with the real daemon).
-            let leftOpen = p == .keePassXC ? "KeePassXC keeps its dialog open after pwnvault gives up: close it; then " : ""
-            return "\(leftOpen)run it again and answer the dialog, or raise \(Settings.keyringPromptTimeoutVariable)"
+            return p == .keePassXC
+                ? msg("KeePassXC keeps its dialog open after pwnvault gives up: close it; then run it again and answer the dialog, or raise {1}", Settings.keyringPromptTimeoutVariable)
+                : msg("run it again and answer the dialog, or raise {1}", Settings.keyringPromptTimeoutVariable)
         case let .timedOut(p):
             switch p {
-            case .keePassXC: return "is KeePassXC showing a dialog? answer it, or restart KeePassXC; or raise \(Settings.keyringTimeoutVariable)"
-            default: return "restart \(p.name) (or log out and in), or raise \(Settings.keyringTimeoutVariable)"
+            case .keePassXC: return msg("is KeePassXC showing a dialog? answer it, or restart KeePassXC; or raise {1}", Settings.keyringTimeoutVariable)
+            default: return msg("restart {1} (or log out and in), or raise {2}", p.name, Settings.keyringTimeoutVariable)
             }
-        case .disabled: return "unset PWNVAULT_KEYRING to use the desktop keyring"
+        case .disabled: return msg("unset PWNVAULT_KEYRING to use the desktop keyring")
         case .unavailable, .failed:
-            return "a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) must be running in this session"
+            return msg("a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) must be running in this session")
         }
     }
     public var exitStatus: ExitStatus { .keyring }

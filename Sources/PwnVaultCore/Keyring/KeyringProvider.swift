@@ -19,9 +19,9 @@ public enum KeyringProvider: Equatable, Sendable {
     /// How a tested provider must be set up for pwnvault (nil for others).
     public var setUp: String? {
         switch self {
-        case .gnomeKeyring: return "nothing to set up: the login keyring is unlocked when you log in"
-        case .keePassXC: return "Settings → Secret Service Integration on, a group exposed in the database's settings, the database unlocked; with \"Confirm when passwords are retrieved by clients\" on (the default) each run on a terminal asks you to allow it, and unattended runs (watch, the timer) need it off"
-        case .kWallet: return "kwalletrc: [org.freedesktop.secrets] apiEnabled=true, and the wallet open (pam_kwallet opens it at login)"
+        case .gnomeKeyring: return msg("nothing to set up: the login keyring is unlocked when you log in")
+        case .keePassXC: return msg("Settings → Secret Service Integration on, a group exposed in the database's settings, the database unlocked; with \"Confirm when passwords are retrieved by clients\" on (the default) each run on a terminal asks you to allow it, and unattended runs (watch, the timer) need it off")
+        case .kWallet: return msg("kwalletrc: [org.freedesktop.secrets] apiEnabled=true, and the wallet open (pam_kwallet opens it at login)")
         case .other, .unknown: return nil
         }
     }
@@ -67,15 +67,16 @@ public enum KeyringProvider: Equatable, Sendable {
         case .gnomeKeyring: return "GNOME Keyring"
         case .keePassXC: return "KeePassXC"
         case .kWallet: return "KWallet"
-        case let .other(program): return "the keyring (\(program))"
-        case .unknown: return "the keyring"
+        case let .other(program): return msg("the keyring ({1})", program)
+        case .unknown: return msg("the keyring")
         }
     }
 
     /// The same at the start of a sentence.
     public var capitalizedName: String {
         switch self {
-        case .other, .unknown: return "T" + name.dropFirst()
+        case let .other(program): return msg("The keyring ({1})", program)
+        case .unknown: return msg("The keyring")
         default: return name
         }
     }
@@ -83,10 +84,10 @@ public enum KeyringProvider: Equatable, Sendable {
     /// What a person does to unlock it.
     public var unlockAdvice: String {
         switch self {
-        case .gnomeKeyring: return "unlock the keyring (log in to the desktop session, or open Seahorse)"
-        case .keePassXC: return "unlock the database in KeePassXC"
-        case .kWallet: return "open the wallet (KWalletManager, or log in to Plasma)"
-        case .other, .unknown: return "unlock your keyring"
+        case .gnomeKeyring: return msg("unlock the keyring (log in to the desktop session, or open Seahorse)")
+        case .keePassXC: return msg("unlock the database in KeePassXC")
+        case .kWallet: return msg("open the wallet (KWalletManager, or log in to Plasma)")
+        case .other, .unknown: return msg("unlock your keyring")
         }
     }
 
@@ -94,13 +95,13 @@ public enum KeyringProvider: Equatable, Sendable {
     public var unattendedAdvice: String {
         switch self {
         case .keePassXC:
-            return "in KeePassXC, Settings → Secret Service Integration: turn off \"Confirm when passwords are retrieved by clients\" and keep the database unlocked"
+            return msg("in KeePassXC, Settings → Secret Service Integration: turn off \"Confirm when passwords are retrieved by clients\" and keep the database unlocked")
         case .kWallet:
-            return "keep the wallet open (KWalletManager: do not close it when idle)"
+            return msg("keep the wallet open (KWalletManager: do not close it when idle)")
         case .gnomeKeyring:
-            return "keep the login keyring unlocked (it is unlocked when you log in)"
+            return msg("keep the login keyring unlocked (it is unlocked when you log in)")
         case .other, .unknown:
-            return "keep your keyring unlocked"
+            return msg("keep your keyring unlocked")
         }
     }
 
@@ -108,33 +109,33 @@ public enum KeyringProvider: Equatable, Sendable {
     public var collectionAdvice: String {
         switch self {
         case .keePassXC:
-            return "open a database in KeePassXC and expose a group to the Secret Service (Database Settings → Secret Service Integration)"
+            return msg("open a database in KeePassXC and expose a group to the Secret Service (Database Settings → Secret Service Integration)")
         case .kWallet:
-            return "open a wallet, and check that kwalletrc has [org.freedesktop.secrets] apiEnabled=true"
+            return msg("open a wallet, and check that kwalletrc has [org.freedesktop.secrets] apiEnabled=true")
         case .gnomeKeyring:
-            return "log in to the desktop session (it makes the login keyring), or create a keyring in Seahorse"
+            return msg("log in to the desktop session (it makes the login keyring), or create a keyring in Seahorse")
         case .other, .unknown:
-            return "create a default keyring collection in your keyring program"
+            return msg("create a default keyring collection in your keyring program")
         }
     }
 
     /// What is locked, in its own words.
     var lockedPhrase: String {
         switch self {
-        case .gnomeKeyring: return "the GNOME keyring is locked"
-        case .keePassXC: return "KeePassXC's database is locked"
-        case .kWallet: return "KWallet's wallet is closed"
-        case .other, .unknown: return "\(name) is locked"
+        case .gnomeKeyring: return msg("the GNOME keyring is locked")
+        case .keePassXC: return msg("KeePassXC's database is locked")
+        case .kWallet: return msg("KWallet's wallet is closed")
+        case .other, .unknown: return msg("{1} is locked", name)
         }
     }
 
     /// What its dialog asks of the person, for "waiting for …: … in its window".
     func dialogRequest(unlocking collection: Bool) -> String {
         switch self {
-        case .keePassXC: return collection ? "unlock the database" : "allow pwnvault's access"
-        case .kWallet: return "open the wallet"
-        case .gnomeKeyring: return "unlock the keyring"
-        case .other, .unknown: return collection ? "unlock the keyring" : "allow pwnvault's access"
+        case .keePassXC: return collection ? msg("unlock the database") : msg("allow pwnvault's access")
+        case .kWallet: return msg("open the wallet")
+        case .gnomeKeyring: return msg("unlock the keyring")
+        case .other, .unknown: return collection ? msg("unlock the keyring") : msg("allow pwnvault's access")
         }
     }
 }

@@ -201,7 +201,8 @@ public struct SecretServiceKeyring: Keyring {
                 throw deleting ? KeyringError.needsDeletionConfirmed(provider) : KeyringError.needsApproval(provider)
             }
             if deleting && !collectionLocked {
-                interaction.announce("waiting for \(provider.name): confirm the deletion in its window (up to \(KeyringError.seconds(interaction.promptTimeoutMilliseconds)))…")
+                interaction.announce(msg("waiting for {1}: confirm the deletion in its window (up to {2})…", provider.name,
+                                         KeyringError.seconds(interaction.promptTimeoutMilliseconds)))
             } else {
                 announce(provider, unlocking: collectionLocked)
             }
@@ -327,7 +328,8 @@ public struct SecretServiceKeyring: Keyring {
 
     /// One line before the provider's dialog appears, so the person knows where to look.
     private func announce(_ provider: KeyringProvider, unlocking collection: Bool) {
-        interaction.announce("waiting for \(provider.name): \(provider.dialogRequest(unlocking: collection)) in its window (up to \(KeyringError.seconds(interaction.promptTimeoutMilliseconds)))…")
+        interaction.announce(msg("waiting for {1}: {2} in its window (up to {3})…", provider.name, provider.dialogRequest(unlocking: collection),
+                                 KeyringError.seconds(interaction.promptTimeoutMilliseconds)))
     }
 
     /// The error for a failed call; a timeout while a person had the dialog means nobody answered it.
@@ -417,7 +419,7 @@ extension SecretServiceKeyring {
         case ("g-dbus-error-quark", 15):
             return .unavailable(reason: "the D-Bus session bus went away")  // DISCONNECTED
         case ("g-dbus-error-quark", 9), ("g-dbus-error-quark", 10):
-            return .unavailable(reason: "\(provider.name) refused access")  // ACCESS_DENIED, AUTH_FAILED
+            return .unavailable(reason: Messages.english { "\(provider.name) refused access" })  // ACCESS_DENIED, AUTH_FAILED; kept in English as every reason
         case ("g-io-error-quark", _):
             // "Cannot autolaunch D-Bus without X11 $DISPLAY" (nothing set), "Could not connect: …"
             // (an address that leads nowhere), "Cannot spawn a message bus …".

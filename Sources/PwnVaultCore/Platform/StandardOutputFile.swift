@@ -21,7 +21,7 @@ public enum StandardOutputFile {
 /// The output file could not be made private; nothing was written to it.
 public struct OutputFileError: UserFacingError {
     public let reason: String
-    public var message: String { "cannot make the output file private (\(reason)); nothing was written" }
-    public var hint: String? { "write to a file you own on a local file system" }
+    public var message: String { msg("cannot make the output file private ({1}); nothing was written", reason) }
+    public var hint: String? { msg("write to a file you own on a local file system") }
     public var exitStatus: ExitStatus { .vault }
 }

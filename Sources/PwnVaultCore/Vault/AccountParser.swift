@@ -67,53 +67,51 @@ public enum AccountParseError: UserFacingError, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .empty: return "the account is empty"
-        case .controlCharacter: return "the account contains a control character, an invisible formatting character or an unassigned code point"
-        case .whitespaceInside: return "the account contains a space (only phone numbers may)"
-        case .tooManyAtSigns: return "the e-mail address contains more than one '@'"
-        case .emptyLocalPart: return "the e-mail address has nothing before the '@'"
-        case .localPartTooLong: return "the part of the e-mail address before the '@' is longer than 64 bytes"
+        case .empty: return msg("the account is empty")
+        case .controlCharacter: return msg("the account contains a control character, an invisible formatting character or an unassigned code point")
+        case .whitespaceInside: return msg("the account contains a space (only phone numbers may)")
+        case .tooManyAtSigns: return msg("the e-mail address contains more than one '@'")
+        case .emptyLocalPart: return msg("the e-mail address has nothing before the '@'")
+        case .localPartTooLong: return msg("the part of the e-mail address before the '@' is longer than 64 bytes")
         case .invalidLocalPartCharacter:
-            return "the part of the e-mail address before the '@' contains a character e-mail addresses cannot have"
-        case .emptyDomain: return "the e-mail address has nothing after the '@'"
-        case .domainWithoutDot: return "the domain of the e-mail address has no dot"
-        case .emptyDomainLabel: return "the domain of the e-mail address has an empty part (a dot at the start or end, or two in a row)"
-        case .domainLabelTooLong: return "a part of the domain of the e-mail address is longer than 63 bytes"
-        case .invalidDomainCharacter: return "the domain of the e-mail address contains a character domain names cannot have"
-        case .domainLabelHyphen: return "a part of the domain of the e-mail address starts or ends with a hyphen"
-        case .numericTopLevelDomain: return "the domain of the e-mail address ends in a number, not a name"
-        case .emailTooLong: return "the e-mail address is longer than 254 bytes"
-        case let .phoneDigitCount(n): return "the phone number has \(n) digit\(n == 1 ? "" : "s"); it needs 7 to 15"
-        case .phoneMisplacedPlus: return "the phone number has a '+' that is not at its start"
-        case .phoneParentheses: return "the phone number has unbalanced or nested parentheses"
-        case .phoneWithoutRegion: return "the phone number has no country code, and no region is set to read it in"
-        case .phoneTooShort: return "the phone number is too short for its country (or lacks its area code)"
-        case .phoneTooLong: return "the phone number is too long for its country"
-        case .phoneInvalidLength: return "the phone number has a length its country's numbers never have"
-        case .phoneUnreadable: return "the phone number cannot be read as one"
-        case .shortNumber: return "the account is a number too short to be a phone number, so it is not taken for a username either"
-        case .usernameTooLong: return "the username is longer than 64 characters"
+            return msg("the part of the e-mail address before the '@' contains a character e-mail addresses cannot have")
+        case .emptyDomain: return msg("the e-mail address has nothing after the '@'")
+        case .domainWithoutDot: return msg("the domain of the e-mail address has no dot")
+        case .emptyDomainLabel: return msg("the domain of the e-mail address has an empty part (a dot at the start or end, or two in a row)")
+        case .domainLabelTooLong: return msg("a part of the domain of the e-mail address is longer than 63 bytes")
+        case .invalidDomainCharacter: return msg("the domain of the e-mail address contains a character domain names cannot have")
+        case .domainLabelHyphen: return msg("a part of the domain of the e-mail address starts or ends with a hyphen")
+        case .numericTopLevelDomain: return msg("the domain of the e-mail address ends in a number, not a name")
+        case .emailTooLong: return msg("the e-mail address is longer than 254 bytes")
+        case let .phoneDigitCount(n):
+            return msg(one: "the phone number has {1} digit; it needs 7 to 15", many: "the phone number has {1} digits; it needs 7 to 15", count: n, n)
+        case .phoneMisplacedPlus: return msg("the phone number has a '+' that is not at its start")
+        case .phoneParentheses: return msg("the phone number has unbalanced or nested parentheses")
+        case .phoneWithoutRegion: return msg("the phone number has no country code, and no region is set to read it in")
+        case .phoneTooShort: return msg("the phone number is too short for its country (or lacks its area code)")
+        case .phoneTooLong: return msg("the phone number is too long for its country")
+        case .phoneInvalidLength: return msg("the phone number has a length its country's numbers never have")
+        case .phoneUnreadable: return msg("the phone number cannot be read as one")
+        case .shortNumber: return msg("the account is a number too short to be a phone number, so it is not taken for a username either")
+        case .usernameTooLong: return msg("the username is longer than 64 characters")
         case .invalidUsernameCharacter:
-            return "the username contains a character other than letters, digits, '.', '_' and '-'"
+            return msg("the username contains a character other than letters, digits, '.', '_' and '-'")
         case .usernameDotsOnly:
-            return "the username is made of dots only, which Have I Been Pwned cannot look up"
+            return msg("the username is made of dots only, which Have I Been Pwned cannot look up")
         }
     }
 
     public var hint: String? {
         if self == .phoneWithoutRegion {
-            return "write it with its country code (+44 7700 900123), or name its country with --region GB "
-                + "(add, import) or a locale such as LANG=en_GB.UTF-8"
+            return msg("write it with its country code (+44 7700 900123), or name its country with --region GB (add, import) or a locale such as LANG=en_GB.UTF-8")
         }
         if self == .shortNumber {
-            return "write a username with a letter in it, or a phone number in full (+44 7700 900123)"
+            return msg("write a username with a letter in it, or a phone number in full (+44 7700 900123)")
         }
         if self == .usernameDotsOnly {
-            return "in a web address '.' and '..' are steps between folders, so HIBP never sees them as a name; "
-                + "a username needs a letter, a digit, '_' or '-'"
+            return msg("in a web address '.' and '..' are steps between folders, so HIBP never sees them as a name; a username needs a letter, a digit, '_' or '-'")
         }
-        return "accepted forms: an e-mail address (name@example.com), a phone number with its country code "
-            + "(+44 20 7946 0958) or as dialled in your region (--region), or a username of up to 64 letters, digits, '.', '_' and '-'"
+        return msg("accepted forms: an e-mail address (name@example.com), a phone number with its country code (+44 20 7946 0958) or as dialled in your region (--region), or a username of up to 64 letters, digits, '.', '_' and '-'")
     }
 
     public var exitStatus: ExitStatus { .usage }

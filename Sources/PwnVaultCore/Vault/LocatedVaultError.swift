@@ -6,11 +6,11 @@ public struct LocatedVaultError: UserFacingError {
     public let displayPath: String
     public let backupPath: String?
 
-    public var message: String { "vault \(displayPath): \(underlying.message)" }
+    public var message: String { msg("vault {1}: {2}", displayPath, underlying.message) }
 
     public var hint: String? {
         if underlying.pointsToBackup, let backupPath {
-            return "the file was left as it is; a backup of the previous version is at \(backupPath)"
+            return msg("the file was left as it is; a backup of the previous version is at {1}", backupPath)
         }
         return underlying.hint
     }

@@ -48,9 +48,9 @@ public enum PassphraseSource: Equatable, Sendable {
 
     var describedForErrors: String {
         switch self {
-        case let .fileDescriptor(fd): return "file descriptor \(fd)"
+        case let .fileDescriptor(fd): return msg("file descriptor {1}", fd)
         case let .file(path): return path
-        case .terminal: return "the terminal"
+        case .terminal: return msg("the terminal")
         }
     }
 }
@@ -71,16 +71,16 @@ public enum PassphraseError: UserFacingError, Equatable {
 
     public var message: String {
         switch self {
-        case let .badDescriptor(fd): return "cannot read the passphrase from file descriptor \(fd): it is not open"
-        case let .unreadableFile(path, reason): return "cannot read the passphrase file \(path): \(reason.lowercased())"
-        case let .empty(source): return "the passphrase from \(source.describedForErrors) is empty"
-        case .mismatch: return "the two passphrases do not match"
-        case let .notARegularFile(path, what): return "the passphrase file \(path) is \(what), not a regular file"
-        case let .tooShort(minimum): return "the passphrase is too short (at least \(minimum) characters)"
+        case let .badDescriptor(fd): return msg("cannot read the passphrase from file descriptor {1}: it is not open", fd)
+        case let .unreadableFile(path, reason): return msg("cannot read the passphrase file {1}: {2}", path, reason.lowercased())
+        case let .empty(source): return msg("the passphrase from {1} is empty", source.describedForErrors)
+        case .mismatch: return msg("the two passphrases do not match")
+        case let .notARegularFile(path, what): return msg("the passphrase file {1} is {2}, not a regular file", path, what)
+        case let .tooShort(minimum): return msg(one: "the passphrase is too short (at least {1} character)", many: "the passphrase is too short (at least {1} characters)", count: minimum, minimum)
         case let .tooWeak(bits, minimum):
-            return "the passphrase is too easy to guess: zxcvbn estimates \(bits) bits, at least \(minimum) are needed"
+            return msg("the passphrase is too easy to guess: zxcvbn estimates {1} bits, at least {2} are needed", bits, minimum)
         case let .seenInBreaches(times):
-            return "the passphrase was seen \(Self.grouped(times)) times in data breaches (Pwned Passwords): it is on attackers' lists"
+            return msg(one: "the passphrase was seen {1} time in data breaches (Pwned Passwords): it is on attackers' lists", many: "the passphrase was seen {1} times in data breaches (Pwned Passwords): it is on attackers' lists", count: times, Self.grouped(times))
         }
     }
 
@@ -88,13 +88,13 @@ public enum PassphraseError: UserFacingError, Equatable {
         switch self {
         case .badDescriptor: return Self.howToPass
         case .notARegularFile:
-            return "write the passphrase to a file (mode 0600) and name that, or hand a pipe over with --passphrase-fd N (e.g. --passphrase-fd 3 3< <(pass show vault))"
-        case .tooShort: return "a few unrelated words make a strong passphrase that is easy to type"
+            return msg("write the passphrase to a file (mode 0600) and name that, or hand a pipe over with --passphrase-fd N (e.g. --passphrase-fd 3 3< <(pass show vault))")
+        case .tooShort: return msg("a few unrelated words make a strong passphrase that is easy to type")
         case .tooWeak:
-            return "four or more words picked at random make a strong passphrase that is easy to type (no keyboard walks, no well-known phrases); --weak-passphrase-ok uses it anyway"
+            return msg("four or more words picked at random make a strong passphrase that is easy to type (no keyboard walks, no well-known phrases); --weak-passphrase-ok uses it anyway")
         case .seenInBreaches:
-            return "choose one that was never used anywhere; --weak-passphrase-ok uses it anyway"
-        case .mismatch: return "nothing was changed; type the same passphrase twice"
+            return msg("choose one that was never used anywhere; --weak-passphrase-ok uses it anyway")
+        case .mismatch: return msg("nothing was changed; type the same passphrase twice")
         default: return nil
         }
     }
@@ -105,11 +105,11 @@ public enum PassphraseError: UserFacingError, Equatable {
     static func unusableKind(_ kind: FileStatus.Kind) -> String? {
         switch kind {
         case .regular, .symbolicLink: return nil
-        case .fifo: return "a named pipe (FIFO)"
-        case .device: return "a device"
-        case .socket: return "a socket"
-        case .directory: return "a folder"
-        case .other: return "of a kind that is not a file"
+        case .fifo: return msg("a named pipe (FIFO)")
+        case .device: return msg("a device")
+        case .socket: return msg("a socket")
+        case .directory: return msg("a folder")
+        case .other: return msg("of a kind that is not a file")
         }
     }
 
@@ -122,5 +122,7 @@ public enum PassphraseError: UserFacingError, Equatable {
     }
 
     /// The one place that says how to give pwnvault a passphrase without a terminal.
-    public static let howToPass = "pass it with --passphrase-file PATH, PWNVAULT_PASSPHRASE_FILE=PATH or --passphrase-fd N (the first line is used; never on the command line)"
+    public static var howToPass: String {
+        msg("pass it with --passphrase-file PATH, PWNVAULT_PASSPHRASE_FILE=PATH or --passphrase-fd N (the first line is used; never on the command line)")
+    }
 }

@@ -32,43 +32,64 @@ public enum VaultFormatError: UserFacingError, Equatable, Sendable {
     public var message: String {
         switch self {
         case .notAVault:
-            return "the file is not a pwnvault vault"
+            return msg("the file is not a pwnvault vault")
         case .truncated:
-            return "the vault file is truncated"
+            return msg("the vault file is truncated")
         case let .unsupportedVersion(version):
-            return "the vault uses format version \(version), which this pwnvault cannot read"
+            return msg("the vault uses format version {1}, which this pwnvault cannot read", version)
         case let .unsupported(feature):
-            return "the vault uses \(feature), which this pwnvault cannot read"
+            return msg("the vault uses {1}, which this pwnvault cannot read", feature)
         case let .tampered(reason):
-            return "the vault header was altered or damaged (\(reason))"
+            return msg("the vault header was altered or damaged ({1})", Self.reasonWords(reason))
         case let .damaged(reason):
-            return "the vault is damaged (\(reason))"
+            return msg("the vault is damaged ({1})", Self.reasonWords(reason))
         case .keyMismatch:
-            return "the key does not open this vault: it belongs to another vault, or the vault header was altered"
+            return msg("the key does not open this vault: it belongs to another vault, or the vault header was altered")
         case .wrongPassphrase:
-            return "wrong passphrase"
+            return msg("wrong passphrase")
         case let .unsupportedSchema(schema):
-            return "the vault holds data of schema \(schema), which this pwnvault cannot read"
+            return msg("the vault holds data of schema {1}, which this pwnvault cannot read", schema)
         case let .keyDerivationFailed(kdf):
-            return "the passphrase could not be stretched with Argon2id (\(kdf.summary))"
+            return msg("the passphrase could not be stretched with Argon2id ({1})", kdf.summary)
         case let .kdfParametersOutOfBounds(kdf):
-            return "the Argon2id limits \(kdf.summary) are outside the supported range "
-                + "(\(KDFParameters.minimum.summary) to \(KDFParameters.maximum.summary))"
+            return msg("the Argon2id limits {1} are outside the supported range ({2} to {3})",
+                       kdf.summary, KDFParameters.minimum.summary, KDFParameters.maximum.summary)
         case let .unwritablePayload(reason):
-            return "the accounts cannot be saved (\(reason))"
+            return msg("the accounts cannot be saved ({1})", Self.reasonWords(reason))
+        }
+    }
+
+    /// A reason as the reader's language words it. Reasons are kept in English (they are compared,
+    /// and Docs/VAULT_FORMAT.md §9 names them); the fixed ones are translated when shown, while those
+    /// that name offsets, members or limits (`accounts[3].result.status`) stay as they are.
+    static func reasonWords(_ reason: String) -> String {
+        switch reason {
+        case "reserved bytes are not zero": return msg("reserved bytes are not zero")
+        case "the Argon2id memory limit is not a whole number of KiB": return msg("the Argon2id memory limit is not a whole number of KiB")
+        case "the header does not match the key it wraps": return msg("the header does not match the key it wraps")
+        case "the header does not authenticate under the unwrapped key": return msg("the header does not authenticate under the unwrapped key")
+        case "the payload does not decrypt": return msg("the payload does not decrypt")
+        case "the payload has an impossible size": return msg("the payload has an impossible size")
+        case "the payload length exceeds the payload": return msg("the payload length exceeds the payload")
+        case "the payload padding is longer than needed": return msg("the payload padding is longer than needed")
+        case "the payload padding is not zero": return msg("the payload padding is not zero")
+        case "the payload schema is below 1": return msg("the payload schema is below 1")
+        case "the accounts take more than the 64 MiB a vault file may hold": return msg("the accounts take more than the 64 MiB a vault file may hold")
+        case "a date is outside the years 0001 to 9999": return msg("a date is outside the years 0001 to 9999")
+        default: return reason
         }
     }
 
     public var hint: String? {
         switch self {
         case .unsupportedVersion, .unsupportedSchema:
-            return "a newer pwnvault wrote it; upgrade pwnvault to open it"
+            return msg("a newer pwnvault wrote it; upgrade pwnvault to open it")
         case .wrongPassphrase:
-            return "passphrases are case-sensitive; check caps lock and the keyboard layout"
+            return msg("passphrases are case-sensitive; check caps lock and the keyboard layout")
         case .keyDerivationFailed:
-            return "this needs that much free memory; close other programs and try again"
+            return msg("this needs that much free memory; close other programs and try again")
         case .kdfParametersOutOfBounds:
-            return "choose one of: interactive, moderate, sensitive"
+            return msg("choose one of: interactive, moderate, sensitive")
         default:
             return nil
         }

@@ -4,6 +4,8 @@ import FoundationEssentials
 public enum UnlockMethod: Equatable, Sendable {
     case keyring
     /// Through the passphrase; `reason` says why the keyring was not used ("the keyring is locked", …).
+    /// It is kept in English whatever the reader's language (`status --json` gives it to scripts);
+    /// `VaultSession.passphraseReasonShown` is the same reason in the reader's language.
     case passphrase(reason: String)
 }
 
@@ -19,6 +21,9 @@ public final class VaultSession {
     public private(set) var header: VaultHeader
     public private(set) var payload: VaultPayload
     public let method: UnlockMethod
+    /// Why the keyring was not used, in the reader's language (nil when it was used): `method`'s
+    /// reason for people.
+    public private(set) var passphraseReasonShown: String?
     /// Present when this run proved knowledge of the passphrase (`open(requirePassphrase: true)`):
     /// what `Disclosure` asks for before it shows an account unmasked or names a sensitive breach.
     public private(set) var revealGrant: RevealGrant?
@@ -58,9 +63,10 @@ public final class VaultSession {
         } catch let e as KeyringError {
             problem = e
         }
-        let method: UnlockMethod = problem == nil ? .keyring : .passphrase(reason: problem!.reason)
+        let method: UnlockMethod = problem.map { p in .passphrase(reason: Messages.english { p.reason }) } ?? .keyring
         let session = VaultSession(location: location, store: store, header: made.header, payload: VaultPayload(),
                                    key: made.key, method: method, keyring: keyring, fileBytes: made.bytes)
+        session.passphraseReasonShown = problem?.reason
         if let notice { session.notices.append(notice) }
         return (session, problem)
     }
@@ -78,11 +84,12 @@ public final class VaultSession {
         let header = try readHeader(bytes, location: location, store: store)
         let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex)
 
-        var reason: String
+        // Computed when read: English for `method` (scripts read it), the reader's language for the prompt.
+        var reason: () -> String
         var keyringHoldsWrongKey = false
         var keyringUsable = false
         if requirePassphrase {
-            reason = "the passphrase is required for this command"
+            reason = { msg("the passphrase is required for this command") }
         } else {
             do {
                 keyringUsable = true
@@ -93,18 +100,18 @@ public final class VaultSession {
                                             key: key, method: .keyring, keyring: keyring, fileBytes: bytes)
                     }
                     keyringHoldsWrongKey = true
-                    reason = "the keyring's key for this vault does not open it"
+                    reason = { msg("the keyring's key for this vault does not open it") }
                 } else {
-                    reason = "the keyring has no key for this vault"
+                    reason = { msg("the keyring has no key for this vault") }
                 }
             } catch let e as KeyringError {
                 keyringUsable = false
-                reason = e.reason
+                reason = { e.reason }
             }
         }
 
         let key = try retry.run(retryIf: { ($0 as? VaultFormatError) == .wrongPassphrase }) { attempt in
-            let secret = try passphrase(requirePassphrase || attempt > 1 ? nil : reason)
+            let secret = try passphrase(requirePassphrase || attempt > 1 ? nil : reason())
             return try VaultFile.unwrapKey(header, passphrase: secret)
         }
         guard VaultFile.authenticates(header, key: key) else {
@@ -113,7 +120,8 @@ public final class VaultSession {
         }
         let payload = try openPayload(bytes, key: key, location: location, store: store)
         let session = VaultSession(location: location, store: store, header: header, payload: payload, key: key,
-                                   method: .passphrase(reason: reason), keyring: keyring, fileBytes: bytes)
+                                   method: .passphrase(reason: Messages.english(reason)), keyring: keyring, fileBytes: bytes)
+        session.passphraseReasonShown = reason()
         if requirePassphrase { session.revealGrant = RevealGrant() }
         // The vault was moved here, or its keyring item was lost or wrong: put the right key in the keyring.
         if keyringUsable && !requirePassphrase {
@@ -124,7 +132,7 @@ public final class VaultSession {
                 if keyringHoldsWrongKey { try keyring.clear(item) }
                 session.notices.append(try keep(key, as: item, in: keyring, replacing: keyringHoldsWrongKey).notice)
             } catch let e as KeyringError {
-                session.notices.append("could not store the vault key in the keyring: \(e.reason)")
+                session.notices.append(msg("could not store the vault key in the keyring: {1}", e.reason))
             }
         }
         return session
@@ -139,16 +147,16 @@ public final class VaultSession {
         let provider = keyring.provider()
         let state: KeyringItemState
         do { state = try keyring.probe(item) } catch let e as KeyringError {
-            return (nil, "stored the vault key in \(provider.name), but could not read it back (\(e.reason))")
+            return (nil, msg("stored the vault key in {1}, but could not read it back ({2})", provider.name, e.reason))
         }
         switch state {
         case .readable:
-            return (state, replacing ? "replaced the keyring's wrong key for this vault"
-                                     : "stored the vault key in \(provider.name); next time no passphrase is needed")
+            return (state, replacing ? msg("replaced the keyring's wrong key for this vault")
+                                     : msg("stored the vault key in {1}; next time no passphrase is needed", provider.name))
         case .needsApproval:
-            return (state, "stored the vault key in \(provider.name), which will ask you to allow each run of pwnvault; for runs without a dialog, \(provider.unattendedAdvice)")
+            return (state, msg("stored the vault key in {1}, which will ask you to allow each run of pwnvault; for runs without a dialog, {2}", provider.name, provider.unattendedAdvice))
         case .absent:
-            return (state, "stored the vault key in \(provider.name), but a new process does not find it there; the passphrase stays needed")
+            return (state, msg("stored the vault key in {1}, but a new process does not find it there; the passphrase stays needed", provider.name))
         }
     }
 

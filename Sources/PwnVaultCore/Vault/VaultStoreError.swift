@@ -40,72 +40,99 @@ public enum VaultStoreError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case .noLocation:
-            return "cannot tell where the vault is: neither HOME nor XDG_DATA_HOME is set"
+            return msg("cannot tell where the vault is: neither HOME nor XDG_DATA_HOME is set")
         case let .invalidPath(path, reason):
-            return "cannot use '\(SettingsError.shown(path))' as the vault path: \(reason)"
+            return msg("cannot use '{1}' as the vault path: {2}", SettingsError.shown(path), Self.pathReasonWords(reason))
         case let .notFound(path):
-            return "no vault at \(path)"
+            return msg("no vault at {1}", path)
         case let .notFoundButBackup(path, backup):
-            return "no vault at \(path), but its backup \(backup) is there"
+            return msg("no vault at {1}, but its backup {2} is there", path, backup)
         case let .alreadyExists(path):
-            return "a vault already exists at \(path)"
+            return msg("a vault already exists at {1}", path)
         case let .backupInTheWay(path, backup):
-            return "refusing to create a vault at \(path): the backup of an earlier vault, \(backup), would be lost"
+            return msg("refusing to create a vault at {1}: the backup of an earlier vault, {2}, would be lost", path, backup)
         case let .unsafePermissions(path, mode):
-            return "refusing to use \(path): other users can access it (mode \(Self.octal(mode)))"
+            return msg("refusing to use {1}: other users can access it (mode {2})", path, Self.octal(mode))
         case let .unsafeFolderPermissions(path, mode):
-            return "refusing to use the vault folder \(path): other users can change it (mode \(Self.octal(mode)))"
+            return msg("refusing to use the vault folder {1}: other users can change it (mode {2})", path, Self.octal(mode))
         case let .notOwned(path, owner):
-            return "refusing to use \(path): it belongs to another user (uid \(owner))"
+            return msg("refusing to use {1}: it belongs to another user (uid {2})", path, owner)
         case let .notARegularFile(path, what):
-            return "refusing to use \(path) as the vault: it is \(what), not a regular file"
+            return msg("refusing to use {1} as the vault: it is {2}, not a regular file", path, Self.kindWords(what))
         case let .notAFolder(path):
-            return "cannot use \(path) as the vault folder: it is not a folder"
+            return msg("cannot use {1} as the vault folder: it is not a folder", path)
         case let .tooLarge(path, size):
-            return "\(path) is too large to be a vault (\(size) bytes)"
+            return msg("{1} is too large to be a vault ({2} bytes)", path, size)
         case let .readFailed(path, reason):
-            return "could not read the vault at \(path): \(reason)"
+            return msg("could not read the vault at {1}: {2}", path, reason)
         case let .writeFailed(path, reason):
-            return "could not save the vault at \(path): \(reason)"
+            return msg("could not save the vault at {1}: {2}", path, reason)
         case let .syncFailed(path, reason):
-            return "saved the vault at \(path), but could not flush it to disk: \(reason)"
+            return msg("saved the vault at {1}, but could not flush it to disk: {2}", path, reason)
         case let .lockTimeout(path, seconds):
-            return "another pwnvault is changing the vault at \(path) (gave up after \(seconds) s)"
+            return msg("another pwnvault is changing the vault at {1} (gave up after {2} s)", path, seconds)
         case let .lockFailed(path, reason):
-            return "could not lock the vault at \(path): \(reason)"
+            return msg("could not lock the vault at {1}: {2}", path, reason)
+        }
+    }
+
+    /// A reason of `invalidPath` (thrown in English by `VaultLocation`: `doctor --json` reports it, and
+    /// tests compare it) in the reader's language.
+    static func pathReasonWords(_ reason: String) -> String {
+        switch reason {
+        case "it is not an absolute path": return msg("it is not an absolute path")
+        case "it names a folder, not a file": return msg("it names a folder, not a file")
+        case "it is empty": return msg("it is empty")
+        case "it starts with ~ but HOME is not set": return msg("it starts with ~ but HOME is not set")
+        case "it is relative and the working folder is unknown": return msg("it is relative and the working folder is unknown")
+        default: return reason
+        }
+    }
+
+    /// The words for a kind of file that `notARegularFile` keeps in English (`what`, as it is thrown
+    /// and compared), in the reader's language when shown.
+    static func kindWords(_ what: String) -> String {
+        switch what {
+        case "a symbolic link": return msg("a symbolic link")
+        case "not a file": return msg("not a file")
+        case "a folder": return msg("a folder")
+        case "a special file": return msg("a special file")
+        default: return what
         }
     }
 
     public var hint: String? {
         switch self {
         case .noLocation:
-            return "pass --vault PATH or set PWNVAULT_VAULT"
+            return msg("pass --vault PATH or set PWNVAULT_VAULT")
         case .invalidPath:
-            return "pass the path of the vault file itself, e.g. --vault ~/vaults/work"
+            return msg("pass the path of the vault file itself, e.g. --vault ~/vaults/work")
         case .notFound:
-            return "create one with: pwnvault init"
+            return msg("create one with: pwnvault init")
         case let .notFoundButBackup(path, backup):
-            return "restore it with: mv \(Self.shellQuoted(backup)) \(Self.shellQuoted(path)) (it holds the vault as it was before its last change)"
+            return msg("restore it with: mv {1} {2} (it holds the vault as it was before its last change)",
+                       Self.shellQuoted(backup), Self.shellQuoted(path))
         case .alreadyExists:
-            return "pwnvault never overwrites a vault; move it away first, or choose another path with --vault"
+            return msg("pwnvault never overwrites a vault; move it away first, or choose another path with --vault")
         case let .backupInTheWay(path, backup):
-            return "restore it with: mv \(Self.shellQuoted(backup)) \(Self.shellQuoted(path)); or move it elsewhere first to start afresh"
+            return msg("restore it with: mv {1} {2}; or move it elsewhere first to start afresh",
+                       Self.shellQuoted(backup), Self.shellQuoted(path))
         case let .unsafePermissions(path, _):
-            return "if nobody else changed it, make it private with: chmod 600 \(Self.shellQuoted(path))"
+            return msg("if nobody else changed it, make it private with: chmod 600 {1}", Self.shellQuoted(path))
         case let .unsafeFolderPermissions(path, _):
-            return "if nobody else changed it, make it private with: chmod 700 \(Self.shellQuoted(path))"
+            return msg("if nobody else changed it, make it private with: chmod 700 {1}", Self.shellQuoted(path))
         case .notOwned:
-            return "run pwnvault as that user, or use a vault of your own with --vault PATH"
+            return msg("run pwnvault as that user, or use a vault of your own with --vault PATH")
         case let .notARegularFile(_, what) where what == "a symbolic link":
-            return "pass the real file with --vault PATH (pwnvault does not follow links to the vault)"
+            return msg("pass the real file with --vault PATH (pwnvault does not follow links to the vault)")
         case .tooLarge:
-            return "check that --vault or PWNVAULT_VAULT points at a vault"
+            return msg("check that --vault or PWNVAULT_VAULT points at a vault")
         case .writeFailed:
-            return "the vault file on disk was not changed"
+            return msg("the vault file on disk was not changed")
         case .syncFailed:
-            return "the change could be lost if the machine loses power now; check the disk"
+            return msg("the change could be lost if the machine loses power now; check the disk")
         case .lockTimeout:
-            return "wait for it to finish, then try again"
+            return msg("wait for it to finish, then try again")
         default:
             return nil
         }
