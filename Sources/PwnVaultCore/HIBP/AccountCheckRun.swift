@@ -180,7 +180,8 @@ public struct AccountCheckRun: Sendable {
             case let .success(.breaches(lookup)): breaches[index] = lookup.breachNames
             case let .success(.pastes(keys)): pastes[index] = keys
             case let .success(.stealerLogs(sites)): if let sites { stealer[index] = sites }
-            case let .failure(error): if failures[index] == nil { failures[index] = error.message }
+            // The failure is kept in the vault and reaches `--json` (`lastFailure.error`): English always.
+            case let .failure(error): if failures[index] == nil { failures[index] = Messages.english { error.message } }
             }
         }
 

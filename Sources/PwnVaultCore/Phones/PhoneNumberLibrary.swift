@@ -43,7 +43,7 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
 
     private init(library: SharedLibrary, path: String) throws {
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let f = library.symbol(name, as: type) else { throw PhoneLibraryError.unusable(reason: "\(path) has no \(name)") }
+            guard let f = library.symbol(name, as: type) else { throw PhoneLibraryError.unusable(reason: msg("{1} has no {2}", path, name)) }
             return f
         }
         self.path = path
@@ -142,19 +142,20 @@ public enum PhoneLibraryError: UserFacingError, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .libphonenumberMissing: return "phone numbers cannot be read: Debian's libphonenumber is not installed"
-        case .notFound: return "phone numbers cannot be read: pwnvault's \(PhoneNumberLibrary.fileName) is missing"
-        case let .unusable(reason): return "phone numbers cannot be read: \(reason)"
+        case .libphonenumberMissing: return msg("phone numbers cannot be read: Debian's libphonenumber is not installed")
+        case .notFound: return msg("phone numbers cannot be read: pwnvault's {1} is missing", PhoneNumberLibrary.fileName)
+        case let .unusable(reason): return msg("phone numbers cannot be read: {1}", reason)
         }
     }
 
     public var hint: String? {
         switch self {
-        case .libphonenumberMissing: return "install it with: apt-get install libphonenumber8"
+        case .libphonenumberMissing: return msg("install it with: apt-get install libphonenumber8")
         case let .notFound(searched):
-            let places = searched.isEmpty ? "" : " (looked for " + searched.joined(separator: " and ") + ")"
-            return "install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault\(places)"
-        case .unusable: return "reinstall pwnvault with 'make install' and libphonenumber8 with apt-get"
+            return searched.isEmpty ? msg("install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault")
+                : msg("install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault (looked for {1})",
+                      searched.joined(separator: msg(" and ")))
+        case .unusable: return msg("reinstall pwnvault with 'make install' and libphonenumber8 with apt-get")
         }
     }
 
