@@ -43,7 +43,7 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
 
     private init(library: SharedLibrary, path: String) throws {
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let f = library.symbol(name, as: type) else { throw PhoneLibraryError.unusable(reason: msg("{1} has no {2}", path, name)) }
+            guard let f = library.symbol(name, as: type) else { throw PhoneLibraryError.unusable(reason: "\(path) has no \(name)") }
             return f
         }
         self.path = path
@@ -138,6 +138,7 @@ public enum PhoneLibraryError: UserFacingError, Equatable, Sendable {
     case libphonenumberMissing
     /// pwnvault's own shim is in none of the places it is looked for.
     case notFound(searched: [String])
+    /// `reason`: the loader's words (a missing symbol, dlopen's text), kept in English as thrown.
     case unusable(reason: String)
 
     public var message: String {
