@@ -7,15 +7,19 @@ public struct CheckOutcome: @unchecked Sendable {
     public let entry: CheckEntry
     public let known: Account?
     public let result: CheckResult
+    /// Why this attempt failed, in English: as the vault keeps it and `--json` writes it.
     public let attemptError: String?
+    /// The same in the reader's language, for a person (the English one when only that is known).
+    public let attemptErrorText: String?
     public let news: [Finding]
     public let saved: Bool
     /// This attempt alone, as HIBP answered it (for a caller that records it itself: the ui).
     public let attempt: CheckAttempt
 
-    public init(entry: CheckEntry, known: Account?, result: CheckResult, attemptError: String?, news: [Finding], saved: Bool,
-                attempt: CheckAttempt) {
+    public init(entry: CheckEntry, known: Account?, result: CheckResult, attemptError: String?, attemptErrorText: String? = nil,
+                news: [Finding], saved: Bool, attempt: CheckAttempt) {
         self.entry = entry; self.known = known; self.result = result; self.attemptError = attemptError
+        self.attemptErrorText = attemptError == nil ? nil : attemptErrorText ?? attemptError
         self.news = news; self.saved = saved; self.attempt = attempt
     }
 

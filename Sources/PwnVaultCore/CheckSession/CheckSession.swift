@@ -141,17 +141,18 @@ public final class CheckSession: @unchecked Sendable {
                                      onSaved: { ids in if !ids.isEmpty { onEvent(.saved(accountIDs: ids)) } })
         let result: Result<CheckRunSummary, Error>
         do {
-            result = .success(try await checkRun.run(targets) { target, attempt in
+            result = .success(try await checkRun.run(targets, onAttempt: { target, attempt, error in
                 let entry = entries[target.index]
                 saver.save(attempt, for: entry.account) { recorded in
                     let outcome = CheckOutcome(entry: entry, known: recorded.known,
                                                result: recorded.known?.result ?? CheckResult.neverChecked.recording(attempt.result),
                                                attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
+                                               attemptErrorText: error?.message,
                                                news: recorded.news, saved: recorded.saved, attempt: attempt)
                     outcomes.append(outcome)
                     onEvent(.result(outcome))
                 }
-            })
+            }))
         } catch {
             result = .failure(error)
         }

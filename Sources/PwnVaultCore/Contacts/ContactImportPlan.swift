@@ -40,13 +40,22 @@ public struct ContactImportPlan: Sendable {
     public struct LabelNote: Equatable, Sendable {
         /// The vCard property passed over (`FN`, `N`, `ORG`).
         public let skipped: String
+        /// Why, in the reader's language.
         public let reason: String
+        /// Why, in English: what `import --json` writes (`labelsPassedOver[].reason`).
+        public let englishReason: String
         /// The property used instead, or nil when the contact is added without a label.
         public let used: String?
 
+        public init(skipped: String, reason: String, englishReason: String? = nil, used: String?) {
+            self.skipped = skipped; self.reason = reason; self.englishReason = englishReason ?? reason; self.used = used
+        }
+
         public var text: String {
-            "the contact's \(skipped) \(reason.replacingLiterally("it ", with: "")); "
-                + (used.map { "labelled by its \($0) instead" } ?? "added without a label")
+            let why = reason.replacingLiterally("it ", with: "")
+            let skipped = self.skipped == "name" ? msg("name") : self.skipped
+            return used.map { msg("the contact's {1} {2}; labelled by its {3} instead", skipped, why, $0) }
+                ?? msg("the contact's {1} {2}; added without a label", skipped, why)
         }
     }
 
@@ -55,8 +64,28 @@ public struct ContactImportPlan: Sendable {
         public let line: Int
         /// What the property said it is: `.email` for `EMAIL`, `.phone` for `TEL`.
         public let kind: AccountKind
-        /// Why, in the words of `AccountParseError` (never the address).
+        /// Why, in the words of `AccountParseError` (never the address), in the reader's language.
         public let reason: String
+        /// The same in English: what `import --json` writes.
+        public let englishReason: String
+
+        public init(line: Int, kind: AccountKind, reason: String) {
+            self.line = line; self.kind = kind; self.reason = reason; self.englishReason = reason
+        }
+
+        /// `reason` made twice: in the reader's language, and in English for `--json`.
+        init(line: Int, kind: AccountKind, reason: () -> String) {
+            self.line = line; self.kind = kind; self.reason = reason(); self.englishReason = Messages.english(reason)
+        }
+
+        private enum CodingKeys: String, CodingKey { case line, kind, reason }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(line, forKey: .line)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(englishReason, forKey: .reason)
+        }
     }
 
     /// An address that appears again later in the file.
@@ -97,7 +126,7 @@ public struct ContactImportPlan: Sendable {
             var addresses: [Address] = []
             for (source, kind) in sources {
                 if case let .notAPhoneNumber(scheme) = source.note {
-                    invalid.append(Invalid(line: source.line, kind: kind, reason: "not a phone number (a \(scheme): address)"))
+                    invalid.append(Invalid(line: source.line, kind: kind, reason: { msg("not a phone number (a {1}: address)", scheme) }))
                     continue
                 }
                 let parsed: ParsedAccount
@@ -106,12 +135,13 @@ public struct ContactImportPlan: Sendable {
                 } catch let e as PhoneLibraryError {
                     throw e
                 } catch {
-                    let reason = (error as? UserFacingError)?.message ?? "the address is not valid"
-                    invalid.append(Invalid(line: source.line, kind: kind, reason: reason))
+                    invalid.append(Invalid(line: source.line, kind: kind, reason: {
+                        (error as? UserFacingError)?.message ?? msg("the address is not valid")
+                    }))
                     continue
                 }
                 guard parsed.kind == kind else {
-                    invalid.append(Invalid(line: source.line, kind: kind, reason: Self.wrongKindReason(kind)))
+                    invalid.append(Invalid(line: source.line, kind: kind, reason: { Self.wrongKindReason(kind) }))
                     continue
                 }
                 if let first = firstLine[parsed.dedupKey] {
@@ -145,18 +175,18 @@ public struct ContactImportPlan: Sendable {
     /// passed over for carrying one.
     static func label(of card: VCardContact, maxLength: Int, adding: [ParsedAccount] = [],
                       checker: ICUSpoofChecker? = nil) -> (AccountLabel?, LabelNote?) {
-        var skipped: (property: String, reason: String)?
+        var skipped: (property: String, reason: String, english: String)?
         for (property, value) in [("FN", card.formattedName), ("N", card.structuredName), ("ORG", card.organization)] {
             guard let text = label(value, maxLength: maxLength) else { continue }
             do {
                 if let screened = try AccountLabel.screened(text, adding: adding, checker: checker) {
-                    return (screened, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, used: property) })
+                    return (screened, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, englishReason: $0.english, used: property) })
                 }
             } catch {
-                if skipped == nil { skipped = (property, error.reason) }
+                if skipped == nil { skipped = (property, error.reason, Messages.english { error.reason }) }
             }
         }
-        return (nil, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, used: nil) })
+        return (nil, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, englishReason: $0.english, used: nil) })
     }
 
     /// Screens the labels again against the vault's accounts, once the vault is open: a label that
@@ -168,7 +198,7 @@ public struct ContactImportPlan: Sendable {
             guard let label = contact.label, let finding = LabelScreen.finding(in: label.text, accounts: accounts, checker: checker) else {
                 return contact
             }
-            let note = LabelNote(skipped: "name", reason: finding.reason, used: nil)
+            let note = LabelNote(skipped: "name", reason: finding.reason, englishReason: Messages.english { finding.reason }, used: nil)
             notes.append((contact.line, note))
             return Contact(line: contact.line, label: nil, labelNote: note, addresses: contact.addresses)
         }
@@ -177,9 +207,9 @@ public struct ContactImportPlan: Sendable {
 
     private static func wrongKindReason(_ kind: AccountKind) -> String {
         switch kind {
-        case .email: return "the e-mail address has no '@'"
-        case .phone: return "the phone number is not written as one (digits, spaces, '+', '-', '.', parentheses)"
-        case .username: return "not a username"
+        case .email: return msg("the e-mail address has no '@'")
+        case .phone: return msg("the phone number is not written as one (digits, spaces, '+', '-', '.', parentheses)")
+        case .username: return msg("not a username")
         }
     }
 }

@@ -13,10 +13,10 @@ public enum ContactPickError: UserFacingError, Equatable, Sendable {
     public var message: String {
         switch self {
         case let .notUnderstood(entry):
-            return "entry \(entry) is not a number, a range (3-5), a number with a letter (2b), 'all' or 'none'"
-        case let .noSuchContact(number, count): return "there is no contact \(number) (the list goes from 1 to \(count))"
-        case let .noSuchAddress(contact, letter): return "contact \(contact) has no address '\(letter)'"
-        case let .backwardRange(from, to): return "the range \(from)-\(to) goes backwards"
+            return msg("entry {1} is not a number, a range (3-5), a number with a letter (2b), 'all' or 'none'", entry)
+        case let .noSuchContact(number, count): return msg("there is no contact {1} (the list goes from 1 to {2})", number, count)
+        case let .noSuchAddress(contact, letter): return msg("contact {1} has no address '{2}'", contact, letter)
+        case let .backwardRange(from, to): return msg("the range {1}-{2} goes backwards", from, to)
         }
     }
 

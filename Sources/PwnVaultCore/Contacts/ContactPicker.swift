@@ -8,7 +8,7 @@ import FoundationEssentials
 /// the list never reaches a pipe and the file itself can come from stdin. Addresses are masked as
 /// everywhere on a terminal; in share mode only their kind is shown, next to the contact's name.
 public struct ContactPicker {
-    public static let question = "Add which? Numbers or ranges (1 3-5), one address (2b), 'all', or Enter for none: "
+    public static var question: String { msg("Add which? Numbers or ranges (1 3-5), one address (2b), 'all', or Enter for none: ") }
 
     private let write: (String) -> Void
     private let readLine: () -> String?
@@ -42,7 +42,7 @@ public struct ContactPicker {
             do {
                 return try ContactPickSelection.parse(answer, addressCounts: counts)
             } catch {
-                write("  \((error as? UserFacingError)?.message ?? "that answer was not understood")\n")
+                write("  \((error as? UserFacingError)?.message ?? msg("that answer was not understood"))\n")
             }
         }
     }
@@ -51,19 +51,22 @@ public struct ContactPicker {
     /// contact has several addresses.
     public static func list(_ plan: ContactImportPlan, source: String, inVault: [AccountKey: Int], shareMode: Bool) -> [String] {
         let n = plan.contacts.count
-        var lines = ["\(n) contact\(n == 1 ? "" : "s") with addresses in \(Sanitizer.singleLine(source))"
-                     + (shareMode ? " (share mode: names only):" : ":")]
+        let file = Sanitizer.singleLine(source)
+        var lines = [shareMode
+            ? msg(one: "{1} contact with addresses in {2} (share mode: names only):",
+                  many: "{1} contacts with addresses in {2} (share mode: names only):", count: n, n, file)
+            : msg(one: "{1} contact with addresses in {2}:", many: "{1} contacts with addresses in {2}:", count: n, n, file)]
         let width = String(n).count
         let disclosure = Disclosure(policy: DisplayPolicy(terminal: true, shareMode: shareMode))
         for (index, contact) in plan.contacts.enumerated() {
             let number = String(index + 1)
-            lines.append("  " + String(repeating: " ", count: width - number.count) + number + "  " + (contact.label?.text ?? "(no name)"))
+            lines.append("  " + String(repeating: " ", count: width - number.count) + number + "  " + (contact.label?.text ?? msg("(no name)")))
             for (i, address) in contact.addresses.enumerated() {
                 let letter = contact.addresses.count > 1 ? (ContactPickSelection.letter(i) ?? " ") : " "
                 let account = address.account
                 var line = String(repeating: " ", count: width + 6) + letter + "  "
                     + disclosure.pickerAccount(account)
-                if let id = inVault[account.dedupKey] { line += "  (already in the vault as #\(id))" }
+                if let id = inVault[account.dedupKey] { line += msg("  (already in the vault as #{1})", id) }
                 lines.append(line)
             }
         }

@@ -59,41 +59,41 @@ public enum VCardError: UserFacingError, Equatable, Sendable {
     }
 
     /// "line N: " and the reason, or the reason alone for problems of the whole file.
-    public var message: String { line.map { "line \($0): \(reason)" } ?? reason }
+    public var message: String { line.map { msg("line {1}: {2}", $0, reason) } ?? reason }
 
     /// What is wrong, without the line.
     public var reason: String {
         switch self {
-        case let .tooLarge(limit): return "the file is larger than \(limit / (1024 * 1024)) MiB; no address book is that big"
-        case .empty: return "the file holds no vCard (it is empty)"
-        case .noVCard: return "the file holds no vCard (no line is BEGIN:VCARD)"
-        case .binary: return "a NUL byte; this is not vCard text"
-        case .outsideCard: return "text outside a vCard (a contact starts with BEGIN:VCARD)"
-        case let .nestedBegin(_, outer): return "BEGIN:VCARD inside the vCard that began on line \(outer) and has not ended"
-        case .notAVCard: return "BEGIN of something that is not a vCard"
-        case .endWithoutBegin: return "END:VCARD without a BEGIN:VCARD before it"
-        case .mismatchedEnd: return "END of something other than the open vCard"
-        case .missingEnd: return "BEGIN:VCARD without END:VCARD (the contact is cut off)"
-        case .missingColon: return "a property line without ':' (vCard lines are NAME:VALUE)"
-        case .invalidName: return "a property name with characters names cannot have"
-        case .continuationWithoutProperty: return "starts with a space (a folded line) but continues no property"
+        case let .tooLarge(limit): return msg("the file is larger than {1} MiB; no address book is that big", limit / (1024 * 1024))
+        case .empty: return msg("the file holds no vCard (it is empty)")
+        case .noVCard: return msg("the file holds no vCard (no line is BEGIN:VCARD)")
+        case .binary: return msg("a NUL byte; this is not vCard text")
+        case .outsideCard: return msg("text outside a vCard (a contact starts with BEGIN:VCARD)")
+        case let .nestedBegin(_, outer): return msg("BEGIN:VCARD inside the vCard that began on line {1} and has not ended", outer)
+        case .notAVCard: return msg("BEGIN of something that is not a vCard")
+        case .endWithoutBegin: return msg("END:VCARD without a BEGIN:VCARD before it")
+        case .mismatchedEnd: return msg("END of something other than the open vCard")
+        case .missingEnd: return msg("BEGIN:VCARD without END:VCARD (the contact is cut off)")
+        case .missingColon: return msg("a property line without ':' (vCard lines are NAME:VALUE)")
+        case .invalidName: return msg("a property name with characters names cannot have")
+        case .continuationWithoutProperty: return msg("starts with a space (a folded line) but continues no property")
         case .invalidQuotedPrintable:
-            return "a broken quoted-printable value ('=' must be followed by two hexadecimal digits or end a line that another line continues)"
-        case .invalidBase64: return "a base64 value that does not decode"
-        case .invalidText: return "text that is not valid in its character set (UTF-8 unless CHARSET says otherwise)"
-        case .unsupportedCharset: return "a CHARSET this reader does not know"
-        case .unsupportedVersion: return "a vCard VERSION other than 2.1, 3.0 and 4.0"
-        case .embeddedCard: return "a vCard inside this contact (AGENT); only the outer contact is read"
+            return msg("a broken quoted-printable value ('=' must be followed by two hexadecimal digits or end a line that another line continues)")
+        case .invalidBase64: return msg("a base64 value that does not decode")
+        case .invalidText: return msg("text that is not valid in its character set (UTF-8 unless CHARSET says otherwise)")
+        case .unsupportedCharset: return msg("a CHARSET this reader does not know")
+        case .unsupportedVersion: return msg("a vCard VERSION other than 2.1, 3.0 and 4.0")
+        case .embeddedCard: return msg("a vCard inside this contact (AGENT); only the outer contact is read")
         }
     }
 
     public var hint: String? {
         switch self {
-        case .tooLarge: return "export only the contacts you want to import"
-        case .unsupportedCharset: return "export the contacts again as UTF-8 (vCard 3.0 or 4.0)"
-        case .binary, .invalidText: return "export the contacts again as vCard (.vcf) in UTF-8"
-        case .noVCard, .notAVCard, .empty: return "is it the right file? export the contacts as vCard (.vcf) from the address book"
-        default: return "export the contacts again, or fix the line in a text editor"
+        case .tooLarge: return msg("export only the contacts you want to import")
+        case .unsupportedCharset: return msg("export the contacts again as UTF-8 (vCard 3.0 or 4.0)")
+        case .binary, .invalidText: return msg("export the contacts again as vCard (.vcf) in UTF-8")
+        case .noVCard, .notAVCard, .empty: return msg("is it the right file? export the contacts as vCard (.vcf) from the address book")
+        default: return msg("export the contacts again, or fix the line in a text editor")
         }
     }
 

@@ -23,8 +23,13 @@ public struct VCardReading: Equatable, Sendable {
         /// One sentence for the import's notes, lines only.
         public var text: String {
             let shown = lines.prefix(10).map(String.init).joined(separator: ", ") + (lines.count > 10 ? ", …" : "")
-            return "text without a CHARSET that is not UTF-8 (line\(lines.count == 1 ? "" : "s") \(shown)) was read as \(charset), "
-                + (fromLocale ? "the code page of your locale" : "what Outlook writes (your locale names no code page)")
+            return fromLocale
+                ? msg(one: "text without a CHARSET that is not UTF-8 (line {1}) was read as {2}, the code page of your locale",
+                      many: "text without a CHARSET that is not UTF-8 (lines {1}) was read as {2}, the code page of your locale",
+                      count: lines.count, shown, charset)
+                : msg(one: "text without a CHARSET that is not UTF-8 (line {1}) was read as {2}, what Outlook writes (your locale names no code page)",
+                      many: "text without a CHARSET that is not UTF-8 (lines {1}) was read as {2}, what Outlook writes (your locale names no code page)",
+                      count: lines.count, shown, charset)
         }
     }
 }

@@ -15,7 +15,7 @@ public struct VCardSkip: Equatable, Sendable {
     public var lines: String { lastLine > line ? "\(line)-\(lastLine)" : "\(line)" }
 
     /// "line 12: why" or "lines 12-80: why".
-    public var message: String { (lastLine > line ? "lines " : "line ") + lines + ": " + problem.reason }
+    public var message: String { lastLine > line ? msg("lines {1}: {2}", lines, problem.reason) : msg("line {1}: {2}", lines, problem.reason) }
 }
 
 extension VCardSkip: Encodable {
@@ -25,6 +25,6 @@ extension VCardSkip: Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(line, forKey: .line)
         try c.encode(lastLine, forKey: .lastLine)
-        try c.encode(problem.reason, forKey: .reason)
+        try c.encode(Messages.english { problem.reason }, forKey: .reason)   // `import --json`: English always
     }
 }

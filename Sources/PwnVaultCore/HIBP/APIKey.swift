@@ -65,18 +65,18 @@ public enum APIKeyError: UserFacingError, Equatable {
     public var message: String {
         switch self {
         case let .none(problem?):
-            return "no Have I Been Pwned API key: none in HIBP_API_KEY, and \(problem.reason)"
+            return msg("no Have I Been Pwned API key: none in HIBP_API_KEY, and {1}", problem.reason)
         case .none(nil):
-            return "no Have I Been Pwned API key is stored (searching accounts needs one)"
-        case .malformed(.environment): return "HIBP_API_KEY does not look like an API key (32 hexadecimal characters)"
-        case .malformed: return "the API key in the keyring does not look like an API key (32 hexadecimal characters)"
+            return msg("no Have I Been Pwned API key is stored (searching accounts needs one)")
+        case .malformed(.environment): return msg("HIBP_API_KEY does not look like an API key (32 hexadecimal characters)")
+        case .malformed: return msg("the API key in the keyring does not look like an API key (32 hexadecimal characters)")
         }
     }
 
     public var hint: String? {
         switch self {
-        case .none: return "get a key at https://haveibeenpwned.com/API/Key, then run 'pwnvault config api-key' (or set HIBP_API_KEY for scripts); accounts on \(APIKey.testDomain) work without one"
-        case .malformed: return "store it again with 'pwnvault config api-key'"
+        case .none: return msg("get a key at https://haveibeenpwned.com/API/Key, then run 'pwnvault config api-key' (or set HIBP_API_KEY for scripts); accounts on {1} work without one", APIKey.testDomain)
+        case .malformed: return msg("store it again with 'pwnvault config api-key'")
         }
     }
 

@@ -73,6 +73,14 @@ public struct AccountCheckRun: Sendable {
     @discardableResult
     public func run(_ targets: [Target],
                     onResult: @escaping @Sendable (Target, CheckAttempt) async -> Void) async throws -> CheckRunSummary {
+        try await run(targets, onAttempt: { target, attempt, _ in await onResult(target, attempt) })
+    }
+
+    /// As `run(_:onResult:)`, with the error of a failed attempt: the attempt keeps its message in
+    /// English (the vault and `--json` keep it); the error gives it in the reader's language.
+    @discardableResult
+    public func run(_ targets: [Target],
+                    onAttempt: @escaping @Sendable (Target, CheckAttempt, HIBPError?) async -> Void) async throws -> CheckRunSummary {
         var requests: [Request] = []
         for t in targets {
             requests.append(.breaches(t))
@@ -124,8 +132,8 @@ public struct AccountCheckRun: Sendable {
             }
         }, onResult: { scheduled in
             let target = scheduled.item.target
-            if let complete = await pending.add(target.index, scheduled.result, at: now()) {
-                await onResult(target, complete)
+            if let (complete, error) = await pending.add(target.index, scheduled.result, at: now()) {
+                await onAttempt(target, complete, error)
             }
         })
         summary.kAnonymityLookups = lookups.range
@@ -171,7 +179,7 @@ public struct AccountCheckRun: Sendable {
         var breaches: [Int: [String]] = [:]
         var pastes: [Int: [String]] = [:]
         var stealer: [Int: [String]] = [:]
-        var failures: [Int: String] = [:]
+        var failures: [Int: HIBPError] = [:]
 
         init(expected: [Int: Int]) { self.expected = expected }
 
@@ -180,19 +188,20 @@ public struct AccountCheckRun: Sendable {
             case let .success(.breaches(lookup)): breaches[index] = lookup.breachNames
             case let .success(.pastes(keys)): pastes[index] = keys
             case let .success(.stealerLogs(sites)): if let sites { stealer[index] = sites }
-            case let .failure(error): if failures[index] == nil { failures[index] = error.message }
+            case let .failure(error): if failures[index] == nil { failures[index] = error }
             }
         }
 
-        func add(_ index: Int, _ result: Result<Answer, HIBPError>, at date: Date) -> CheckAttempt? {
+        func add(_ index: Int, _ result: Result<Answer, HIBPError>, at date: Date) -> (CheckAttempt, HIBPError?)? {
             store(index, result)
             let left = (expected[index] ?? 1) - 1
             expected[index] = left
             if left > 0 { return nil }
             defer { breaches[index] = nil; pastes[index] = nil; stealer[index] = nil; failures[index] = nil }
-            if let message = failures[index] { return .failure(message, at: date) }
-            return CheckAttempt(result: .answer(breaches: breaches[index] ?? [], pasteCount: pastes[index]?.count, at: date),
-                                pastes: pastes[index], stealerLogSites: stealer[index])
+            // The failure is kept in the vault and reaches `--json` (`lastFailure.error`): English always.
+            if let error = failures[index] { return (.failure(Messages.english { error.message }, at: date), error) }
+            return (CheckAttempt(result: .answer(breaches: breaches[index] ?? [], pasteCount: pastes[index]?.count, at: date),
+                                 pastes: pastes[index], stealerLogSites: stealer[index]), nil)
         }
     }
 }

@@ -6,21 +6,21 @@
 /// breach lists them in.
 public enum BreachAdvice {
     /// `(data classes it applies to, advice)`, most urgent first.
-    static let table: [(classes: [String], advice: String)] = [
-        (["Passwords"], "change the password there and wherever you reused it; turn on two-factor authentication"),
-        (["Password hints"], "a hint can give the password away: change the password and the hint"),
-        (["Auth tokens", "Session tokens"], "sign out of every session there, so stolen sessions end"),
-        (["Security questions and answers"], "change the security answers there and wherever the same questions are asked"),
+    static var table: [(classes: [String], advice: String)] { [
+        (["Passwords"], msg("change the password there and wherever you reused it; turn on two-factor authentication")),
+        (["Password hints"], msg("a hint can give the password away: change the password and the hint")),
+        (["Auth tokens", "Session tokens"], msg("sign out of every session there, so stolen sessions end")),
+        (["Security questions and answers"], msg("change the security answers there and wherever the same questions are asked")),
         (["Credit cards", "Partial credit card data", "Bank account numbers", "Payment histories", "Credit status information"],
-         "tell your bank or card issuer and watch your statements; ask for a new card"),
+         msg("tell your bank or card issuer and watch your statements; ask for a new card")),
         (["Government issued IDs", "Social security numbers", "Passport numbers", "Driver's licenses", "Tax file numbers"],
-         "consider a credit freeze; an identity document may need replacing"),
-        (["Phone numbers"], "expect text-message phishing; ask your carrier for a SIM-swap (port-out) PIN"),
-        (["Physical addresses"], "expect letters and parcels that pretend to know you; scams may quote your address"),
-        (["Dates of birth"], "never use your birth date as a password or to prove who you are"),
-        (["Email addresses"], "expect phishing e-mails that quote this breach; never follow their links"),
-        (["Private messages", "Chat logs"], "what you wrote there may be read by others: warn the people concerned"),
-    ]
+         msg("consider a credit freeze; an identity document may need replacing")),
+        (["Phone numbers"], msg("expect text-message phishing; ask your carrier for a SIM-swap (port-out) PIN")),
+        (["Physical addresses"], msg("expect letters and parcels that pretend to know you; scams may quote your address")),
+        (["Dates of birth"], msg("never use your birth date as a password or to prove who you are")),
+        (["Email addresses"], msg("expect phishing e-mails that quote this breach; never follow their links")),
+        (["Private messages", "Chat logs"], msg("what you wrote there may be read by others: warn the people concerned")),
+    ] }
 
     /// The advice lines for `dataClasses`, one per table row that any of them matches, table order.
     public static func lines(for dataClasses: [String]) -> [String] {

@@ -11,19 +11,28 @@ public enum BreachCatalogError: Error, Hashable, Sendable {
 extension BreachCatalogError: UserFacingError {
     public var message: String {
         switch self {
-        case .noCacheDirectory: return "no folder for the breach catalog cache ($XDG_CACHE_HOME and $HOME are unset)"
-        case let .unsafeCacheDirectory(path): return "refusing to use the cache folder \(path): it is not a private folder of this user"
-        case let .writeFailed(path, reason): return "could not save the breach catalog to \(path): \(reason)"
+        case .noCacheDirectory: return msg("no folder for the breach catalog cache ($XDG_CACHE_HOME and $HOME are unset)")
+        case let .unsafeCacheDirectory(path): return msg("refusing to use the cache folder {1}: it is not a private folder of this user", path)
+        case let .writeFailed(path, reason): return msg("could not save the breach catalog to {1}: {2}", path, Self.text(ofReason: reason))
         }
     }
 
     public var hint: String? {
         switch self {
-        case .noCacheDirectory: return "set XDG_CACHE_HOME to a folder of yours"
-        case let .unsafeCacheDirectory(path): return "remove \(path), or point XDG_CACHE_HOME elsewhere"
-        case .writeFailed: return "check the free space and permissions of the cache folder"
+        case .noCacheDirectory: return msg("set XDG_CACHE_HOME to a folder of yours")
+        case let .unsafeCacheDirectory(path): return msg("remove {1}, or point XDG_CACHE_HOME elsewhere", path)
+        case .writeFailed: return msg("check the free space and permissions of the cache folder")
         }
     }
 
     public var exitStatus: ExitStatus { .vault }
+
+    /// Our own reasons are kept in English (the error may be written as JSON) and translated when read.
+    static func text(ofReason reason: String) -> String {
+        switch reason {
+        case "the catalog could not be encoded": return msg("the catalog could not be encoded")
+        case "the folder could not be created": return msg("the folder could not be created")
+        default: return reason
+        }
+    }
 }

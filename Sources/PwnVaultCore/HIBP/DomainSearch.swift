@@ -45,6 +45,7 @@ public struct DomainSearch: Sendable {
 
     /// The breached aliases `accounts` leaves out, by why: each reason (one of `AccountParseError`'s
     /// fixed sentences, never the alias) with how many aliases it stopped, the most frequent first.
+    /// In the reader's language: for `--json`, call it inside `Messages.english`.
     public func unusableAliases() -> [(reason: String, count: Int)] {
         var counts: [String: Int] = [:]
         for alias in aliases.keys {
@@ -60,11 +61,11 @@ public struct DomainSearch: Sendable {
     private static func read(_ alias: String, on domain: String) -> Result<ParsedAccount, Unusable> {
         do {
             let parsed = try AccountParser.parse(alias + "@" + domain, phones: .internationalOnly)
-            return parsed.kind == .email ? .success(parsed) : .failure(Unusable(reason: "it is not read as an e-mail address"))
+            return parsed.kind == .email ? .success(parsed) : .failure(Unusable(reason: msg("it is not read as an e-mail address")))
         } catch let error as AccountParseError {
             return .failure(Unusable(reason: error.message))
         } catch {
-            return .failure(Unusable(reason: "it is not read as an e-mail address"))
+            return .failure(Unusable(reason: msg("it is not read as an e-mail address")))
         }
     }
 }

@@ -79,53 +79,57 @@ public enum HIBPError: Error, Hashable, Sendable {
 }
 
 extension HIBPError: UserFacingError {
+    /// Computed when read (the failure an account keeps is built inside `Messages.english`).
     public var message: String {
         switch self {
         case let .badRequest(subject): return subject.badRequestMessage
-        case .missingAPIKey: return "an API key for Have I Been Pwned is needed and none is stored"
+        case .missingAPIKey: return msg("an API key for Have I Been Pwned is needed and none is stored")
         case let .unauthorized(detail):
-            return "Have I Been Pwned rejected the API key (401)" + (detail.isEmpty ? "" : ": \(detail)")
+            return detail.isEmpty ? msg("Have I Been Pwned rejected the API key (401)")
+                : msg("Have I Been Pwned rejected the API key (401): {1}", detail)
         case let .forbidden(cfRay?, _):
-            return "Have I Been Pwned's network (Cloudflare) blocked the request (403, cf-ray \(cfRay))"
+            return msg("Have I Been Pwned's network (Cloudflare) blocked the request (403, cf-ray {1})", cfRay)
         case let .forbidden(nil, detail):
-            return "Have I Been Pwned refused the request (403)" + (detail.isEmpty ? "" : ": \(detail)")
+            return detail.isEmpty ? msg("Have I Been Pwned refused the request (403)")
+                : msg("Have I Been Pwned refused the request (403): {1}", detail)
         case let .rateLimited(retryAfter):
-            return "Have I Been Pwned's rate limit for this key was exceeded (429)"
-                + (retryAfter.map { "; retry after \(Int($0.rounded(.up))) s" } ?? "")
-        case .unavailable: return "Have I Been Pwned is unavailable (503)"
-        case let .unexpectedStatus(code): return "Have I Been Pwned answered with unexpected HTTP status \(code)"
-        case .timeout: return "Have I Been Pwned did not answer in time"
-        case let .transport(reason): return "could not reach Have I Been Pwned: \(reason)"
-        case let .unreachable(reason): return "Have I Been Pwned cannot be reached: \(reason)"
+            return retryAfter.map { msg("Have I Been Pwned's rate limit for this key was exceeded (429); retry after {1} s", Int($0.rounded(.up))) }
+                ?? msg("Have I Been Pwned's rate limit for this key was exceeded (429)")
+        case .unavailable: return msg("Have I Been Pwned is unavailable (503)")
+        case let .unexpectedStatus(code): return msg("Have I Been Pwned answered with unexpected HTTP status {1}", code)
+        case .timeout: return msg("Have I Been Pwned did not answer in time")
+        case let .transport(reason): return msg("could not reach Have I Been Pwned: {1}", HTTPTransportError.text(ofReason: reason))
+        case let .unreachable(reason): return msg("Have I Been Pwned cannot be reached: {1}", HTTPTransportError.text(ofReason: reason))
         case let .waitTooLong(seconds, limit):
-            return "Have I Been Pwned asked to wait \(seconds) s before the next request, longer than the \(limit) s pwnvault waits"
-        case .malformedBody: return "Have I Been Pwned answered with data pwnvault cannot read"
-        case .bodyTooLarge: return "Have I Been Pwned's answer was larger than pwnvault accepts"
+            return msg("Have I Been Pwned asked to wait {1} s before the next request, longer than the {2} s pwnvault waits", seconds, limit)
+        case .malformedBody: return msg("Have I Been Pwned answered with data pwnvault cannot read")
+        case .bodyTooLarge: return msg("Have I Been Pwned's answer was larger than pwnvault accepts")
         case let .kAnonymityRefused(detail):
-            return "Have I Been Pwned refused this key the k-anonymity search, and --k-anonymity=require sends no address whole"
-                + (detail.isEmpty ? "" : ": \(detail)")
-        case .lookupChanged: return "the lookup changed to the whole address"
+            return detail.isEmpty
+                ? msg("Have I Been Pwned refused this key the k-anonymity search, and --k-anonymity=require sends no address whole")
+                : msg("Have I Been Pwned refused this key the k-anonymity search, and --k-anonymity=require sends no address whole: {1}", detail)
+        case .lookupChanged: return msg("the lookup changed to the whole address")
         }
     }
 
     public var hint: String? {
         switch self {
         case .missingAPIKey, .unauthorized:
-            return "store a valid key with 'pwnvault config api-key' (keys are sold at haveibeenpwned.com/API/Key)"
+            return msg("store a valid key with 'pwnvault config api-key' (keys are sold at haveibeenpwned.com/API/Key)")
         case .forbidden(_?, _):
-            return "the key is not the problem: try again later, and quote the cf-ray to HIBP's support if it persists"
+            return msg("the key is not the problem: try again later, and quote the cf-ray to HIBP's support if it persists")
         case .forbidden(nil, _):
-            return "the key's subscription may not include this (haveibeenpwned.com/API/Key shows what each plan covers)"
-        case .rateLimited: return "wait a minute and run it again"
-        case .unavailable, .timeout, .transport, .unexpectedStatus: return "try again later"
+            return msg("the key's subscription may not include this (haveibeenpwned.com/API/Key shows what each plan covers)")
+        case .rateLimited: return msg("wait a minute and run it again")
+        case .unavailable, .timeout, .transport, .unexpectedStatus: return msg("try again later")
         case .unreachable:
-            return "check the network (and \(Settings.apiURLVariable) if it was changed); saved results were not changed"
+            return msg("check the network (and {1} if it was changed); saved results were not changed", Settings.apiURLVariable)
         case .waitTooLong:
-            return "results already checked are saved; run it again later, or allow longer waits with --max-wait SECONDS or \(Settings.maxWaitVariable)"
+            return msg("results already checked are saved; run it again later, or allow longer waits with --max-wait SECONDS or {1}", Settings.maxWaitVariable)
         case let .badRequest(subject): return subject.badRequestHint
-        case .malformedBody, .bodyTooLarge: return "if the api address was changed from the default, check it"
+        case .malformedBody, .bodyTooLarge: return msg("if the api address was changed from the default, check it")
         case .kAnonymityRefused:
-            return "it needs a plan that includes it (HIBP's Pro and High RPM plans); --k-anonymity=auto sends the address whole instead"
+            return msg("it needs a plan that includes it (HIBP's Pro and High RPM plans); --k-anonymity=auto sends the address whole instead")
         case .lookupChanged: return nil
         }
     }
@@ -161,21 +165,21 @@ public enum HIBPRequestSubject: Hashable, Sendable {
 
     var badRequestMessage: String {
         switch self {
-        case .account: return "Have I Been Pwned does not accept this account's format (400)"
-        case .domain: return "Have I Been Pwned does not accept this domain name (400)"
-        case .apiKey: return "Have I Been Pwned did not accept the API key's form (400)"
-        case .breachName: return "Have I Been Pwned does not accept this breach name (400)"
-        case .other: return "Have I Been Pwned refused the request as malformed (400)"
+        case .account: return msg("Have I Been Pwned does not accept this account's format (400)")
+        case .domain: return msg("Have I Been Pwned does not accept this domain name (400)")
+        case .apiKey: return msg("Have I Been Pwned did not accept the API key's form (400)")
+        case .breachName: return msg("Have I Been Pwned does not accept this breach name (400)")
+        case .other: return msg("Have I Been Pwned refused the request as malformed (400)")
         }
     }
 
     var badRequestHint: String {
         switch self {
-        case .account: return "check the account for typos"
-        case .domain: return "check the domain's spelling; 'pwnvault domain' lists the key's verified domains"
-        case .apiKey: return "copy the key again from https://haveibeenpwned.com/API/Key and store it with 'pwnvault config api-key'"
-        case .breachName: return "'pwnvault breaches --search WORD' finds a breach's name"
-        case .other: return "try again; if it persists, the api address may be wrong (\(Settings.apiURLVariable))"
+        case .account: return msg("check the account for typos")
+        case .domain: return msg("check the domain's spelling; 'pwnvault domain' lists the key's verified domains")
+        case .apiKey: return msg("copy the key again from https://haveibeenpwned.com/API/Key and store it with 'pwnvault config api-key'")
+        case .breachName: return msg("'pwnvault breaches --search WORD' finds a breach's name")
+        case .other: return msg("try again; if it persists, the api address may be wrong ({1})", Settings.apiURLVariable)
         }
     }
 }

@@ -62,9 +62,9 @@ public final class ICUSpoofChecker {
     public static func load(candidates: [String]? = nil) throws -> ICUSpoofChecker {
         let files = candidates ?? systemLibraryFiles()
         guard !files.isEmpty else {
-            throw Unavailable(description: "Debian's ICU library (libicui18n, package libicu72 or libicu-dev) is not installed")
+            throw Unavailable(description: msg("Debian's ICU library (libicui18n, package libicu72 or libicu-dev) is not installed"))
         }
-        var lastError = "it could not be loaded"
+        var lastError = msg("it could not be loaded")
         for file in files {
             let library: SharedLibrary
             switch SharedLibrary.open(file) {
@@ -78,7 +78,7 @@ public final class ICUSpoofChecker {
                 lastError = e.description
             }
         }
-        throw Unavailable(description: "Debian's ICU library could not be used (\(Sanitizer.singleLine(lastError)))")
+        throw Unavailable(description: msg("Debian's ICU library could not be used ({1})", Sanitizer.singleLine(lastError)))
     }
 
     private init(library: SharedLibrary, path: String) throws {
@@ -89,16 +89,16 @@ public final class ICUSpoofChecker {
         if let major = Self.majorVersion(fromFileName: path) { suffixes.append(("_\(major)", major)) }
         suffixes.append(("", nil))
         guard let (suffix, major) = suffixes.first(where: { library.symbol("uspoof_open" + $0.0, as: OpenFn.self) != nil }) else {
-            throw Unavailable(description: "\(path) has no uspoof_open")
+            throw Unavailable(description: msg("{1} has no {2}", path, "uspoof_open"))
         }
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
-            guard let f = library.symbol(name + suffix, as: type) else { throw Unavailable(description: "\(path) has no \(name)") }
+            guard let f = library.symbol(name + suffix, as: type) else { throw Unavailable(description: msg("{1} has no {2}", path, name)) }
             return f
         }
         if let major {
             var v = [UInt8](repeating: 0, count: 4)
             try symbol("u_getVersion", as: GetVersionFn.self)(&v)
-            guard Int(v[0]) == major else { throw Unavailable(description: "\(path) reports ICU \(v[0]), not \(major)") }
+            guard Int(v[0]) == major else { throw Unavailable(description: msg("{1} reports ICU {2}, not {3}", path, v[0], major)) }
         }
         version = major
         let open = try symbol("uspoof_open", as: OpenFn.self)
@@ -111,10 +111,10 @@ public final class ICUSpoofChecker {
         getName = try symbol("uscript_getName", as: GetNameFn.self)
 
         var status: Int32 = 0
-        guard let checker = open(&status), status <= 0 else { throw Unavailable(description: "uspoof_open failed (\(status))") }
+        guard let checker = open(&status), status <= 0 else { throw Unavailable(description: msg("{1} failed ({2})", "uspoof_open", status)) }
         setChecks(checker, Self.restrictionLevelCheck | Self.mixedScriptConfusable, &status)
         setLevel(checker, Self.moderatelyRestrictive)
-        guard status <= 0 else { close(checker); throw Unavailable(description: "uspoof_setChecks failed (\(status))") }
+        guard status <= 0 else { close(checker); throw Unavailable(description: msg("{1} failed ({2})", "uspoof_setChecks", status)) }
         self.checker = checker
     }
 

@@ -41,7 +41,7 @@ public struct NewPassphraseCheck {
                 throw PassphraseError.tooWeak(bits: Int(bits.rounded(.down)), minimum: Int(Self.minimumBits))
             }
         } catch let error as Zxcvbn.Unavailable {
-            notes.append("the passphrase's strength was not estimated: \(error.description)")
+            notes.append(msg("the passphrase's strength was not estimated: {1}", error.description))
         }
         let times: Int
         do {
@@ -49,8 +49,8 @@ public struct NewPassphraseCheck {
         } catch let error as CancellationError {
             throw error
         } catch {
-            let reason = (error as? UserFacingError)?.message ?? "network error"
-            notes.append("the passphrase was not checked against Pwned Passwords (\(Sanitizer.singleLine(reason)))")
+            let reason = (error as? UserFacingError)?.message ?? msg("network error")
+            notes.append(msg("the passphrase was not checked against Pwned Passwords ({1})", Sanitizer.singleLine(reason)))
             return notes
         }
         if times > 0 { throw PassphraseError.seenInBreaches(times: times) }

@@ -18,23 +18,23 @@ public enum PasswordFileError: Error, Equatable, Sendable {
 extension PasswordFileError: UserFacingError {
     public var message: String {
         switch self {
-        case let .unreadable(path, reason): return "cannot read \(Self.shown(path)): \(reason)"
-        case let .notARegularFile(path): return "\(Self.shown(path)) is not a regular file"
-        case let .empty(path): return "\(Self.shown(path)) is empty"
-        case let .ntlm(path): return "\(Self.shown(path)) holds ntlm hashes; only the sha-1 file can be searched"
+        case let .unreadable(path, reason): return msg("cannot read {1}: {2}", Self.shown(path), reason)
+        case let .notARegularFile(path): return msg("{1} is not a regular file", Self.shown(path))
+        case let .empty(path): return msg("{1} is empty", Self.shown(path))
+        case let .ntlm(path): return msg("{1} holds ntlm hashes; only the sha-1 file can be searched", Self.shown(path))
         case let .notInFormat(path, offset):
-            return "\(Self.shown(path)) is not a pwned passwords file (a line near byte \(offset) is not HASH:COUNT)"
+            return msg("{1} is not a pwned passwords file (a line near byte {2} is not HASH:COUNT)", Self.shown(path), offset)
         case let .notSorted(path, offset):
-            return "\(Self.shown(path)) is not sorted by hash (near byte \(offset)); a search in it would give wrong answers"
+            return msg("{1} is not sorted by hash (near byte {2}); a search in it would give wrong answers", Self.shown(path), offset)
         }
     }
 
     public var hint: String? {
         switch self {
         case .ntlm, .notInFormat, .empty:
-            return "download the sha-1 file (ordered by hash) with HIBP's PwnedPasswordsDownloader"
+            return msg("download the sha-1 file (ordered by hash) with HIBP's PwnedPasswordsDownloader")
         case .notSorted:
-            return "use the file ordered by hash as downloaded, or sort it with LC_ALL=C sort"
+            return msg("use the file ordered by hash as downloaded, or sort it with LC_ALL=C sort")
         case .unreadable, .notARegularFile: return nil
         }
     }

@@ -10,14 +10,14 @@ extension PasswordInputError: UserFacingError {
     public var message: String {
         switch self {
         case let .lineTooLong(line):
-            return "line \(line) of stdin is longer than \(PasswordLineReader.maxLineBytes) bytes; no password is that long"
-        case let .readFailed(reason): return "cannot read the passwords from stdin: \(reason)"
+            return msg("line {1} of stdin is longer than {2} bytes; no password is that long", line, PasswordLineReader.maxLineBytes)
+        case let .readFailed(reason): return msg("cannot read the passwords from stdin: {1}", reason)
         }
     }
 
     public var hint: String? {
         switch self {
-        case .lineTooLong: return "give one password per line"
+        case .lineTooLong: return msg("give one password per line")
         case .readFailed: return nil
         }
     }

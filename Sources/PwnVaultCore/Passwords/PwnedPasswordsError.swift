@@ -13,14 +13,14 @@ public struct PwnedPasswordsError: UserFacingError, Equatable {
 
     public var message: String {
         switch base {
-        case let .unreachable(reason): return "Pwned Passwords cannot be reached: \(reason)"
-        case let .transport(reason): return "could not reach Pwned Passwords: \(reason)"
-        case .timeout: return "Pwned Passwords did not answer in time"
-        case .unavailable: return "Pwned Passwords is unavailable (503)"
-        case let .unexpectedStatus(code): return "Pwned Passwords answered with unexpected HTTP status \(code)"
-        case .malformedBody: return "Pwned Passwords answered with data pwnvault cannot read"
-        case .bodyTooLarge: return "Pwned Passwords' answer was larger than pwnvault accepts"
-        case let .forbidden(_, detail): return "Pwned Passwords refused the request (403)" + (detail.isEmpty ? "" : ": \(detail)")
+        case let .unreachable(reason): return msg("Pwned Passwords cannot be reached: {1}", HTTPTransportError.text(ofReason: reason))
+        case let .transport(reason): return msg("could not reach Pwned Passwords: {1}", HTTPTransportError.text(ofReason: reason))
+        case .timeout: return msg("Pwned Passwords did not answer in time")
+        case .unavailable: return msg("Pwned Passwords is unavailable (503)")
+        case let .unexpectedStatus(code): return msg("Pwned Passwords answered with unexpected HTTP status {1}", code)
+        case .malformedBody: return msg("Pwned Passwords answered with data pwnvault cannot read")
+        case .bodyTooLarge: return msg("Pwned Passwords' answer was larger than pwnvault accepts")
+        case let .forbidden(_, detail): return detail.isEmpty ? msg("Pwned Passwords refused the request (403)") : msg("Pwned Passwords refused the request (403): {1}", detail)
         default: return base.message
         }
     }
@@ -28,9 +28,9 @@ public struct PwnedPasswordsError: UserFacingError, Equatable {
     public var hint: String? {
         switch base {
         case .unreachable, .transport:
-            return "check the network (and \(Settings.passwordsURLVariable) if it was changed); --offline FILE searches a downloaded copy instead"
-        case .malformedBody, .bodyTooLarge: return "if \(Settings.passwordsURLVariable) was changed from the default, check it"
-        case .timeout, .unavailable, .unexpectedStatus, .forbidden: return "try again later; --offline FILE searches a downloaded copy instead"
+            return msg("check the network (and {1} if it was changed); --offline FILE searches a downloaded copy instead", Settings.passwordsURLVariable)
+        case .malformedBody, .bodyTooLarge: return msg("if {1} was changed from the default, check it", Settings.passwordsURLVariable)
+        case .timeout, .unavailable, .unexpectedStatus, .forbidden: return msg("try again later; --offline FILE searches a downloaded copy instead")
         default: return base.hint
         }
     }

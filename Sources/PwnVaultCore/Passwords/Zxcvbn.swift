@@ -49,15 +49,15 @@ public enum Zxcvbn {
     }
 
     private static func load() -> Result<MatchFn, Unavailable> {
-        var reason = "libzxcvbn (Debian's libzxcvbn0) is not installed"
+        var reason = msg("libzxcvbn (Debian's libzxcvbn0) is not installed")
         for file in libraryFiles {
             switch SharedLibrary.open(file) {
             case let .failure(failure):
-                if !failure.reason.contains("No such file") { reason = "libzxcvbn could not be loaded (\(failure.reason))" }
+                if !failure.reason.contains("No such file") { reason = msg("libzxcvbn could not be loaded ({1})", failure.reason) }
             case let .success(library):
                 if let match = library.symbol("ZxcvbnMatch", as: MatchFn.self) { return .success(match) }
                 library.close()
-                reason = "\(file) has no ZxcvbnMatch"
+                reason = msg("{1} has no {2}", file, "ZxcvbnMatch")
             }
         }
         return .failure(Unavailable(description: reason))

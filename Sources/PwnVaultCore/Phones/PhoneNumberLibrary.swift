@@ -138,23 +138,25 @@ public enum PhoneLibraryError: UserFacingError, Equatable, Sendable {
     case libphonenumberMissing
     /// pwnvault's own shim is in none of the places it is looked for.
     case notFound(searched: [String])
+    /// `reason`: the loader's words (a missing symbol, dlopen's text), kept in English as thrown.
     case unusable(reason: String)
 
     public var message: String {
         switch self {
-        case .libphonenumberMissing: return "phone numbers cannot be read: Debian's libphonenumber is not installed"
-        case .notFound: return "phone numbers cannot be read: pwnvault's \(PhoneNumberLibrary.fileName) is missing"
-        case let .unusable(reason): return "phone numbers cannot be read: \(reason)"
+        case .libphonenumberMissing: return msg("phone numbers cannot be read: Debian's libphonenumber is not installed")
+        case .notFound: return msg("phone numbers cannot be read: pwnvault's {1} is missing", PhoneNumberLibrary.fileName)
+        case let .unusable(reason): return msg("phone numbers cannot be read: {1}", reason)
         }
     }
 
     public var hint: String? {
         switch self {
-        case .libphonenumberMissing: return "install it with: apt-get install libphonenumber8"
+        case .libphonenumberMissing: return msg("install it with: apt-get install libphonenumber8")
         case let .notFound(searched):
-            let places = searched.isEmpty ? "" : " (looked for " + searched.joined(separator: " and ") + ")"
-            return "install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault\(places)"
-        case .unusable: return "reinstall pwnvault with 'make install' and libphonenumber8 with apt-get"
+            return searched.isEmpty ? msg("install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault")
+                : msg("install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault (looked for {1})",
+                      searched.joined(separator: msg(" and ")))
+        case .unusable: return msg("reinstall pwnvault with 'make install' and libphonenumber8 with apt-get")
         }
     }
 

@@ -20,22 +20,64 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
     /// reach the keyring (`CronSessionBus`).
     case noLastingBus(reason: String)
 
+    /// Computed when read: the reasons are kept in English (they may be written as JSON) and
+    /// translated here (`text(ofReason:)`).
     public var message: String {
         switch self {
         case let .invalidPeriod(text, reason):
-            let shown = text.count <= 12 && text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") })
-                ? "'\(text)'" : "the value"
-            return "invalid value for '--every': \(shown) is not offered (\(reason))"
-        case let .noVault(path): return "there is no vault at \(path) to watch"
-        case .noConfigFolder: return "cannot tell where systemd user units go: neither XDG_CONFIG_HOME nor HOME is set"
-        case let .unwritablePath(what, path): return "the \(what) \(path) has a control character that a unit file cannot hold"
-        case let .foreignUnit(path): return "\(Self.shown(path)) exists and was not written by pwnvault; it was left as it is"
-        case .unknownProgramPath: return "cannot tell where this pwnvault program is (/proc/self/exe is unreadable)"
-        case let .fileFailure(path, action, reason): return "could not \(action) \(Self.shown(path)): \(reason)"
-        case let .systemctlFailed(arguments, reason): return "systemctl --user \(arguments) failed: \(reason)"
+            let why = Self.text(ofReason: reason)
+            return text.count <= 12 && text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") })
+                ? msg("invalid value for '--every': '{1}' is not offered ({2})", text, why)
+                : msg("invalid value for '--every': the value is not offered ({1})", why)
+        case let .noVault(path): return msg("there is no vault at {1} to watch", path)
+        case .noConfigFolder: return msg("cannot tell where systemd user units go: neither XDG_CONFIG_HOME nor HOME is set")
+        case let .unwritablePath(what, path):
+            switch what {
+            case "program": return msg("the program {1} has a control character that a unit file cannot hold", path)
+            case "vault path": return msg("the vault path {1} has a control character that a unit file cannot hold", path)
+            default: return msg("the {1} {2} has a control character that a unit file cannot hold", what, path)
+            }
+        case let .foreignUnit(path): return msg("{1} exists and was not written by pwnvault; it was left as it is", Self.shown(path))
+        case .unknownProgramPath: return msg("cannot tell where this pwnvault program is (/proc/self/exe is unreadable)")
+        case let .fileFailure(path, action, reason):
+            let (file, why) = (Self.shown(path), Self.text(ofReason: reason))
+            switch action {
+            case "read": return msg("could not read {1}: {2}", file, why)
+            case "write": return msg("could not write {1}: {2}", file, why)
+            case "create the folder": return msg("could not create the folder {1}: {2}", file, why)
+            case "remove": return msg("could not remove {1}: {2}", file, why)
+            default: return msg("could not {1} {2}: {3}", action, file, why)
+            }
+        case let .systemctlFailed(arguments, reason): return msg("systemctl --user {1} failed: {2}", arguments, Self.text(ofReason: reason))
         case let .noLastingBus(reason):
-            return "no systemd user manager is running, and a cron job could not reach the keyring: \(reason) "
-                + "(this login's bus address changes at the next login)"
+            return msg("no systemd user manager is running, and a cron job could not reach the keyring: {1} (this login's bus address changes at the next login)",
+                       Self.text(ofReason: reason))
+        }
+    }
+
+    /// A reason kept in English, in the reader's language (as it is inside `Messages.english`).
+    static func text(ofReason reason: String) -> String {
+        switch reason {
+        case "it is not a number followed by h, d or w": return msg("it is not a number followed by h, d or w")
+        case "the shortest period is 1h": return msg("the shortest period is 1h")
+        case "the longest period is 7d": return msg("the longest period is 7d")
+        case "a timer can keep only periods that divide a day or a week evenly":
+            return msg("a timer can keep only periods that divide a day or a week evenly")
+        case "it cannot be opened": return msg("it cannot be opened")
+        case "permission denied": return msg("permission denied")
+        case "no space left on the device": return msg("no space left on the device")
+        case "the file system is read-only": return msg("the file system is read-only")
+        case "no such file or folder": return msg("no such file or folder")
+        case "it did not finish in time": return msg("it did not finish in time")
+        case "XDG_RUNTIME_DIR is not set": return msg("XDG_RUNTIME_DIR is not set")
+        case "XDG_RUNTIME_DIR is not an absolute path": return msg("XDG_RUNTIME_DIR is not an absolute path")
+        default:
+            let exited = "it exited with status ", noSocket = "there is no session bus socket at "
+            if reason.hasPrefix(exited), let status = Int(reason.dropFirst(exited.count)) {
+                return msg("it exited with status {1}", status)
+            }
+            if reason.hasPrefix(noSocket) { return msg("there is no session bus socket at {1}", String(reason.dropFirst(noSocket.count))) }
+            return UserManagerAbsence.text(ofReason: reason)
         }
     }
 
@@ -44,17 +86,16 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
 
     public var hint: String? {
         switch self {
-        case .invalidPeriod: return "use one of \(ScheduleInterval.offeredText), e.g. 'pwnvault schedule enable --every 6h'"
-        case .noVault: return "create it with 'pwnvault init', or name the vault to watch with --vault PATH"
-        case .noConfigFolder: return "set HOME (or XDG_CONFIG_HOME to an absolute path) and run it again"
-        case .unwritablePath: return "move or rename it to a path without control characters"
-        case .foreignUnit: return "rename or remove that unit yourself if pwnvault may use the name, then run it again"
-        case .unknownProgramPath: return "run pwnvault by its full path, or install it with 'make install'"
-        case .fileFailure: return "check the folder's owner and permissions, then run it again"
-        case .systemctlFailed: return "see 'systemctl --user status pwnvault-watch.timer' and 'journalctl --user -u pwnvault-watch'"
+        case .invalidPeriod: return msg("use one of {1}, e.g. 'pwnvault schedule enable --every 6h'", ScheduleInterval.offeredText)
+        case .noVault: return msg("create it with 'pwnvault init', or name the vault to watch with --vault PATH")
+        case .noConfigFolder: return msg("set HOME (or XDG_CONFIG_HOME to an absolute path) and run it again")
+        case .unwritablePath: return msg("move or rename it to a path without control characters")
+        case .foreignUnit: return msg("rename or remove that unit yourself if pwnvault may use the name, then run it again")
+        case .unknownProgramPath: return msg("run pwnvault by its full path, or install it with 'make install'")
+        case .fileFailure: return msg("check the folder's owner and permissions, then run it again")
+        case .systemctlFailed: return msg("see 'systemctl --user status pwnvault-watch.timer' and 'journalctl --user -u pwnvault-watch'")
         case .noLastingBus:
-            return "start a systemd user manager ('loginctl enable-linger'), or a session bus at $XDG_RUNTIME_DIR/bus "
-                + "(dbus-daemon --session --address=unix:path=$XDG_RUNTIME_DIR/bus), then run it again"
+            return msg("start a systemd user manager ('loginctl enable-linger'), or a session bus at $XDG_RUNTIME_DIR/bus (dbus-daemon --session --address=unix:path=$XDG_RUNTIME_DIR/bus), then run it again")
         }
     }
 

@@ -15,7 +15,7 @@ public struct ScheduleInterval: Sendable, Equatable, CustomStringConvertible {
     /// The offered periods as `1h, 2h, …, 1d or 7d`, for help and hints.
     public static var offeredText: String {
         let words = offered.map(\.description)
-        return words.dropLast().joined(separator: ", ") + " or " + words.last!
+        return msg("{1} or {2}", words.dropLast().joined(separator: ", "), words.last!)
     }
 
     private init(hours: Int) { self.hours = hours }

@@ -57,7 +57,8 @@ public struct ScheduleStatus: Sendable, Encodable {
     /// How the last watch with no terminal (from cron or the timer) ended.
     public var lastUnattendedWatch: WatchRunLog.Run?
 
-    /// Reads the files, and asks `manager` when it runs.
+    /// Reads the files, and asks `manager` when it runs. Its sentences are in the reader's language:
+    /// for `--json`, read it inside `Messages.english`.
     public static func read(files: ScheduleFiles, manager: SystemdUserManager) throws -> ScheduleStatus {
         let (service, timer) = try files.owners()
         let installation: Installation
@@ -92,14 +93,17 @@ public struct ScheduleStatus: Sendable, Encodable {
         }
         var hint: String?, inactiveReason: String?
         switch (installation, availability) {
-        case (.notInstalled, _): inactiveReason = "nothing is installed"
-        case (.foreign, _): inactiveReason = "a unit of that name is not pwnvault's"
-        case (.partial, _): inactiveReason = "one of the two units is missing"
+        case (.notInstalled, _): inactiveReason = msg("nothing is installed")
+        case (.foreign, _): inactiveReason = msg("a unit of that name is not pwnvault's")
+        case (.partial, _): inactiveReason = msg("one of the two units is missing")
         case let (.installed, .notRunning(absence)):
-            inactiveReason = "the units are installed, but " + absence.reason
+            inactiveReason = msg("the units are installed, but {1}", absence.reason)
             hint = absence.hint
         case (.installed, .running):
-            if !timerRuns { inactiveReason = "the timer is not enabled and started (" + (timerState ?? "state unknown") + ")" }
+            if !timerRuns {
+                inactiveReason = timerState.map { msg("the timer is not enabled and started ({1})", $0) }
+                    ?? msg("the timer is not enabled and started (state unknown)")
+            }
         }
         if case let .notRunning(absence) = availability { hint = absence.hint }
         return ScheduleStatus(installation: installation, every: every?.description, service: files.servicePath,

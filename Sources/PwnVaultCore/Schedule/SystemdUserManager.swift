@@ -10,11 +10,12 @@ public struct SystemdUserManager: Sendable {
         /// Why not, in one sentence, and what to do.
         case notRunning(UserManagerAbsence)
 
-        /// `running`, or `not running: REASON`.
+        /// `running`, or `not running: REASON`, in the reader's language (for `--json`, build it
+        /// inside `Messages.english`).
         public var text: String {
             switch self {
-            case .running: return "running"
-            case let .notRunning(absence): return "not running: " + absence.reason
+            case .running: return msg("running")
+            case let .notRunning(absence): return msg("not running: {1}", absence.reason)
             }
         }
     }
@@ -52,7 +53,7 @@ public struct SystemdUserManager: Sendable {
         }
         guard outcome.status == 0 else {
             throw ScheduleError.systemctlFailed(arguments: arguments.joined(separator: " "),
-                                                reason: UserManagerAbsence.recognizing(outcome.errorOutput)?.reason
+                                                reason: Messages.english { UserManagerAbsence.recognizing(outcome.errorOutput)?.reason }
                                                     ?? "it exited with status \(outcome.status)")
         }
     }

@@ -21,12 +21,12 @@ public enum AlternateScreenProbe {
     /// Why nothing is revealed under GNU screen without a working alternate screen (reveal, the ui's `v`):
     /// `confirmed` when the probe saw it ignored, else it could not be shown to work.
     public static func problem(confirmed: Bool) -> String {
-        "GNU screen " + (confirmed ? "has its alternate screen off (altscreen off)" : "did not show that its alternate screen is on")
-            + ", so they would stay in screen's scrollback"
+        confirmed ? msg("GNU screen has its alternate screen off (altscreen off), so they would stay in screen's scrollback")
+            : msg("GNU screen did not show that its alternate screen is on, so they would stay in screen's scrollback")
     }
 
     /// The fix, as a hint.
-    public static let fix = "turn it on with 'altscreen on' in ~/.screenrc (or now: Ctrl-A :altscreen on), then try again"
+    public static var fix: String { msg("turn it on with 'altscreen on' in ~/.screenrc (or now: Ctrl-A :altscreen on), then try again") }
 
     /// The probe's bytes: position, (enter, home, leave, position), (enter, row 2 column 2, leave, position).
     static let question = Array("\u{1B}[6n\u{1B}[?1049h\u{1B}[H\u{1B}[?1049l\u{1B}[6n\u{1B}[?1049h\u{1B}[2;2H\u{1B}[?1049l\u{1B}[6n".utf8)

@@ -18,12 +18,12 @@ public struct FocusObstacle: Equatable, Sendable {
            let answer = runCommand(["tmux", "show-options", "-gv", "focus-events"], environment)?
                .trimmingWhitespaceAndNewlines(),
            answer == "off" {
-            return FocusObstacle(reason: "tmux does not pass focus changes on (focus-events is off)",
-                                 fix: "add 'set -g focus-events on' to ~/.tmux.conf")
+            return FocusObstacle(reason: msg("tmux does not pass focus changes on (focus-events is off)"),
+                                 fix: msg("add 'set -g focus-events on' to ~/.tmux.conf"))
         }
         if value("STY") != nil {
-            return FocusObstacle(reason: "GNU screen does not pass focus changes on",
-                                 fix: "run reveal in a terminal window of its own, outside screen")
+            return FocusObstacle(reason: msg("GNU screen does not pass focus changes on"),
+                                 fix: msg("run reveal in a terminal window of its own, outside screen"))
         }
         return nil
     }

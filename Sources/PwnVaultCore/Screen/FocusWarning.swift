@@ -3,17 +3,17 @@
 public enum FocusWarning {
     /// "REASON, so the private screen cannot hide when this window loses focus; it closes after N s. Fix: FIX"
     public static func line(reason: String, fix: String, closesAfter seconds: Int) -> String {
-        "\(reason), so the private screen cannot hide when this window loses focus; it closes after \(seconds) s. Fix: \(fix)"
+        msg("{1}, so the private screen cannot hide when this window loses focus; it closes after {2} s. Fix: {3}", reason, seconds, fix)
     }
 
     /// Why, and the fix, for a terminal that has not shown that it reports focus changes; nil when it has.
     public static func unreported(_ reporting: FocusReporting) -> (reason: String, fix: String)? {
         switch reporting {
         case .reported: return nil
-        case .notReported: return ("this terminal does not report focus changes", fix)
-        case .unknown: return ("this terminal has not said that it reports focus changes", fix)
+        case .notReported: return (msg("this terminal does not report focus changes"), fix)
+        case .unknown: return (msg("this terminal has not said that it reports focus changes"), fix)
         }
     }
 
-    static let fix = "use a terminal that does (xterm, kitty, alacritty, GNOME Terminal)"
+    static var fix: String { msg("use a terminal that does (xterm, kitty, alacritty, GNOME Terminal)") }
 }

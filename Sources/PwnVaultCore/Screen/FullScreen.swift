@@ -43,9 +43,10 @@ public final class FullScreen {
     public enum Answer: Equatable, Sendable { case stay, quit }
     public enum EndReason: Equatable, Sendable { case userQuit, interrupted(signal: Int32) }
 
-    public static let hiddenLine = "hidden: focus lost. Focus this window or press a key to show it."
+    public static var hiddenLine: String { msg("hidden: focus lost. Focus this window or press a key to show it.") }
     public static func lockedLine(minutes: Double) -> String {
-        "locked after \(minutes >= 1 ? "\(Int(minutes)) min" : "\(Int(minutes * 60)) s") idle. Press a key to show it."
+        minutes >= 1 ? msg("locked after {1} min idle. Press a key to show it.", Int(minutes))
+            : msg("locked after {1} s idle. Press a key to show it.", Int(minutes * 60))
     }
     public static let minimumSize = (columns: 40, rows: 10)
     static let mouseOn = Array("\u{1B}[?1000h\u{1B}[?1006h".utf8)
@@ -244,7 +245,7 @@ public final class FullScreen {
         let lines: [[CellRenderer.Span]]
         if columns < FullScreen.minimumSize.columns || rows < FullScreen.minimumSize.rows {
             // Short lines: the notice itself must fit where the screen does not.
-            lines = ["too small:", "\(columns)x\(rows)", "needs", "\(FullScreen.minimumSize.columns)x\(FullScreen.minimumSize.rows)"]
+            lines = [msg("too small:"), "\(columns)x\(rows)", msg("needs"), "\(FullScreen.minimumSize.columns)x\(FullScreen.minimumSize.rows)"]
                 .map { [CellRenderer.Span($0)] }
         } else {
             lines = app.rows(columns: columns, rows: rows)

@@ -46,7 +46,7 @@ public final class PrivateScreen {
     /// The timeout where focus changes do not reach the screen, so it cannot hide on focus loss: 10 s.
     public static let unfocusableTimeout: TimeInterval = 10
     /// The one line shown while the screen is blanked. Says nothing about what is hidden.
-    public static let hiddenLine = "hidden: focus lost. Focus this window or press a key to show it, q to close."
+    public static var hiddenLine: String { msg("hidden: focus lost. Focus this window or press a key to show it, q to close.") }
     /// The signals watched while the screen runs.
     static let watchedSignals: [Int32] = [Signal.interrupt, Signal.terminate, Signal.hangUp, Signal.quit, Signal.terminalStop, Signal.continue, Signal.windowChange]
 

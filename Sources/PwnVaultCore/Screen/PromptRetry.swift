@@ -28,8 +28,8 @@ public struct PromptRetry: Sendable {
         while true {
             do { return try body(attempt) } catch where attempt < attempts && retryIf(error) {
                 let left = attempts - attempt
-                let message = (error as? UserFacingError)?.message ?? "that did not work"
-                say("\(message); try again (\(left) more attempt\(left == 1 ? "" : "s"))")
+                let message = (error as? UserFacingError)?.message ?? msg("that did not work")
+                say(msg(one: "{1}; try again ({2} more attempt)", many: "{1}; try again ({2} more attempts)", count: left, message, left))
                 attempt += 1
             }
         }

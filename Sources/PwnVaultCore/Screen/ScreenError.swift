@@ -9,15 +9,15 @@ public enum ScreenError: UserFacingError, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .notATerminal: return "cannot show the private screen: the input or the output is not a terminal"
-        case .noSignalPipe: return "cannot watch for signals (no file descriptor left for a pipe)"
-        case .interrupted: return "interrupted; nothing was shown"
+        case .notATerminal: return msg("cannot show the private screen: the input or the output is not a terminal")
+        case .noSignalPipe: return msg("cannot watch for signals (no file descriptor left for a pipe)")
+        case .interrupted: return msg("interrupted; nothing was shown")
         }
     }
 
     public var hint: String? {
         switch self {
-        case .notATerminal: return "run it in a terminal, with neither input nor output redirected"
+        case .notATerminal: return msg("run it in a terminal, with neither input nor output redirected")
         case .noSignalPipe, .interrupted: return nil
         }
     }

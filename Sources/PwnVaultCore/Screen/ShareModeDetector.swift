@@ -46,21 +46,21 @@ public struct ShareModeDetector {
         func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
 
         if value("ASCIINEMA_REC") != nil {
-            return ShareModeReason("asciinema is recording this terminal (ASCIINEMA_REC is set)")
+            return ShareModeReason { msg("asciinema is recording this terminal (ASCIINEMA_REC is set)") }
         }
         if let tmux = value("TMUX") {
             let socket = tmux.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init) ?? tmux
             if socket.contains("/tmate-") {
-                return ShareModeReason("this is a tmate session, shared over the network")
+                return ShareModeReason { msg("this is a tmate session, shared over the network") }
             }
             if let reason = tmuxReason(pane: value("TMUX_PANE"), environment: environment) { return reason }
         }
         if let sty = value("STY"), let listing = runCommand(["screen", "-ls"], environment) {
             let multi = listing.split(separator: "\n").contains { $0.contains(sty) && $0.contains("Multi") }
-            if multi { return ShareModeReason("this GNU screen session is in multi-user mode") }
+            if multi { return ShareModeReason { msg("this GNU screen session is in multi-user mode") } }
         }
         if let index = processes.ownPseudoTerminalIndex(), let recorder = recorder(holding: index) {
-            return ShareModeReason("this terminal is recorded or shared by \(recorder)")
+            return ShareModeReason { msg("this terminal is recorded or shared by {1}", recorder) }
         }
         return nil
     }
@@ -72,10 +72,12 @@ public struct ShareModeDetector {
         let fields = answer.split(whereSeparator: { $0 == " " || $0 == "\n" })
         guard fields.count >= 3 else { return nil }
         if let attached = Int(fields[0]), attached > 1 {
-            return ShareModeReason("this tmux session has \(attached) clients attached")
+            return ShareModeReason {
+                msg(one: "this tmux session has {1} client attached", many: "this tmux session has {1} clients attached", count: attached, attached)
+            }
         }
         if fields[1] == "1" {
-            return ShareModeReason("this tmux pane is piped to a program (pipe-pane)")
+            return ShareModeReason { msg("this tmux pane is piped to a program (pipe-pane)") }
         }
         // One client: is its own terminal recorded (`script -c "tmux attach"`)?
         guard let clients = runCommand(["tmux", "list-clients", "-t", String(fields[2]), "-F", "#{client_tty}"], environment) else {
@@ -83,7 +85,7 @@ public struct ShareModeDetector {
         }
         for line in clients.split(separator: "\n") where line.hasPrefix("/dev/pts/") {
             if let index = Int(line.dropFirst("/dev/pts/".count)), let recorder = recorder(holding: index) {
-                return ShareModeReason("the terminal of this tmux session's client is recorded or shared by \(recorder)")
+                return ShareModeReason { msg("the terminal of this tmux session's client is recorded or shared by {1}", recorder) }
             }
         }
         return nil

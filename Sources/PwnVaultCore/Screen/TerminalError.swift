@@ -11,10 +11,10 @@ public enum TerminalError: UserFacingError, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .noTerminal: return "cannot ask for the passphrase: there is no terminal"
-        case .inputClosed: return "no passphrase was entered (the input ended)"
-        case .passphraseTooLong: return "the passphrase is longer than \(PassphrasePrompt.maxBytes) bytes"
-        case let .readFailed(reason): return "could not read the passphrase (\(reason))"
+        case .noTerminal: return msg("cannot ask for the passphrase: there is no terminal")
+        case .inputClosed: return msg("no passphrase was entered (the input ended)")
+        case .passphraseTooLong: return msg("the passphrase is longer than {1} bytes", PassphrasePrompt.maxBytes)
+        case let .readFailed(reason): return msg("could not read the passphrase ({1})", reason)
         }
     }
 
