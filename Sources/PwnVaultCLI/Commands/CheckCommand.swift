@@ -321,8 +321,8 @@ enum CheckCommand: Command {
             let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
             let named = BreachRendering(c).titles(disclosed, newMark: newMark)
-            let head = who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red) + ": "
-            return oneLine(head, named, extras: extras.map { msg("; {1}", $0) }.joined(), width: c.width,
+            let lead = who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)
+            return oneLine(lead, named, extras: extras.map { msg("; {1}", $0) }.joined(), width: c.width,
                            more: o.known.map { "pwnvault show '#\($0.id)'" })
         case .clean:
             let found = c.styled(msg("no breach found"), .green)
@@ -337,7 +337,8 @@ enum CheckCommand: Command {
     /// One line per account on a terminal (the rest is for `show`): as many of `items` as fit the
     /// width, then `… N more`; where not even one fits, the count and where to see them. Unwrapped and
     /// whole without a width (pipes, files).
-    static func oneLine(_ head: String, _ items: [String], extras: String, width: Int?, more show: String?) -> String {
+    static func oneLine(_ lead: String, _ items: [String], extras: String, width: Int?, more show: String?) -> String {
+        let head = msg("{1}: ", lead)
         let whole = head + items.joined(separator: ", ") + extras
         guard let width, TerminalCells.width(whole) > width else { return whole }
         var best: String?
@@ -346,7 +347,7 @@ enum CheckCommand: Command {
             if TerminalCells.width(line) <= width { best = line; break }
         }
         if let best { return best }
-        let short = String(head.dropLast(2)) + (show.map { msg("; see {1}", $0) } ?? "")
+        let short = lead + (show.map { msg("; see {1}", $0) } ?? "")
         return TerminalCells.truncate(short, to: width)
     }
 

@@ -130,7 +130,7 @@ enum DomainCommand: Command {
             let named = BreachRendering(c).titles(disclosed, newMark: nil)
             let n = disclosed.total
             let names = named.joined(separator: ", ")
-            lines += c.hanging(who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red) + ": ",
+            lines += c.hanging(msg("{1}: ", who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)),
                                inVault == nil ? msg("{1}  (not in the vault)", names) : names)
         }
         if context.json {

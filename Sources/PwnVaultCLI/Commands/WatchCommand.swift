@@ -227,8 +227,8 @@ enum WatchCommand: Command {
     static func show(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console c: Console) {
         guard !news.isEmpty else { return }
         for item in news {
-            c.out(c.heading(item.account) + "  " + c.styled(msg("NEW"), .red) + ": "
-                  + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: "; "))
+            c.out(msg("{1}: ", c.heading(item.account) + "  " + c.styled(msg("NEW"), .red))
+                  + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: msg("; ")))
         }
         c.out(msg("details and what to do: {1}; when dealt with: {2}", "pwnvault show '#ID'", "pwnvault ack '#ID'"))
     }
