@@ -4,19 +4,19 @@ import PwnVaultCore
 /// `pwnvault check`: looks accounts up in Have I Been Pwned, as fast as the API key allows, and
 /// saves each result in the vault as it arrives.
 enum CheckCommand: Command {
-    static let all = OptionSpec("all", help: "check every account in the vault that is due")
-    static let force = OptionSpec("force", help: "with --all: re-check accounts checked within the last day too")
-    static let pastes = OptionSpec("pastes", help: "also count the pastes each e-mail address appears in")
-    static let stealerLogs = OptionSpec("stealer-logs", help: "also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)")
-    static let save = OptionSpec("save", help: "add accounts that are not in the vault, and save their results")
-    static let refresh = OptionSpec("refresh", help: "refresh the cached breach catalog first")
+    static let all = OptionSpec("all", help: msg("check every account in the vault that is due"))
+    static let force = OptionSpec("force", help: msg("with --all: re-check accounts checked within the last day too"))
+    static let pastes = OptionSpec("pastes", help: msg("also count the pastes each e-mail address appears in"))
+    static let stealerLogs = OptionSpec("stealer-logs", help: msg("also ask for the websites whose info-stealer logs hold each e-mail address (needs a subscription that includes them)"))
+    static let save = OptionSpec("save", help: msg("add accounts that are not in the vault, and save their results"))
+    static let refresh = OptionSpec("refresh", help: msg("refresh the cached breach catalog first"))
 
     static let spec = CommandSpec(
         name: "check",
-        summary: "check accounts against Have I Been Pwned and save the results",
+        summary: msg("check accounts against Have I Been Pwned and save the results"),
         usage: ["ACCOUNT|#ID... [--save] [--pastes] [--stealer-logs] [--notify[=count]]",
                 "--all [--pastes] [--stealer-logs] [--force] [--rpm N] [--notify[=count]]"],
-        discussion: """
+        discussion: msg("""
         Vault accounts get their result saved as soon as it arrives: a Ctrl-C or a crash midway keeps
         every finished result, and 'check --all' run again continues with what is missing, failed or
         older than a day (--force re-checks everything). An account that is not in the vault is checked
@@ -42,15 +42,15 @@ enum CheckCommand: Command {
         (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is
         missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked
         (this wins over 1).
-        """,
+        """),
         options: [all, force, pastes, stealerLogs, NotifyOption.spec, save] + PacingOptions.specs + [refresh],
         positionals: 0...Int.max,
-        positionalHelp: [("ACCOUNT|#ID", "an account (in the vault or not) or a vault id like #3")],
-        examples: [("pwnvault check --all", "check every account that is due, as fast as the key allows"),
-                   ("pwnvault check account-exists@hibp-integration-tests.com", "try it without a key (HIBP's test domain)"),
-                   ("pwnvault check '#3' --pastes", "check account #3 and its pastes now"),
-                   ("pwnvault check --all --json > results.json", "results for a script: ids and breach names, never accounts"),
-                   ("pwnvault check --all && echo nothing to deal with", "status 0 when every finding is acknowledged")])
+        positionalHelp: [("ACCOUNT|#ID", msg("an account (in the vault or not) or a vault id like #3"))],
+        examples: [("pwnvault check --all", msg("check every account that is due, as fast as the key allows")),
+                   ("pwnvault check account-exists@hibp-integration-tests.com", msg("try it without a key (HIBP's test domain)")),
+                   ("pwnvault check '#3' --pastes", msg("check account #3 and its pastes now")),
+                   ("pwnvault check --all --json > results.json", msg("results for a script: ids and breach names, never accounts")),
+                   ("pwnvault check --all && echo nothing to deal with", msg("status 0 when every finding is acknowledged"))])
 
     /// One account's outcome, as printed with --json. For a vault account whose check failed,
     /// `status`, `breaches`, `pasteCount` and `checkedAt` are the saved last good answer, kept, and
@@ -99,10 +99,10 @@ enum CheckCommand: Command {
         let args = context.arguments
         let all = args.has(Self.all)
         if all && !args.positionals.isEmpty {
-            throw UsageError.conflicting(command: "check", reason: "--all checks the whole vault: give either --all or accounts, not both")
+            throw UsageError.conflicting(command: "check", reason: msg("--all checks the whole vault: give either --all or accounts, not both"))
         }
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
-        if args.has(Self.force) && !all { throw UsageError.conflicting(command: "check", reason: "--force goes with --all") }
+        if args.has(Self.force) && !all { throw UsageError.conflicting(command: "check", reason: msg("--force goes with --all")) }
         let pacing = try PacingOptions(context, command: "check", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
         let notify = try NotifyOption(context, command: "check")
         // Checks go online: libcurl (tens of milliseconds to map) loads while the vault opens.
@@ -119,15 +119,18 @@ enum CheckCommand: Command {
         if entries.isEmpty {
             if all {
                 let n = vault?.payload.accounts.count ?? 0
-                context.console.note(n == 0 ? "the vault is empty; add accounts with 'pwnvault add'"
-                                            : "all \(n) accounts were checked within the last day; --force checks them again")
+                context.console.note(n == 0 ? msg("the vault is empty; add accounts with 'pwnvault add'")
+                                            : msg(one: "all {1} accounts were checked within the last day; --force checks them again",
+                                                  many: "all {1} accounts were checked within the last day; --force checks them again",
+                                                  count: n, n))
             }
             let status = CheckSessionReport().exitStatus(storedIn: vault, all: all)
             if status == .breachesFound, let vault {
                 // Why the status is 1 although nothing was checked: findings that wait to be acknowledged.
                 let waiting = vault.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }.count
-                context.console.note("status 1: \(waiting) account\(waiting == 1 ? " has" : "s have") findings not acknowledged; "
-                                     + "see them with 'pwnvault list --status unacknowledged'")
+                context.console.note(msg(one: "status 1: {1} account has findings not acknowledged; see them with 'pwnvault list --status unacknowledged'",
+                                         many: "status 1: {1} accounts have findings not acknowledged; see them with 'pwnvault list --status unacknowledged'",
+                                         count: waiting, waiting))
             }
             return status
         }
@@ -157,7 +160,7 @@ enum CheckCommand: Command {
     /// stopped midway), the error once on stderr.
     static func stopped(by error: HIBPError, total: Int, context: Context) -> ExitStatus {
         var summary = Summary()
-        summary.stoppedBy = error.message
+        summary.stoppedBy = Messages.english { error.message }   // JSON: English whatever the language
         if context.json {
             try? context.console.json(Report(results: [], summary: summary))
         } else {
@@ -176,8 +179,8 @@ enum CheckCommand: Command {
             if context.arguments.has(Self.force) {
                 let (accounts, resumed) = try CheckSession.forced(vault, now: now)
                 if let resumed {
-                    context.console.note("continuing the forced run started \(StateText.time(resumed.startedAt)): "
-                                         + "\(resumed.alreadyChecked) of \(resumed.total) already checked")
+                    context.console.note(msg("continuing the forced run started {1}: {2} of {3} already checked",
+                                             StateText.time(resumed.startedAt), resumed.alreadyChecked, resumed.total))
                 }
                 return accounts.map(CheckEntry.init(account:))
             }
@@ -204,7 +207,7 @@ enum CheckCommand: Command {
         }
         return entries.map { e in
             guard let p = e.parsed, let a = added[p.dedupKey] else { return e }
-            context.console.note("\(e.source ?? "account") added to the vault as #\(a.id)")
+            context.console.note(msg("{1} added to the vault as #{2}", e.source ?? msg("account"), a.id))
             return CheckEntry(account: a)
         }
     }
@@ -242,7 +245,7 @@ enum CheckCommand: Command {
         summary.checked = summary.breached + summary.clean
         summary.withNews = report.news.count
         summary.interrupted = report.interrupted
-        if let stop = stop as? HIBPError { summary.stoppedBy = stop.message }
+        if let stop = stop as? HIBPError { summary.stoppedBy = Messages.english { stop.message } }   // JSON: English
         summary.lookup = report.lookup
 
         if json {
@@ -258,7 +261,7 @@ enum CheckCommand: Command {
             return stop.exitStatus
         }
         if summary.interrupted {
-            c.note("interrupted: \(summary.checked) of \(entries.count) checked and saved; run the same command again to continue")
+            c.note(msg("interrupted: {1} of {2} checked and saved; run the same command again to continue", summary.checked, entries.count))
             return .interrupted
         }
         if all, let vault = session.vault, context.arguments.has(Self.force), report.failed == 0 {
@@ -288,55 +291,63 @@ enum CheckCommand: Command {
         if let a = o.known ?? entry.account {
             who = c.heading(a)
         } else if let p = entry.parsed {
-            who = c.disclosure.account(p, position: entry.source ?? "account")
+            who = c.disclosure.account(p, position: entry.source ?? msg("account"))
         } else {
-            who = "account"
+            who = msg("account")
         }
         if result.hasAnswer, let failure = result.lastFailure {
             // The saved answer is kept: say so, by count only (it is not news).
-            return who + "  " + c.styled("not checked: \(failure.message)", .yellow) + "; kept the result of "
-                + (result.checkedAt.map(StateText.time) ?? "an earlier check") + ": " + StateText.of(o.known, result)
+            return who + "  " + msg("{1}; kept the result of {2}: {3}", c.styled(msg("not checked: {1}", failure.message), .yellow),
+                                    result.checkedAt.map(StateText.time) ?? msg("an earlier check"), StateText.of(o.known, result))
         }
-        let newMark = c.styled("NEW", .bold)
-        var extras = ""
+        let newMark = c.styled(msg("NEW"), .bold)
+        // What else was found, each a whole phrase: "2 pastes (1 NEW)".
+        var extras: [String] = []
         let newPastes = o.news.filter { $0.kind == .paste }.count
         if let pastes = result.pasteCount, pastes > 0 {
-            extras += "; \(pastes) paste\(pastes == 1 ? "" : "s")" + (newPastes > 0 ? " (\(newPastes) \(newMark))" : "")
+            extras.append(newPastes > 0 ? msg(one: "{1} paste ({2} {3})", many: "{1} pastes ({2} {3})", count: pastes, pastes, newPastes, newMark)
+                                        : msg(one: "{1} paste", many: "{1} pastes", count: pastes, pastes))
         }
         let sites = o.known?.knownFindings.filter { $0.kind == .stealerLog }.count ?? 0
         let newSites = o.news.filter { $0.kind == .stealerLog }.count
         if sites > 0 {
-            extras += "; in info-stealer logs of \(sites) website\(sites == 1 ? "" : "s")" + (newSites > 0 ? " (\(newSites) \(newMark))" : "")
+            extras.append(newSites > 0
+                ? msg(one: "in info-stealer logs of {1} website ({2} {3})", many: "in info-stealer logs of {1} websites ({2} {3})",
+                      count: sites, sites, newSites, newMark)
+                : msg(one: "in info-stealer logs of {1} website", many: "in info-stealer logs of {1} websites", count: sites, sites))
         }
         switch result.status {
         case .breached:
             let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
             let named = BreachRendering(c).titles(disclosed, newMark: newMark)
-            let head = who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": "
-            return oneLine(head, named, extras: extras, width: c.width, more: o.known.map { "pwnvault show '#\($0.id)'" })
+            let lead = who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)
+            return oneLine(lead, named, extras: extras.map { msg("; {1}", $0) }.joined(), width: c.width,
+                           more: o.known.map { "pwnvault show '#\($0.id)'" })
         case .clean:
-            return who + "  " + c.styled("no breach found", .green) + (extras.isEmpty ? "" : ", but" + extras.dropFirst())
+            let found = c.styled(msg("no breach found"), .green)
+            return who + "  " + (extras.isEmpty ? found : msg("{1}, but {2}", found, extras.joined(separator: msg("; "))))
         case .error:
-            return who + "  " + c.styled("not checked: \(result.errorMessage ?? "error")", .yellow)
+            return who + "  " + c.styled(msg("not checked: {1}", result.errorMessage ?? msg("error")), .yellow)
         case .neverChecked:
-            return who + "  never checked"
+            return who + "  " + msg("never checked")
         }
     }
 
     /// One line per account on a terminal (the rest is for `show`): as many of `items` as fit the
     /// width, then `… N more`; where not even one fits, the count and where to see them. Unwrapped and
     /// whole without a width (pipes, files).
-    static func oneLine(_ head: String, _ items: [String], extras: String, width: Int?, more show: String?) -> String {
+    static func oneLine(_ lead: String, _ items: [String], extras: String, width: Int?, more show: String?) -> String {
+        let head = msg("{1}: ", lead)
         let whole = head + items.joined(separator: ", ") + extras
         guard let width, TerminalCells.width(whole) > width else { return whole }
         var best: String?
         for shown in stride(from: items.count - 1, through: 1, by: -1) {
-            let line = head + items.prefix(shown).joined(separator: ", ") + ", … \(items.count - shown) more"
+            let line = head + items.prefix(shown).joined(separator: ", ") + msg(", … {1} more", items.count - shown)
             if TerminalCells.width(line) <= width { best = line; break }
         }
         if let best { return best }
-        let short = String(head.dropLast(2)) + (show.map { "; see \($0)" } ?? "")
+        let short = lead + (show.map { msg("; see {1}", $0) } ?? "")
         return TerminalCells.truncate(short, to: width)
     }
 
@@ -344,17 +355,18 @@ enum CheckCommand: Command {
     /// `0 of 12 checked; HIBP unreachable: the connection was refused`.
     static func summaryLine(_ s: Summary, total: Int, stop: HIBPError? = nil) -> String {
         if let stop {
-            var text = "\(s.checked) of \(total) checked"
-            if s.failed > 0 { text += ", \(s.failed) failed" }
+            let text = s.failed > 0 ? msg("{1} of {2} checked, {3} failed", s.checked, total, s.failed)
+                                    : msg("{1} of {2} checked", s.checked, total)
             switch stop {
-            case let .unreachable(reason): return text + "; HIBP unreachable: \(reason)"
-            case let .waitTooLong(seconds, limit): return text + "; stopped: HIBP asked to wait \(seconds) s (the limit is \(limit) s)"
-            default: return text + "; stopped: \(stop.message)"
+            case let .unreachable(reason): return msg("{1}; HIBP unreachable: {2}", text, reason)
+            case let .waitTooLong(seconds, limit): return msg("{1}; stopped: HIBP asked to wait {2} s (the limit is {3} s)", text, seconds, limit)
+            default: return msg("{1}; stopped: {2}", text, stop.message)
             }
         }
-        var text = "checked \(s.checked) of \(total): \(s.breached) breached, \(s.clean) clean"
-        if s.failed > 0 { text += ", \(s.failed) failed" }
-        if s.withNews > 0 { text += "; news for \(s.withNews) account\(s.withNews == 1 ? "" : "s")" }
-        return text
+        let text = s.failed > 0
+            ? msg("checked {1} of {2}: {3} breached, {4} clean, {5} failed", s.checked, total, s.breached, s.clean, s.failed)
+            : msg("checked {1} of {2}: {3} breached, {4} clean", s.checked, total, s.breached, s.clean)
+        guard s.withNews > 0 else { return text }
+        return msg(one: "{1}; news for {2} account", many: "{1}; news for {2} accounts", count: s.withNews, text, s.withNews)
     }
 }

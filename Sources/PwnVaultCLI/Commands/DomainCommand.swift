@@ -4,13 +4,13 @@ import PwnVaultCore
 /// `pwnvault domain`: every breached address of a domain the API key verified, in one request, and
 /// the domains the key may search.
 enum DomainCommand: Command {
-    static let save = OptionSpec("save", help: "add the breached addresses to the vault and record their results")
+    static let save = OptionSpec("save", help: msg("add the breached addresses to the vault and record their results"))
 
     static let spec = CommandSpec(
         name: "domain",
-        summary: "search a whole domain you own in one request (breached addresses, masked)",
+        summary: msg("search a whole domain you own in one request (breached addresses, masked)"),
         usage: ["DOMAIN [--save]", ""],
-        discussion: """
+        discussion: msg("""
         For domains verified on haveibeenpwned.com with the API key: one request lists every breached
         address of the domain, shown masked on a terminal (as 'address N' elsewhere), with their
         breaches; sensitive ones are counted, not named. Aliases HIBP lists that are not valid accounts
@@ -20,12 +20,12 @@ enum DomainCommand: Command {
         search by itself for vault addresses on these domains: one request per domain, not per address.
         Exit status: 0 no listed address has a breach not yet acknowledged, 1 one has, 7 the key was
         refused or may not search the domain.
-        """,
+        """),
         options: [save],
         positionals: 0...1,
-        positionalHelp: [("DOMAIN", "a domain verified for the API key, e.g. example.com")],
-        examples: [("pwnvault domain", "the domains the key may search"),
-                   ("pwnvault domain example.com --save", "watch every breached address of example.com")])
+        positionalHelp: [("DOMAIN", msg("a domain verified for the API key, e.g. example.com"))],
+        examples: [("pwnvault domain", msg("the domains the key may search")),
+                   ("pwnvault domain example.com --save", msg("watch every breached address of example.com"))])
 
     struct DomainRow: Encodable { let domain: String; let pwnCount: Int64?; let pwnCountExcludingSpamLists: Int64? }
     struct AddressRow: Encodable {
@@ -58,7 +58,7 @@ enum DomainCommand: Command {
             try blocking { try await session.one(request) { SessionRendering.note($0, say: { c.note($0) }) } }
         }
         guard let domain = context.arguments.positionals.first else {
-            if context.arguments.has(Self.save) { throw UsageError.conflicting(command: "domain", reason: "--save needs a DOMAIN") }
+            if context.arguments.has(Self.save) { throw UsageError.conflicting(command: "domain", reason: msg("--save needs a DOMAIN")) }
             let domains = try once { try await $0.subscribedDomains() }
             if context.json {
                 // A verified domain is the owner's account data: named on a terminal outside share mode
@@ -66,17 +66,17 @@ enum DomainCommand: Command {
                 try c.json(domains.enumerated().map { i, d in DomainRow(domain: "domain \(i + 1)", pwnCount: d.pwnCount,
                                                    pwnCountExcludingSpamLists: d.pwnCountExcludingSpamLists) })
             } else if domains.isEmpty {
-                c.note("the API key has no verified domain; verify one on haveibeenpwned.com (Domain search)")
+                c.note(msg("the API key has no verified domain; verify one on haveibeenpwned.com (Domain search)"))
             } else {
                 for (i, d) in domains.enumerated() {
-                    let name = c.showsAccounts ? Sanitizer.singleLine(d.domainName) : "domain \(i + 1)"
-                    c.out(name + (d.pwnCount.map { "  \(thousands($0)) breached addresses" } ?? ""))
+                    let name = c.showsAccounts ? Sanitizer.singleLine(d.domainName) : msg("domain {1}", i + 1)
+                    c.out(d.pwnCount.map { msg("{1}  {2} breached addresses", name, thousands($0)) } ?? name)
                 }
             }
             return .success
         }
         guard isDomainName(domain) else {
-            throw InputError("the argument is not a domain name", hint: "give a domain such as example.com; 'pwnvault domain' lists the key's")
+            throw InputError(msg("the argument is not a domain name"), hint: msg("give a domain such as example.com; 'pwnvault domain' lists the key's"))
         }
         let search: DomainSearch
         do {
@@ -115,7 +115,8 @@ enum DomainCommand: Command {
             // The domain's answer; once saved, the vault's view of it (what is new, what acknowledged).
             let disclosed = context.arguments.has(Self.save) && inVault != nil ? c.disclosure.breaches(of: inVault!, catalog: catalog)
                                                                               : c.disclosure.breaches(item.result, catalog: catalog)
-            let position = "address \(n + 1)"
+            // "address N": the JSON's `input` (English whatever the language); `shownPosition` on the screen.
+            let position = "address \(n + 1)", shownPosition = msg("address {1}", n + 1)
             // Saved: what the vault says is acknowledged; not saved: every listed address is breached.
             if let a = inVault, context.arguments.has(Self.save) {
                 unacknowledged = unacknowledged || !a.unacknowledgedFindings.isEmpty
@@ -125,26 +126,34 @@ enum DomainCommand: Command {
             rows.append(AddressRow(id: inVault?.id, input: inVault == nil ? position : nil, label: inVault.flatMap { c.label($0) },
                                    breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed))
-            let who = inVault.map { c.heading($0) } ?? c.disclosure.account(item.account, position: position)
+            let who = inVault.map { c.heading($0) } ?? c.disclosure.account(item.account, position: shownPosition)
             let named = BreachRendering(c).titles(disclosed, newMark: nil)
             let n = disclosed.total
-            lines += c.hanging(who + "  " + c.styled("pwned in \(n) breach\(n == 1 ? "" : "es")", .red) + ": ",
-                               named.joined(separator: ", ") + (inVault == nil ? "  (not in the vault)" : ""))
+            let names = named.joined(separator: ", ")
+            lines += c.hanging(msg("{1}: ", who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)),
+                               inVault == nil ? msg("{1}  (not in the vault)", names) : names)
         }
         if context.json {
             try c.json(Report(domain: "domain", breachedAddresses: search.count, added: added, addresses: rows,
-                              unusable: unusableCount, unusableReasons: unusable.map { UnusableRow(reason: $0.reason, count: $0.count) }))
+                              unusable: unusableCount,
+                              // A JSON value: the reasons in English whatever the language.
+                              unusableReasons: Messages.english { search.unusableAliases() }.map { UnusableRow(reason: $0.reason, count: $0.count) }))
         } else {
-            let shown = c.showsAccounts ? search.domain : "the domain"
-            c.out("\(shown): \(search.count) breached address\(search.count == 1 ? "" : "es")"
-                  + (unusableCount == 0 ? "" : ", \(found.count) listed (\(unusableCount) not usable as accounts)"))
+            let shown = c.showsAccounts ? search.domain : msg("the domain")
+            c.out(unusableCount == 0
+                ? msg(one: "{1}: {2} breached address", many: "{1}: {2} breached addresses", count: search.count, shown, search.count)
+                : msg(one: "{1}: {2} breached address, {3} listed ({4} not usable as accounts)",
+                      many: "{1}: {2} breached addresses, {3} listed ({4} not usable as accounts)",
+                      count: search.count, shown, search.count, found.count, unusableCount))
             lines.forEach { c.out($0) }
             if unusableCount > 0 {
                 // The aliases are account data: counted with why, never shown.
-                c.out("not listed: \(unusableCount) breached alias\(unusableCount == 1 ? "" : "es") HIBP gave that \(unusableCount == 1 ? "is" : "are") not usable as accounts (not added)")
+                c.out(msg(one: "not listed: {1} breached alias HIBP gave that is not usable as accounts (not added)",
+                          many: "not listed: {1} breached aliases HIBP gave that are not usable as accounts (not added)",
+                          count: unusableCount, unusableCount))
                 for (reason, count) in unusable { c.out("  \(count)  \(reason)") }
             }
-            if context.arguments.has(Self.save) { c.note("added \(added) to the vault; results recorded for every address on \(shown) in it") }
+            if context.arguments.has(Self.save) { c.note(msg("added {1} to the vault; results recorded for every address on {2} in it", added, shown)) }
         }
         return unacknowledged ? .breachesFound : .success
     }
@@ -165,10 +174,12 @@ struct DomainNotVerified: UserFacingError {
     let listed: Bool
 
     var message: String {
-        if verified.isEmpty { return "\(domain) is not verified for this key, and it has no verified domain" }
-        if listed { return "\(domain) is not verified for this key; it may search: \(verified.joined(separator: ", "))" }
-        return "\(domain) is not verified for this key; it may search \(verified.count) other domain\(verified.count == 1 ? "" : "s") ('pwnvault domain' lists them)"
+        if verified.isEmpty { return msg("{1} is not verified for this key, and it has no verified domain", domain) }
+        if listed { return msg("{1} is not verified for this key; it may search: {2}", domain, verified.joined(separator: ", ")) }
+        return msg(one: "{1} is not verified for this key; it may search {2} other domain ('pwnvault domain' lists them)",
+                   many: "{1} is not verified for this key; it may search {2} other domains ('pwnvault domain' lists them)",
+                   count: verified.count, domain, verified.count)
     }
-    var hint: String? { "verify \(domain) on haveibeenpwned.com (Domain search) with this key's account, then run it again" }
+    var hint: String? { msg("verify {1} on haveibeenpwned.com (Domain search) with this key's account, then run it again", domain) }
     var exitStatus: ExitStatus { .apiAuthorization }
 }

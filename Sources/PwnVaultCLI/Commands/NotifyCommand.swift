@@ -7,10 +7,10 @@ enum NotifyCommand: Command {
 
     static let spec = CommandSpec(
         name: "notify",
-        summary: "open HIBP's \"notify me\" page to be told of future breaches by e-mail",
+        summary: msg("open HIBP's \"notify me\" page to be told of future breaches by e-mail"),
         usage: [""],
-        discussion: "Prints the address; on a desktop (DISPLAY or WAYLAND_DISPLAY set) also opens it with xdg-open.",
-        examples: [("pwnvault notify", "sign up for HIBP's breach notifications")],
+        discussion: msg("Prints the address; on a desktop (DISPLAY or WAYLAND_DISPLAY set) also opens it with xdg-open."),
+        examples: [("pwnvault notify", msg("sign up for HIBP's breach notifications"))],
         usesVault: false)
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -21,7 +21,7 @@ enum NotifyCommand: Command {
         let desktop = env["DISPLAY"].map { !$0.isEmpty } == true || env["WAYLAND_DISPLAY"].map { !$0.isEmpty } == true
         guard desktop else { return .success }
         if !Subprocess.launch("/usr/bin/xdg-open", arguments: [url], environment: ChildEnvironment.sanitized(env)) {
-            context.console.note("could not start xdg-open; open the address above in a browser")
+            context.console.note(msg("could not start xdg-open; open the address above in a browser"))
         }
         return .success
     }

@@ -5,13 +5,13 @@ import PwnVaultCore
 /// as a systemd user timer (or, without a user manager, a crontab line to add by hand).
 enum ScheduleCommand: Command {
     static let every = OptionSpec("every", value: "PERIOD",
-                                  help: "how often enable schedules the watch: \(ScheduleInterval.offeredText) (default: 1d)")
+                                  help: msg("how often enable schedules the watch: {1} (default: 1d)", ScheduleInterval.offeredText))
 
     static let spec = CommandSpec(
         name: "schedule",
-        summary: "run 'watch --notify' on a schedule (a systemd user timer), stop it, or show it",
+        summary: msg("run 'watch --notify' on a schedule (a systemd user timer), stop it, or show it"),
         usage: ["enable [--every PERIOD]", "disable", "status"],
-        discussion: """
+        discussion: msg("""
         enable writes pwnvault-watch.service and pwnvault-watch.timer to $XDG_CONFIG_HOME/systemd/user/
         (default ~/.config). They hold no secret: the service runs this program as
         'pwnvault watch --notify --vault PATH' with the vault's absolute path, so it always watches the same
@@ -30,25 +30,25 @@ enum ScheduleCommand: Command {
         how the last watch on the vault ended, the last unattended one (no terminal: from cron or the
         timer), and when one last failed, and why (from its record beside the vault: cron runs and runs
         that could not open the vault too).
-        """,
+        """),
         options: [every],
         positionals: 1...1,
-        positionalHelp: [("enable", "install the timer and start it (without a user manager: print a crontab line)"),
-                         ("disable", "stop the timer and remove its files"),
-                         ("status", "installed? active? the next run and the last scheduled run's result")],
-        examples: [("pwnvault schedule enable", "watch once a day"),
-                   ("pwnvault schedule enable --every 6h --vault ~/family.vault", "watch another vault every 6 hours"),
-                   ("pwnvault schedule status", "when is the next run, and how did the last one end?"),
-                   ("pwnvault schedule disable", "stop watching on a schedule")],
+        positionalHelp: [("enable", msg("install the timer and start it (without a user manager: print a crontab line)")),
+                         ("disable", msg("stop the timer and remove its files")),
+                         ("status", msg("installed? active? the next run and the last scheduled run's result"))],
+        examples: [("pwnvault schedule enable", msg("watch once a day")),
+                   ("pwnvault schedule enable --every 6h --vault ~/family.vault", msg("watch another vault every 6 hours")),
+                   ("pwnvault schedule status", msg("when is the next run, and how did the last one end?")),
+                   ("pwnvault schedule disable", msg("stop watching on a schedule"))],
         completes: (.words(["enable", "disable", "status"]), .nothing))
 
     static func run(_ context: Context) throws -> ExitStatus {
         let action = context.arguments.positionals[0]
         guard ["enable", "disable", "status"].contains(action) else {
-            throw UsageError.invalidValue(command: "schedule", option: "ACTION", reason: "it is enable, disable or status")
+            throw UsageError.invalidValue(command: "schedule", option: "ACTION", reason: msg("it is enable, disable or status"))
         }
         if action != "enable", context.arguments.has(Self.every) {
-            throw UsageError.conflicting(command: "schedule", reason: "--every goes with 'schedule enable' only")
+            throw UsageError.conflicting(command: "schedule", reason: msg("--every goes with 'schedule enable' only"))
         }
         let files = try ScheduleFiles(settings: context.settings)
         let manager = SystemdUserManager(environment: context.environment)
@@ -89,14 +89,16 @@ enum ScheduleCommand: Command {
             let absence: UserManagerAbsence? = { if case let .notRunning(a) = availability { return a } else { return nil } }()
             let crontab = watch.crontabLine(busAddress: try CronSessionBus.address(environment: context.environment))
             if context.json {
+                // The manager's sentence and hint are JSON values: English whatever the language.
+                let (managerText, managerHint) = Messages.english { (availability.text, absence?.hint) }
                 try c.json(EnableReport(every: interval.description, installed: false, service: nil, timer: nil, command: watch.arguments,
-                                        manager: availability.text, managerHint: absence?.hint, timerEnabled: false,
+                                        manager: managerText, managerHint: managerHint, timerEnabled: false,
                                         nextRun: nil, crontab: crontab))
                 return .partial
             }
-            c.note("nothing was installed: " + (absence?.reason ?? "no systemd user manager runs"))
-            if let hint = absence?.hint { c.note("hint: " + hint) }
-            c.note("to run 'watch --notify' every \(interval) from cron instead, add this line with 'crontab -e':")
+            c.note(msg("nothing was installed: {1}", absence?.reason ?? msg("no systemd user manager runs")))
+            if let hint = absence?.hint { c.note(msg("hint: {1}", hint)) }
+            c.note(msg("to run 'watch --notify' every {1} from cron instead, add this line with 'crontab -e':", interval))
             c.out(crontab)
             return .partial
         }
@@ -106,14 +108,14 @@ enum ScheduleCommand: Command {
         let nextRun = SystemdUserManager.date(manager.properties(of: ScheduledWatch.timerName, ["NextElapseUSecRealtime"])["NextElapseUSecRealtime"])
         if context.json {
             try c.json(EnableReport(every: interval.description, installed: true, service: files.servicePath, timer: files.timerPath,
-                                    command: watch.arguments, manager: availability.text, managerHint: nil, timerEnabled: true,
+                                    command: watch.arguments, manager: Messages.english { availability.text }, managerHint: nil, timerEnabled: true,
                                     nextRun: nextRun, crontab: nil))
             return .success
         }
-        c.out("wrote \(location.display(files.servicePath))")
-        c.out("wrote \(location.display(files.timerPath))")
-        c.out("enabled \(ScheduledWatch.timerName): 'watch --notify' runs every \(interval)"
-              + (nextRun.map { ", next at about \(StateText.time($0))" } ?? ""))
+        c.out(msg("wrote {1}", location.display(files.servicePath)))
+        c.out(msg("wrote {1}", location.display(files.timerPath)))
+        c.out(nextRun.map { msg("enabled {1}: 'watch --notify' runs every {2}, next at about {3}", ScheduledWatch.timerName, interval, StateText.time($0)) }
+              ?? msg("enabled {1}: 'watch --notify' runs every {2}", ScheduledWatch.timerName, interval))
         return .success
     }
 
@@ -135,15 +137,15 @@ enum ScheduleCommand: Command {
         if installed, availability == .running { try manager.run(["daemon-reload"]) }
 
         let c = context.console
-        if context.json { try c.json(DisableReport(removed: removed, manager: availability.text)); return .success }
+        if context.json { try c.json(DisableReport(removed: removed, manager: Messages.english { availability.text })); return .success }
         guard !removed.isEmpty else {
-            c.out("no schedule is installed; nothing was removed")
+            c.out(msg("no schedule is installed; nothing was removed"))
             return .success
         }
         let home = try? context.vaultLocation()
-        for path in removed { c.out("removed \(home?.display(path) ?? path)") }
+        for path in removed { c.out(msg("removed {1}", home?.display(path) ?? path)) }
         if availability != .running {
-            c.note("no systemd user manager is running; if you added pwnvault's line to your crontab, remove it with 'crontab -e'")
+            c.note(msg("no systemd user manager is running; if you added pwnvault's line to your crontab, remove it with 'crontab -e'"))
         }
         return .success
     }
@@ -151,7 +153,9 @@ enum ScheduleCommand: Command {
     // MARK: status
 
     private static func status(_ context: Context, files: ScheduleFiles, manager: SystemdUserManager) throws -> ExitStatus {
-        var report = try ScheduleStatus.read(files: files, manager: manager)
+        // JSON: the report's sentences (why not active, the manager's) in English whatever the language.
+        var report = try context.json ? Messages.english { try ScheduleStatus.read(files: files, manager: manager) }
+                                      : ScheduleStatus.read(files: files, manager: manager)
         // The last full check is in the vault: read through the keyring only, never asking.
         let vault = Result { try context.openVaultThroughKeyringOnly() }
         report.lastFullCheck = (try? vault.get())?.payload.monitor?.lastFullCheck
@@ -163,40 +167,51 @@ enum ScheduleCommand: Command {
         report.lastUnattendedWatch = runs?.lastUnattended
         if context.json { try context.console.json(report); return .success }
         let display: (String) -> String = { shown?.display($0) ?? $0 }
+        let installation: String
+        switch report.installation {
+        case .installed: installation = msg("installed")
+        case .notInstalled: installation = msg("not installed")
+        case .partial: installation = msg("partly installed")
+        case .foreign: installation = msg("not pwnvault's")
+        }
         var rows: [(String, String)] = [
-            ("schedule", report.installation.rawValue + (report.every.map { ", every \($0)" } ?? "")),
-            ("active", report.active ? "yes, the timer is enabled in the running user manager" : "no, " + (report.inactiveReason ?? "unknown")),
-            ("service", display(report.service)),
-            ("timer", display(report.timer)),
+            (msg("schedule"), report.every.map { msg("{1}, every {2}", installation, $0) } ?? installation),
+            (msg("active"), report.active ? msg("yes, the timer is enabled in the running user manager")
+                                          : msg("no, {1}", report.inactiveReason ?? msg("unknown"))),
+            (msg("service"), display(report.service)),
+            (msg("timer"), display(report.timer)),
         ]
-        if let command = report.command { rows.append(("runs", Sanitizer.singleLine(command))) }
-        rows.append(("user manager", report.manager))
-        if report.manager == "running", report.installation != .notInstalled {
-            rows.append(("timer state", report.timerState ?? "unknown"))
-            rows.append(("next run", report.nextRun.map(StateText.time) ?? "none scheduled"))
-            rows.append(("last scheduled run", report.lastRun.map(describe) ?? "none since the user manager started"))
+        if let command = report.command { rows.append((msg("runs"), Sanitizer.singleLine(command))) }
+        rows.append((msg("user manager"), report.manager))
+        // `manager` is `running` in the language the report was read in.
+        if report.manager == SystemdUserManager.Availability.running.text, report.installation != .notInstalled {
+            rows.append((msg("timer state"), report.timerState ?? msg("unknown")))
+            rows.append((msg("next run"), report.nextRun.map(StateText.time) ?? msg("none scheduled")))
+            rows.append((msg("last scheduled run"), report.lastRun.map(describe) ?? msg("none since the user manager started")))
         } else if report.installation != .notInstalled {
-            rows.append(("last scheduled run", "unknown, no user manager to ask (a run from cron shows as the last watch)"))
+            rows.append((msg("last scheduled run"), msg("unknown, no user manager to ask (a run from cron shows as the last watch)")))
         }
         switch vault {
         case let .success(session):
-            rows.append(("last full check", session.payload.monitor?.lastFullCheck.map(StateText.time) ?? "none yet"))
+            rows.append((msg("last full check"), session.payload.monitor?.lastFullCheck.map(StateText.time) ?? msg("none yet")))
         case let .failure(error):
-            rows.append(("last full check", "unknown (" + ((error as? KeyringOnlyError)?.reason ?? "the vault could not be opened") + ")"))
+            rows.append((msg("last full check"), msg("unknown ({1})", (error as? KeyringOnlyError)?.reason ?? msg("the vault could not be opened"))))
         }
-        rows.append(("last watch", report.lastWatch.map(describe) ?? "none recorded"))
-        if let failed = report.lastFailedWatch { rows.append(("last failed watch", describe(failed))) }
-        rows.append(("last unattended watch", report.lastUnattendedWatch.map(describe) ?? "none recorded (from cron or the timer)"))
-        let w = rows.map(\.0.count).max()!
-        for (k, v) in rows { context.console.out((k + ":").padded(toLength: w + 2) + v) }
+        rows.append((msg("last watch"), report.lastWatch.map(describe) ?? msg("none recorded")))
+        if let failed = report.lastFailedWatch { rows.append((msg("last failed watch"), describe(failed))) }
+        rows.append((msg("last unattended watch"), report.lastUnattendedWatch.map(describe) ?? msg("none recorded (from cron or the timer)")))
+        // Aligned in terminal cells: a translated name may be wider than its count of characters.
+        let names = rows.map { msg("{1}:", $0.0) }
+        let w = names.map { TerminalCells.width($0) }.max()!
+        for (name, (_, v)) in zip(names, rows) { context.console.out(TerminalCells.pad(name, to: w + 1) + v) }
         if report.installation == .installed, let hint = report.managerHint {
-            context.console.note("the units run nothing until a systemd user manager runs them")
-            context.console.note("hint: " + hint)
+            context.console.note(msg("the units run nothing until a systemd user manager runs them"))
+            context.console.note(msg("hint: {1}", hint))
         }
         switch report.installation {
-        case .notInstalled: context.console.note("install it with 'pwnvault schedule enable'")
-        case .foreign: context.console.note("a unit of that name was not written by pwnvault; pwnvault leaves it alone")
-        case .partial: context.console.note("one unit is missing: 'pwnvault schedule enable' writes both again")
+        case .notInstalled: context.console.note(msg("install it with 'pwnvault schedule enable'"))
+        case .foreign: context.console.note(msg("a unit of that name was not written by pwnvault; pwnvault leaves it alone"))
+        case .partial: context.console.note(msg("one unit is missing: 'pwnvault schedule enable' writes both again"))
         case .installed: break
         }
         return .success
@@ -204,19 +219,20 @@ enum ScheduleCommand: Command {
 
     /// `DATE, exit status N (meaning)` and, for a failure, `: why`.
     private static func describe(_ run: WatchRunLog.Run) -> String {
-        let meaning = ExitStatus(rawValue: run.exitStatus).map { " (\($0.meaning))" } ?? ""
-        return "\(StateText.time(run.at)), exit status \(run.exitStatus)\(meaning)"
-            + (run.reason.map { ": " + Sanitizer.singleLine($0) } ?? "")
+        let when = StateText.time(run.at)
+        let outcome = ExitStatus(rawValue: run.exitStatus).map { msg("{1}, exit status {2} ({3})", when, run.exitStatus, $0.meaning) }
+            ?? msg("{1}, exit status {2}", when, run.exitStatus)
+        return run.reason.map { msg("{1}: {2}", outcome, Sanitizer.singleLine($0)) } ?? outcome
     }
 
     private static func describe(_ run: ScheduleStatus.LastRun) -> String {
         let outcome: String
         if let status = run.exitStatus {
-            let meaning = ExitStatus(rawValue: Int32(status)).map { " (\($0.meaning))" } ?? ""
-            outcome = "exit status \(status)\(meaning)"
+            outcome = ExitStatus(rawValue: Int32(status)).map { msg("exit status {1} ({2})", status, $0.meaning) }
+                ?? msg("exit status {1}", status)
         } else {
             outcome = run.result
         }
-        return "\(StateText.time(run.finished)), \(outcome)"
+        return msg("{1}, {2}", StateText.time(run.finished), outcome)
     }
 }

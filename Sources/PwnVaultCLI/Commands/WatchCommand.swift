@@ -6,15 +6,15 @@ import PwnVaultCore
 enum WatchCommand: Command {
     static let defaultFullEvery = 7
 
-    static let fullEvery = OptionSpec("full-every", value: "DAYS", help: "check every account at least this often (default 7)")
-    static let pastes = OptionSpec("pastes", help: "in full checks, also ask for pastes")
-    static let stealerLogs = OptionSpec("stealer-logs", help: "in full checks, also ask for info-stealer logs (needs a subscription that includes them)")
+    static let fullEvery = OptionSpec("full-every", value: "DAYS", help: msg("check every account at least this often (default 7)"))
+    static let pastes = OptionSpec("pastes", help: msg("in full checks, also ask for pastes"))
+    static let stealerLogs = OptionSpec("stealer-logs", help: msg("in full checks, also ask for info-stealer logs (needs a subscription that includes them)"))
 
     static let spec = CommandSpec(
         name: "watch",
-        summary: "the unattended check: quiet unless something new is found (for a timer or cron)",
+        summary: msg("the unattended check: quiet unless something new is found (for a timer or cron)"),
         usage: ["[--full-every DAYS] [--notify[=count]] [--pastes] [--stealer-logs]"],
-        discussion: """
+        discussion: msg("""
         Opens the vault through the keyring only and never prompts: with the keyring locked or missing
         it exits with status 5 and one line. It fetches the public breach catalog (one request, no key)
         and compares it, breach by breach, with the catalog the vault remembers from the last run. A
@@ -35,14 +35,14 @@ enum WatchCommand: Command {
         Each run records how it ended (time, exit status, the error's line) beside the vault, in
         VAULT.watch, for 'schedule status'. Exit status: 0 nothing new, 1 something new, 5 the keyring cannot open the vault,
         6 HIBP unreachable, 7 the key was refused or is missing, 8 some accounts could not be checked.
-        """,
+        """),
         options: [fullEvery,
                   NotifyOption.spec,
                   pastes,
                   stealerLogs]
             + PacingOptions.specs,
-        examples: [("pwnvault watch --notify", "what a daily timer runs ('pwnvault schedule enable' sets it up)"),
-                   ("pwnvault watch --full-every 1", "check every account every day")],
+        examples: [("pwnvault watch --notify", msg("what a daily timer runs ('pwnvault schedule enable' sets it up)")),
+                   ("pwnvault watch --full-every 1", msg("check every account every day"))],
         unattended: true)
 
     struct NewsRow: Encodable {
@@ -77,27 +77,40 @@ enum WatchCommand: Command {
         } catch {
             let shown = error as? UserFacingError
             if let location {
-                WatchRunLog.record(shown?.exitStatus ?? InternalError(error).exitStatus, reason: shown?.message ?? "an internal error",
+                // The log is read by 'schedule status' and kept: English whatever the language. A usage
+                // error holds its reason in the reader's language: the options are read again in English.
+                let reason = Messages.english { () -> String in
+                    if error is UsageError, case let .failure(english as UserFacingError) = Result(catching: { try options(context) }) {
+                        return english.message
+                    }
+                    return shown?.message ?? msg("an internal error")
+                }
+                WatchRunLog.record(shown?.exitStatus ?? InternalError(error).exitStatus, reason: reason,
                                    at: context.now(), beside: location)
             }
             throw error
         }
     }
 
-    /// The watch itself; `failure` is set to the line that explains a failed status it returns.
-    private static func watch(_ context: Context, failure: inout String?) throws -> ExitStatus {
-        let args = context.arguments
+    /// The options of the run, read (and refused) without side effects.
+    private static func options(_ context: Context) throws -> (fullEvery: Int, pacing: PacingOptions, notify: NotifyOption) {
         var fullEvery = defaultFullEvery
-        if let text = args.value(Self.fullEvery) {
+        if let text = context.arguments.value(Self.fullEvery) {
             guard let n = Int(text), (1...365).contains(n) else {
-                throw UsageError.invalidValue(command: "watch", option: "--full-every", reason: "a whole number of days from 1 to 365")
+                throw UsageError.invalidValue(command: "watch", option: "--full-every", reason: msg("a whole number of days from 1 to 365"))
             }
             fullEvery = n
         }
         let pacing = try PacingOptions(context, command: "watch", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
+        return (fullEvery, pacing, try NotifyOption(context, command: "watch"))
+    }
+
+    /// The watch itself; `failure` is set to the line that explains a failed status it returns.
+    private static func watch(_ context: Context, failure: inout String?) throws -> ExitStatus {
+        let args = context.arguments
+        let (fullEvery, pacing, notify) = try options(context)
         let rpm = pacing.rpm
         let maxWait = pacing.maxWait
-        let notify = try NotifyOption(context, command: "watch")
 
         let session = try context.openVaultThroughKeyringOnly()
         let accounts = session.payload.accounts
@@ -108,7 +121,6 @@ enum WatchCommand: Command {
         let now = context.now()
         let plan = CheckSession.WatchPlan(accounts: accounts, monitor: session.payload.monitor, catalog: catalog, now: now,
                                           fullEvery: fullEvery)
-        let reason = plan.full.map(text(of:))
         let full = plan.isFull, triggered = plan.triggered
         let chosen = plan.chosen, domainOnly = plan.domainOnly
         if plan.nothingToCheck {
@@ -117,7 +129,7 @@ enum WatchCommand: Command {
             // News an earlier run saved and did not deliver (it was killed, or could not notify).
             let news = CheckSession.waitingNews(in: session)
             if context.json {
-                try context.console.json(Report(fullCheck: false, reason: "nothing changed", checked: 0, failed: 0,
+                try context.console.json(Report(fullCheck: false, reason: Messages.english { msg("nothing changed") }, checked: 0, failed: 0,
                                                 news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: context.console) }))
             } else {
                 show(news, catalog: catalog, console: context.console)
@@ -167,8 +179,14 @@ enum WatchCommand: Command {
         // What this run found and what an earlier run saved without delivering it, from the vault.
         let news = CheckSession.waitingNews(in: session)
         if context.json {
-            let why = reason ?? (triggered ? "the breach catalog changed in a way that can concern \(plan.concerned.count + domainOnly.count) account\(plan.concerned.count + domainOnly.count == 1 ? "" : "s")"
-                : "accounts not checked yet")
+            // A JSON value: English whatever the language.
+            let concerned = plan.concerned.count + domainOnly.count
+            let why = Messages.english {
+                plan.full.map(text(of:)) ?? (triggered
+                    ? msg(one: "the breach catalog changed in a way that can concern {1} account",
+                          many: "the breach catalog changed in a way that can concern {1} accounts", count: concerned, concerned)
+                    : msg("accounts not checked yet"))
+            }
             try c.json(Report(fullCheck: full, reason: why, checked: report.checked,
                               failed: report.failed, news: news.map { newsRow($0.account, $0.findings, catalog: catalog, console: c) }))
         } else {
@@ -176,39 +194,43 @@ enum WatchCommand: Command {
         }
         try announce(news, notify: notify, catalog: catalog, session: session, console: c)
         for o in report.outcomes where o.attemptFailed {
-            c.note("#\(o.entry.account?.id ?? 0) not checked: \(o.attemptError ?? "error")")
+            c.note(msg("#{1} not checked: {2}", o.entry.account?.id ?? 0, o.attemptError ?? msg("error")))
         }
         if let stop {
             c.error(stop)
-            failure = c.hintThatApplies(stop).message
+            failure = Messages.english { c.hintThatApplies(stop).message }
             return stop.exitStatus
         }
-        if report.interrupted { failure = "interrupted"; return .interrupted }
+        // `failure` goes to the run log beside the vault: English whatever the language.
+        if report.interrupted { failure = Messages.english { msg("interrupted") }; return .interrupted }
         if report.failed > 0 {
-            failure = report.checked == 0 ? "no account could be checked (\(report.outcomes.first { $0.attemptFailed }?.attemptError ?? "error"))"
-                : "\(report.failed) account\(report.failed == 1 ? "" : "s") could not be checked"
+            let firstError = report.outcomes.first { $0.attemptFailed }?.attemptError
+            failure = Messages.english {
+                report.checked == 0 ? msg("no account could be checked ({1})", firstError ?? msg("error"))
+                    : msg(one: "{1} account could not be checked", many: "{1} accounts could not be checked", count: report.failed, report.failed)
+            }
             return report.checked == 0 ? .network : .partial
         }
         return news.isEmpty ? .success : .breachesFound
     }
 
-    /// Why every account is checked, as the JSON report says it.
+    /// Why every account is checked, as the JSON report says it (called inside `Messages.english`).
     static func text(of reason: CheckSession.WatchPlan.FullReason) -> String {
         switch reason {
-        case .noFullCheckYet: return "no full check yet"
-        case .unknownCatalog: return "the breach catalog the last full check saw is not known"
-        case let .olderThan(days): return "the last full check is \(days) day\(days == 1 ? "" : "s") old or more"
-        case .changeConcernsEveryAccount: return "the breach catalog changed in a way that can concern every account"
+        case .noFullCheckYet: return msg("no full check yet")
+        case .unknownCatalog: return msg("the breach catalog the last full check saw is not known")
+        case let .olderThan(days): return msg(one: "the last full check is {1} day old or more", many: "the last full check is {1} days old or more", count: days, days)
+        case .changeConcernsEveryAccount: return msg("the breach catalog changed in a way that can concern every account")
         }
     }
 
     static func show(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console c: Console) {
         guard !news.isEmpty else { return }
         for item in news {
-            c.out(c.heading(item.account) + "  " + c.styled("NEW", .red) + ": "
-                  + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: "; "))
+            c.out(msg("{1}: ", c.heading(item.account) + "  " + c.styled(msg("NEW"), .red))
+                  + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: msg("; ")))
         }
-        c.out("details and what to do: pwnvault show '#ID'; when dealt with: pwnvault ack '#ID'")
+        c.out(msg("details and what to do: {1}; when dealt with: {2}", "pwnvault show '#ID'", "pwnvault ack '#ID'"))
     }
 
     /// After `news` was printed: notifies it (--notify) and marks it delivered, so the next run does not
@@ -216,7 +238,7 @@ enum WatchCommand: Command {
     static func announce(_ news: [(account: Account, findings: [Finding])], notify: NotifyOption, catalog: BreachCatalog?,
                          session: VaultSession, console c: Console) throws {
         guard !news.isEmpty else { return }
-        guard notify.send(news, catalog: catalog, console: c, unsent: "the next 'watch' reports it again") else { return }
+        guard notify.send(news, catalog: catalog, console: c, unsent: msg("the next 'watch' reports it again")) else { return }
         try CheckSession.markAnnounced(news, in: session)
     }
 

@@ -92,14 +92,15 @@ final class Progress: @unchecked Sendable {
         // One line that never wraps (a wrapped line cannot be redrawn in place): the bar shrinks to
         // fit the window, and the estimate goes first when even a short bar does not leave room.
         let columns = (console.width ?? 80) - 1
-        var text = " \(done)/\(total)  breached \(breached)"
+        var text = msg(" {1}/{2}  breached {3}", done, total, breached)
         if done > 0 && done < total {
             let elapsed = Date().timeIntervalSince(started)
             let left = elapsed / Double(done) * Double(total - done)
-            let estimate = "  about \(Self.duration(left)) left"
-            if columns - text.count - estimate.count >= 8 { text += estimate }
+            let estimate = msg("  about {1} left", Self.duration(left))
+            // Measured in terminal cells: a translation may hold double-width characters.
+            if columns - TerminalCells.width(text) - TerminalCells.width(estimate) >= 8 { text += estimate }
         }
-        let width = max(0, min(24, columns - text.count))
+        let width = max(0, min(24, columns - TerminalCells.width(text)))
         let filled = width == 0 ? 0 : done * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         console.errRaw("\r\u{1B}[2K" + bar + (width == 0 ? String(text.dropFirst()) : text))
@@ -108,8 +109,8 @@ final class Progress: @unchecked Sendable {
 
     static func duration(_ seconds: TimeInterval) -> String {
         let s = Int(seconds.rounded())
-        if s < 60 { return "\(s)s" }
-        if s < 3600 { return "\(s / 60)m\((s % 60).padded(width: 2))s" }
-        return "\(s / 3600)h\((s / 60 % 60).padded(width: 2))m"
+        if s < 60 { return msg("{1}s", s) }
+        if s < 3600 { return msg("{1}m{2}s", s / 60, (s % 60).padded(width: 2)) }
+        return msg("{1}h{2}m", s / 3600, (s / 60 % 60).padded(width: 2))
     }
 }

@@ -31,8 +31,8 @@ enum SessionRendering {
     static func note(_ event: CheckSessionEvent, say: (String) -> Void) {
         switch event {
         case let .waiting(reason, duration):
-            say(HIBPServices.waitNote(duration, stopping: reason == .checks ? "Ctrl-C stops here and keeps the results so far"
-                                                                             : "Ctrl-C stops here"))
+            say(HIBPServices.waitNote(duration, stopping: reason == .checks ? msg("Ctrl-C stops here and keeps the results so far")
+                                                                             : msg("Ctrl-C stops here")))
         case .notice(let notice): say(text(notice))
         default: break
         }
@@ -41,11 +41,11 @@ enum SessionRendering {
     static func text(_ notice: CheckSessionEvent.Notice) -> String {
         switch notice {
         case .rateUnknown:
-            return "could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)"
+            return msg("could not learn the API key's rate limit; starting at 10 requests per minute (use --rpm N to set it)")
         case let .stealerLogsRefused(error):
-            return "stealer logs not checked: \(error.message) (they need a plan that includes them and an address on a domain the key verified); the rest goes on"
+            return msg("stealer logs not checked: {1} (they need a plan that includes them and an address on a domain the key verified); the rest goes on", error.message)
         case let .kAnonymityRefused(error):
-            return "the k-anonymity search was refused (\(error.message)): e-mail addresses are sent whole for the rest of this run and for a day (--k-anonymity=require refuses instead)"
+            return msg("the k-anonymity search was refused ({1}): e-mail addresses are sent whole for the rest of this run and for a day (--k-anonymity=require refuses instead)", error.message)
         }
     }
 
@@ -55,7 +55,7 @@ enum SessionRendering {
         switch event {
         case let .loaded(load): _ = HIBPServices.reported(load, console: console)
         case let .unavailable(error): HIBPServices.noteUnavailable(error, console: console)
-        case let .newerBreachUnnamed(error): console.note("a breach newer than the breach catalog could not be named: \(error.message)")
+        case let .newerBreachUnnamed(error): console.note(msg("a breach newer than the breach catalog could not be named: {1}", error.message))
         }
     }
 

@@ -33,7 +33,7 @@ struct HIBPServices {
     func keyedClient(allOnTestDomain: Bool) throws -> (client: HIBPClient, key: SecretBytes) {
         let (key, source) = try APIKey.resolve(environmentKey: context.settings.environmentAPIKey, keyring: context.keyring, allOnTestDomain: allOnTestDomain)
         if source == .publicTestKey {
-            context.console.note("using HIBP's public test key (it works for \(APIKey.testDomain) accounts only)")
+            context.console.note(msg("using HIBP's public test key (it works for {1} accounts only)", APIKey.testDomain))
         }
         return (HIBPClient(baseURL: baseURL, apiKey: key, version: CLI.version, transport: transport), key)
     }
@@ -66,9 +66,9 @@ struct HIBPServices {
     }
 
     /// What is said before a long wait for HIBP (and once 429s in a row add up to one).
-    static func waitNote(_ wait: Duration, stopping: String = "Ctrl-C stops here") -> String {
+    static func waitNote(_ wait: Duration, stopping: String = msg("Ctrl-C stops here")) -> String {
         let seconds = Int(Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18 + 0.5)
-        return "HIBP asks to slow down (429): waiting \(seconds) s before asking again (\(stopping))"
+        return msg("HIBP asks to slow down (429): waiting {1} s before asking again ({2})", seconds, stopping)
     }
 
     /// `$XDG_CACHE_HOME/pwnvault`.
@@ -98,12 +98,13 @@ struct HIBPServices {
 
     /// The one line said when no catalog could be had: results go on without breach titles.
     static func noteUnavailable(_ error: UserFacingError, console: Console) {
-        console.note("breach details unavailable: \(error.message) (\(error.hint.map { $0 + "; " } ?? "")results are shown without them; 'pwnvault breaches --refresh' tries again)")
+        console.note(error.hint.map { msg("breach details unavailable: {1} ({2}; results are shown without them; 'pwnvault breaches --refresh' tries again)", error.message, $0) }
+                     ?? msg("breach details unavailable: {1} (results are shown without them; 'pwnvault breaches --refresh' tries again)", error.message))
     }
 
     static func reported(_ load: BreachCatalogLoad, console: Console) -> BreachCatalog {
         if let failure = load.refreshFailure {
-            console.note("could not refresh the breach catalog (\(failure.message)); using the copy from \(StateText.time(load.catalog.fetchedAt))")
+            console.note(msg("could not refresh the breach catalog ({1}); using the copy from {2}", failure.message, StateText.time(load.catalog.fetchedAt)))
         }
         if let failure = load.saveFailure { console.warning(failure.message) }
         return load.catalog
@@ -137,7 +138,7 @@ struct HIBPServices {
             let lacksOne = !results.allSatisfy(catalog.knowsEveryBreach) || !texts.allSatisfy { catalog.breach(namedOrTitled: $0) != nil }
             guard !load.fetched, lacksOne else { return catalog }
             do { return reported(try blocking(catalogLoader(refresh: true))) } catch let e as UserFacingError {
-                context.console.note("a breach newer than the breach catalog could not be named: \(e.message)")
+                context.console.note(msg("a breach newer than the breach catalog could not be named: {1}", e.message))
                 return catalog
             }
         } catch let e as UserFacingError {

@@ -5,7 +5,7 @@ import PwnVaultCore
 /// something new. Its text comes from the disclosure gate (`Disclosure.notificationText`): labels,
 /// ids and breach titles, never an account, never a sensitive breach's name.
 struct NotifyOption {
-    static let spec = OptionSpec("notify", help: "send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)",
+    static let spec = OptionSpec("notify", help: msg("send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)"),
                                  optionalValue: "count")
 
     enum Mode { case off, full, count }
@@ -18,7 +18,7 @@ struct NotifyOption {
         case "count"?: mode = .count
         default:
             throw UsageError.invalidValue(command: command, option: "--notify",
-                                          reason: "give --notify alone, or --notify=count for only how many accounts have news")
+                                          reason: msg("give --notify alone, or --notify=count for only how many accounts have news"))
         }
     }
 
@@ -27,11 +27,11 @@ struct NotifyOption {
     /// (`watch` then keeps the news for its next run).
     @discardableResult
     func send(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console: Console,
-              unsent: String = "the results are saved ('pwnvault list')") -> Bool {
+              unsent: String = msg("the results are saved ('pwnvault list')")) -> Bool {
         guard mode != .off, !news.isEmpty else { return true }
         let notification = Disclosure.notification(news, catalog: catalog, countOnly: mode == .count)
         if case let .unavailable(reason) = DesktopNotifier().send(notification) {
-            console.note("no desktop notification: \(reason); \(unsent)")
+            console.note(msg("no desktop notification: {1}; {2}", reason, unsent))
             return false
         }
         return true
