@@ -4,13 +4,13 @@ import PwnVaultCore
 /// `pwnvault add`: accounts to watch, from arguments or one per line on stdin. All or nothing:
 /// one invalid account and none is added.
 enum AddCommand: Command {
-    static let label = OptionSpec("label", value: "TEXT", help: "a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number")
+    static let label = OptionSpec("label", value: "TEXT", help: msg("a name shown instead of the account (e.g. \"Mum's e-mail\"); never an address or number"))
 
     static let spec = CommandSpec(
         name: "add",
-        summary: "add e-mail addresses, usernames or phone numbers to watch",
+        summary: msg("add e-mail addresses, usernames or phone numbers to watch"),
         usage: ["ACCOUNT... [--label TEXT] [--region CC]", "- [--label TEXT] [--region CC]"],
-        discussion: """
+        discussion: msg("""
         Each account is trimmed and recognised as an e-mail address (its domain lower-cased), a phone
         number or a username. A phone number is stored in E.164 (+447700900123): written without its
         country code (07700 900123) it is read as a number of --region's country, else of the locale's
@@ -25,16 +25,16 @@ enum AddCommand: Command {
         and typed without echo, said back masked, until an empty line or Ctrl-D. The label is what share mode, pipes and --json
         show instead of the account, so a label holding an e-mail address, a phone number or an
         account of the vault is refused.
-        """,
+        """),
         options: [label,
                   RegionOption.spec],
         positionals: 1...Int.max,
-        positionalHelp: [("ACCOUNT", "an e-mail address, username or phone number"),
-                         ("-", "read accounts from stdin, one per line")],
-        examples: [("pwnvault add alice@example.com --label \"Alice (work)\"", "watch one address, shown as its label"),
-                   ("pwnvault add - < family.txt", "add every account listed in a file"),
-                   ("pwnvault add \"+44 7700 900123\" --label Dad", "a phone number with spaces, as one quoted argument"),
-                   ("pwnvault add 07700900123 --region GB", "a number as dialled in the UK (stored as +447700900123)")])
+        positionalHelp: [("ACCOUNT", msg("an e-mail address, username or phone number")),
+                         ("-", msg("read accounts from stdin, one per line"))],
+        examples: [("pwnvault add alice@example.com --label \"Alice (work)\"", msg("watch one address, shown as its label")),
+                   ("pwnvault add - < family.txt", msg("add every account listed in a file")),
+                   ("pwnvault add \"+44 7700 900123\" --label Dad", msg("a phone number with spaces, as one quoted argument")),
+                   ("pwnvault add 07700900123 --region GB", msg("a number as dialled in the UK (stored as +447700900123)"))])
 
     struct Added: Encodable { let id: Int; let kind: AccountKind; let label: String? }
     struct Duplicate: Encodable { let id: Int; let input: String }
@@ -49,10 +49,10 @@ enum AddCommand: Command {
         for (raw, position) in inputs {
             // PhoneLibraryError goes up as it is: about this machine, not this account.
             do { parsed.append((try AccountParser.parse(raw, phones: phones), position)) } catch let e as AccountParseError {
-                throw InputError("\(position.text): \(e.message); nothing was added", hint: e.hint)
+                throw InputError(msg("{1}: {2}; nothing was added", position.phrase, e.message), hint: e.hint)
             }
         }
-        guard !parsed.isEmpty else { throw InputError("no accounts given; nothing was added", hint: "one account per line on stdin, or as arguments") }
+        guard !parsed.isEmpty else { throw InputError(msg("no accounts given; nothing was added"), hint: msg("one account per line on stdin, or as arguments")) }
 
         // The label is screened again against the accounts being added and those in the vault.
         let session = try context.openVault()
@@ -65,21 +65,23 @@ enum AddCommand: Command {
         let outcomes = try AccountAdder.add(parsed.map { ($0.0, label) }, to: session, now: context.now(), phones: phones,
                                             console: context.console)
         var added: [Account] = []
-        var duplicates: [Duplicate] = []
+        var duplicates: [(id: Int, position: InputPosition)] = []
         for (outcome, (_, position)) in zip(outcomes, parsed) {
             switch outcome {
             case let .added(account): added.append(account)
-            case let .alreadyIn(id): duplicates.append(Duplicate(id: id, input: position.text))
+            case let .alreadyIn(id): duplicates.append((id, position))
             }
         }
         let c = context.console
-        for (p, position) in parsed where p.droppedExtension { c.note("\(position.text): \(AccountAdder.droppedExtensionNote)") }
-        for d in duplicates { c.note("\(d.input) is already in the vault as #\(d.id); not added again") }
+        for (p, position) in parsed where p.droppedExtension { c.note(AccountAdder.droppedExtensionNote(at: position.phrase)) }
+        for d in duplicates { c.note(msg("{1} is already in the vault as #{2}; not added again", d.position.phrase, d.id)) }
         if context.json {
+            // `input` ("argument 2") is English whatever the language: scripts read it.
+            let duplicates = duplicates.map { Duplicate(id: $0.id, input: $0.position.text) }
             try c.json(Report(added: added.map { Added(id: $0.id, kind: $0.kind, label: c.label($0)) }, duplicates: duplicates))
         } else {
             for account in added { c.out(AccountAdder.addedLine(account, console: c)) }
-            if added.isEmpty { c.note("nothing new to add") }
+            if added.isEmpty { c.note(msg("nothing new to add")) }
         }
         return .success
     }
@@ -95,22 +97,22 @@ enum AddCommand: Command {
         } catch {
             let hint: String
             switch error {
-            case .carriesAccount: hint = "the label is shown where the account must not be (share mode, pipes, --json): use a name, e.g. --label \"Mum's e-mail\""
-            case .controlCharacters: hint = "use plain text, e.g. --label \"Mum's e-mail\""
-            case .tooLong: hint = "use a short name, e.g. --label \"Mum's e-mail\""
+            case .carriesAccount: hint = msg("the label is shown where the account must not be (share mode, pipes, --json): use a name, e.g. --label \"Mum's e-mail\"")
+            case .controlCharacters: hint = msg("use plain text, e.g. --label \"Mum's e-mail\"")
+            case .tooLong: hint = msg("use a short name, e.g. --label \"Mum's e-mail\"")
             }
-            throw InputError("the label cannot be used: \(error.reason); nothing was added", hint: hint)
+            throw InputError(msg("the label cannot be used: {1}; nothing was added", error.reason), hint: hint)
         }
     }
 
     static func readInputs(_ context: Context, phones: PhoneNumbering) throws -> [(String, InputPosition)] {
         let args = context.arguments.positionals
         if args.contains("-") {
-            guard args == ["-"] else { throw UsageError.conflicting(command: "add", reason: "'-' (read from stdin) cannot be mixed with accounts as arguments") }
+            guard args == ["-"] else { throw UsageError.conflicting(command: "add", reason: msg("'-' (read from stdin) cannot be mixed with accounts as arguments")) }
             // On a terminal stdin would echo every account into the screen and its scrollback.
             if TerminalCapabilities.stdinIsATTY { return try typedInputs(context, phones: phones) }
             let data = (try? InputFile.readStandardInput()).flatMap { $0 } ?? []
-            guard let text = String(data: Data(data), encoding: .utf8) else { throw InputError("stdin is not UTF-8 text; nothing was added") }
+            guard let text = String(data: Data(data), encoding: .utf8) else { throw InputError(msg("stdin is not UTF-8 text; nothing was added")) }
             var out: [(String, InputPosition)] = []
             for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let t = line.trimmingWhitespaceAndNewlines()
@@ -128,21 +130,21 @@ enum AddCommand: Command {
     /// so, without repeating it, and asked for again.
     static func typedInputs(_ context: Context, phones: PhoneNumbering) throws -> [(String, InputPosition)] {
         let c = context.console
-        c.note("type one account per line (not shown as you type); an empty line or Ctrl-D ends the list")
+        c.note(msg("type one account per line (not shown as you type); an empty line or Ctrl-D ends the list"))
         var out: [(String, InputPosition)] = []
         while true {
             let n = out.count + 1
             let line: SecretBytes
-            do { line = try PassphrasePrompt.read(prompt: "account \(n): ") } catch TerminalError.inputClosed { break }
+            do { line = try PassphrasePrompt.read(prompt: msg("account {1}: ", n)) } catch TerminalError.inputClosed { break }
             let text = line.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingWhitespaceAndNewlines()
             if text.isEmpty { break }
             do {
                 let parsed = try AccountParser.parse(text, phones: phones)
-                let shown = c.terminal.stderrIsTerminal ? c.disclosure.pickerAccount(parsed) : "account \(n)"
-                c.note("account \(n): \(shown)")
+                let shown = c.terminal.stderrIsTerminal ? c.disclosure.pickerAccount(parsed) : msg("account {1}", n)
+                c.note(msg("account {1}: {2}", n, shown))
                 out.append((text, .typed(n)))
             } catch let e as AccountParseError {
-                c.note("that is not an account: \(e.message); type it again")
+                c.note(msg("that is not an account: {1}; type it again", e.message))
             }
         }
         return out

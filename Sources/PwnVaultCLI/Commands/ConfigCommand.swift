@@ -2,27 +2,27 @@ import PwnVaultCore
 
 /// `pwnvault config api-key`: keep the HIBP API key in the desktop keyring.
 enum ConfigCommand: Command {
-    static let noVerify = OptionSpec("no-verify", help: "store the key without trying it against HIBP (offline)")
-    static let remove = OptionSpec("remove", help: "remove the stored key")
+    static let noVerify = OptionSpec("no-verify", help: msg("store the key without trying it against HIBP (offline)"))
+    static let remove = OptionSpec("remove", help: msg("remove the stored key"))
 
     static let spec = CommandSpec(
         name: "config",
-        summary: "store (or remove) the HIBP API key in the desktop keyring",
+        summary: msg("store (or remove) the HIBP API key in the desktop keyring"),
         usage: ["api-key [--no-verify | --remove]"],
-        discussion: """
+        discussion: msg("""
         The key is read from the terminal without echo, or from the first line of stdin when stdin is not
         a terminal; never from the command line. Before it is stored it is tried once against Have I Been
         Pwned (subscription/status), which also tells its plan and rate limit; a key HIBP refuses is not
         stored, and on a terminal you may type it again (three tries). --no-verify stores it without
         asking HIBP (offline). It is kept in the desktop keyring and never printed. Scripts can set
         HIBP_API_KEY instead, which wins over the stored key.
-        """,
+        """),
         options: [noVerify,
                   remove],
         positionals: 1...1,
-        positionalHelp: [("api-key", "the setting to change (the only one so far)")],
-        examples: [("pwnvault config api-key", "paste the key at the prompt; it is tried, then stored"),
-                   ("pass show hibp | pwnvault config api-key", "take it from a password manager")],
+        positionalHelp: [("api-key", msg("the setting to change (the only one so far)"))],
+        examples: [("pwnvault config api-key", msg("paste the key at the prompt; it is tried, then stored")),
+                   ("pass show hibp | pwnvault config api-key", msg("take it from a password manager"))],
         usesVault: false,
         completes: (.words(["api-key"]), .nothing))
 
@@ -36,12 +36,12 @@ enum ConfigCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let setting = context.arguments.positionals[0]
         guard setting == "api-key" else {
-            throw UsageError.invalidValue(command: "config", option: "SETTING", reason: "the only setting is 'api-key'")
+            throw UsageError.invalidValue(command: "config", option: "SETTING", reason: msg("the only setting is 'api-key'"))
         }
         if context.arguments.has(Self.remove) {
             let removed = try context.keyring.clear(.apiKey)
             if context.json { try context.console.json(Report(apiKey: removed ? "removed" : "absent")); return .success }
-            context.console.out(removed ? "removed the HIBP API key from the keyring" : "no HIBP API key was stored")
+            context.console.out(removed ? msg("removed the HIBP API key from the keyring") : msg("no HIBP API key was stored"))
             return .success
         }
         // A real terminal gets a no-echo prompt even with TERM=dumb (Emacs, IDEs): TERM only changes display.
@@ -49,7 +49,7 @@ enum ConfigCommand: Command {
         let verify = !context.arguments.has(Self.noVerify)
         let retry = PromptRetry.forPerson(interactive: typed, say: { context.console.note($0) })
         let (key, status) = try retry.run(retryIf: { ($0 as? APIKeyRefusal)?.asksAgain == true }) { _ -> (SecretBytes, SubscriptionStatus?) in
-            let key = typed ? try PassphrasePrompt.read(prompt: "HIBP API key (not shown): ") : try PassphrasePrompt.readLine(fd: 0)
+            let key = typed ? try PassphrasePrompt.read(prompt: msg("HIBP API key (not shown): ")) : try PassphrasePrompt.readLine(fd: 0)
             guard APIKey.isWellFormed(key) else { throw APIKeyRefusal.malformed }
             guard verify else { return (key, nil) }
             let services = HIBPServices(context)
@@ -65,13 +65,14 @@ enum ConfigCommand: Command {
         let plan = status.map { Sanitizer.singleLine($0.subscriptionName) }
         if context.json { try context.console.json(Report(apiKey: "stored", plan: plan, rpm: status?.rpm)); return .success }
         if let status {
-            let rate = status.rpm.map { "\($0) requests a minute" } ?? "its rate limit not stated (10 requests a minute assumed)"
-            context.console.out("stored the HIBP API key in the keyring: plan \(plan ?? "unnamed"), \(rate)")
+            let name = plan ?? msg("unnamed")
+            context.console.out(status.rpm.map { msg("stored the HIBP API key in the keyring: plan {1}, {2} requests a minute", name, $0) }
+                ?? msg("stored the HIBP API key in the keyring: plan {1}, its rate limit not stated (10 requests a minute assumed)", name))
         } else {
-            context.console.out("stored the HIBP API key in the keyring without trying it (--no-verify)")
+            context.console.out(msg("stored the HIBP API key in the keyring without trying it (--no-verify)"))
         }
         if context.settings.hasAPIKeyInEnvironment {
-            context.console.note("\(Settings.apiKeyVariable) is set and wins over the stored key while it is")
+            context.console.note(msg("{1} is set and wins over the stored key while it is", Settings.apiKeyVariable))
         }
         return .success
     }
@@ -97,16 +98,18 @@ enum APIKeyRefusal: UserFacingError, Equatable {
 
     var message: String {
         switch self {
-        case .malformed: return "that is not an HIBP API key (32 hexadecimal characters); nothing was stored"
-        case let .refused(detail): return "Have I Been Pwned refused that key (401\(detail.isEmpty ? "" : ": " + detail)); nothing was stored"
-        case let .untried(error): return "could not try the key: \(error.message); nothing was stored"
+        case .malformed: return msg("that is not an HIBP API key (32 hexadecimal characters); nothing was stored")
+        case let .refused(detail):
+            return detail.isEmpty ? msg("Have I Been Pwned refused that key (401); nothing was stored")
+                : msg("Have I Been Pwned refused that key (401: {1}); nothing was stored", detail)
+        case let .untried(error): return msg("could not try the key: {1}; nothing was stored", error.message)
         }
     }
 
     var hint: String? {
         switch self {
-        case .malformed, .refused: return "copy it from https://haveibeenpwned.com/API/Key"
-        case .untried: return "store it without trying it: pwnvault config api-key --no-verify"
+        case .malformed, .refused: return msg("copy it from https://haveibeenpwned.com/API/Key")
+        case .untried: return msg("store it without trying it: pwnvault config api-key --no-verify")
         }
     }
 

@@ -6,14 +6,14 @@ import PwnVaultCore
 /// (`VCardParser`, `ContactImportPlan`, `ContactPickSelection`); this file reads the file, asks on the
 /// terminal with `--pick`, adds under the vault's lock, and reports.
 enum ImportCommand: Command {
-    static let pick = OptionSpec("pick", help: "choose on the terminal which contacts and addresses to add")
-    static let phones = OptionSpec("phones", help: "also add the contacts' phone numbers (TEL), in E.164")
+    static let pick = OptionSpec("pick", help: msg("choose on the terminal which contacts and addresses to add"))
+    static let phones = OptionSpec("phones", help: msg("also add the contacts' phone numbers (TEL), in E.164"))
 
     static let spec = CommandSpec(
         name: "import",
-        summary: "add the e-mail addresses of contacts from a vCard file (.vcf)",
+        summary: msg("add the e-mail addresses of contacts from a vCard file (.vcf)"),
         usage: ["CONTACTS.vcf [--pick] [--phones [--region CC]]", "- [--pick] [--phones [--region CC]]"],
-        discussion: """
+        discussion: msg("""
         Reads contacts as GNOME Contacts, Evolution, Thunderbird, Google Contacts, Apple Contacts, Outlook
         and phones export them (vCard 2.1, 3.0 and 4.0). Each e-mail address is added with its contact's
         name (FN, else N, else ORG) as the label, which is what share mode shows. An address already in
@@ -28,16 +28,16 @@ enum ImportCommand: Command {
         refused and nothing is added. The summary names lines, never addresses.
         With --pick the contacts and their masked addresses are listed on the terminal and you answer
         with numbers and ranges (1 3-5), one address of a contact (2b), 'all', or Enter for none.
-        """,
+        """),
         options: [pick,
                   phones,
                   RegionOption.spec],
         positionals: 1...1,
-        positionalHelp: [("CONTACTS.vcf", "a vCard file exported from an address book"),
-                         ("-", "read the vCard file from stdin")],
-        examples: [("pwnvault import contacts.vcf", "watch every e-mail address in an exported address book"),
-                   ("pwnvault import mum.vcf --pick", "choose which of a contact's addresses to watch"),
-                   ("pwnvault import - --phones < family.vcf", "e-mail addresses and phone numbers, from stdin")],
+        positionalHelp: [("CONTACTS.vcf", msg("a vCard file exported from an address book")),
+                         ("-", msg("read the vCard file from stdin"))],
+        examples: [("pwnvault import contacts.vcf", msg("watch every e-mail address in an exported address book")),
+                   ("pwnvault import mum.vcf --pick", msg("choose which of a contact's addresses to watch")),
+                   ("pwnvault import - --phones < family.vcf", msg("e-mail addresses and phone numbers, from stdin"))],
         completes: (.files, .nothing))
 
     /// At most this many lines of each kind of note (invalid, repeated, already in the vault); --json lists all.
@@ -80,39 +80,51 @@ enum ImportCommand: Command {
         do {
             reading = try VCardParser.read(try VCardFile.read(source, name: name), locale: context.settings.ctypeLocale)
         } catch let e as VCardError {
-            throw InputError("\(name): \(e.message); nothing was added", hint: e.hint)
+            throw InputError(msg("{1}: {2}; nothing was added", name, e.message), hint: e.hint)
         }
         let phones = try RegionOption.numbering(context)
         // ICU's skeletons read look-alike letters in names too; without ICU the folded forms are still read.
         let checker = try? ICUSpoofChecker.load()
-        var plan = try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has(Self.phones), phones: phones,
-                                         maxLabelLength: AccountLabel.maxLength, checker: checker)
+        let makePlan = {
+            try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has(Self.phones), phones: phones,
+                                  maxLabelLength: AccountLabel.maxLength, checker: checker)
+        }
+        var plan = try makePlan()
+        // --json's reasons are English whatever the language (scripts read them): with --json they come
+        // from a second plan made in English; the notes on stderr come from `plan`, in the reader's language.
+        var englishPlan = try context.json ? Messages.english(makePlan) : nil
         // An extension dropped from a tel: URI (the vCard reader) or from a number written with one (the parser).
         let extensionLines = Set(plan.extensionsDropped + plan.addresses.filter(\.account.droppedExtension).map(\.line)).sorted()
-        var report = Report(repeated: plan.repeated, invalid: plan.invalid, skippedLines: reading.skippedLines,
+        var report = Report(repeated: plan.repeated, invalid: (englishPlan ?? plan).invalid, skippedLines: reading.skippedLines,
                             skippedContacts: reading.skippedContacts, codePage: reading.codePage,
                             extensionsDropped: extensionLines, contacts: plan.contactCount + reading.skippedContacts.count,
                             contactsWithoutAddress: plan.contactsWithoutAddress, phonesIgnored: plan.phonesIgnored)
-        let contactSkips = reading.skippedContacts.map { ($0.line, "line \($0.line): \($0.problem.reason); the contact is skipped") }
-        let lineSkips = reading.skippedLines.map { ($0.line, "\($0.message); skipped") }
+        let contactSkips = reading.skippedContacts.map { ($0.line, msg("line {1}: {2}; the contact is skipped", $0.line, $0.problem.reason)) }
+        let lineSkips = reading.skippedLines.map {
+            ($0.line, $0.lastLine > $0.line ? msg("lines {1}: {2}; skipped", $0.lines, $0.problem.reason)
+                                            : msg("line {1}: {2}; skipped", $0.line, $0.problem.reason))
+        }
         noteEach((contactSkips + lineSkips).sorted { $0.0 < $1.0 }.map(\.1), c, warning: true)
         if let codePage = reading.codePage { c.note(codePage.text) }
-        noteEach(plan.invalid.map { "line \($0.line): \($0.reason); skipped" }, c, warning: true)
-        noteEach(extensionLines.map { "line \($0): \(AccountAdder.droppedExtensionNote)" }, c)
-        noteEach(plan.repeated.map { "line \($0.line) repeats the address on line \($0.firstLine); not added twice" }, c)
-        report.labelsPassedOver = plan.contacts.compactMap { contact in
+        noteEach(plan.invalid.map { msg("line {1}: {2}; skipped", $0.line, $0.reason) }, c, warning: true)
+        noteEach(extensionLines.map { AccountAdder.droppedExtensionNote(at: msg("line {1}", $0)) }, c)
+        noteEach(plan.repeated.map { msg("line {1} repeats the address on line {2}; not added twice", $0.line, $0.firstLine) }, c)
+        report.labelsPassedOver = (englishPlan ?? plan).contacts.compactMap { contact in
             contact.labelNote.map { LabelPassedOver(line: contact.line, skipped: $0.skipped, reason: $0.reason, used: $0.used) }
         }
-        noteEach(plan.contacts.compactMap { contact in contact.labelNote.map { "line \(contact.line): \($0.text)" } }, c)
+        noteEach(plan.contacts.compactMap { contact in contact.labelNote.map { msg("line {1}: {2}", contact.line, $0.text) } }, c)
 
         var candidates: [Candidate] = plan.contacts.flatMap { contact in contact.addresses.map { ($0, contact.label) } }
         if !candidates.isEmpty {
             let session = try context.openVault()
             // A name that spells one of the vault's accounts (or part of one) labels nothing.
             let dropped = plan.screenLabels(against: session.payload.accounts, checker: checker)
+            let droppedInEnglish = Messages.english { englishPlan?.screenLabels(against: session.payload.accounts, checker: checker) }
             if !dropped.isEmpty {
-                report.labelsPassedOver += dropped.map { LabelPassedOver(line: $0.line, skipped: $0.note.skipped, reason: $0.note.reason, used: nil) }
-                noteEach(dropped.map { "line \($0.line): \($0.note.text)" }, c)
+                report.labelsPassedOver += (droppedInEnglish ?? dropped).map {
+                    LabelPassedOver(line: $0.line, skipped: $0.note.skipped, reason: $0.note.reason, used: nil)
+                }
+                noteEach(dropped.map { msg("line {1}: {2}", $0.line, $0.note.text) }, c)
                 candidates = plan.contacts.flatMap { contact in contact.addresses.map { ($0, contact.label) } }
             }
             if let picker {
@@ -126,13 +138,14 @@ enum ImportCommand: Command {
                 }
                 report.notPicked = candidates.count - chosen.count
                 candidates = chosen
-                if candidates.isEmpty { c.note("nothing was picked; nothing was added") }
+                if candidates.isEmpty { c.note(msg("nothing was picked; nothing was added")) }
             }
             if !candidates.isEmpty { try add(candidates, to: session, phones: phones, report: &report, context: context) }
         }
 
         if context.json {
-            try c.json(report)
+            // The skipped lines' reasons are worded when the report is written: in English.
+            try Messages.english { try c.json(report) }
         } else {
             c.note(summary(report, plan: plan, source: name, phones: context.arguments.has(Self.phones)))
         }
@@ -144,8 +157,8 @@ enum ImportCommand: Command {
     private static func terminalPicker(_ c: Console) throws -> ContactPicker {
         let t = c.terminal
         guard t.stdinIsTerminal || t.stdoutIsTerminal || t.stderrIsTerminal, let picker = ContactPicker.onTerminal() else {
-            throw InputError("--pick needs a terminal to show the contacts on and read the answer from",
-                             hint: "run it in a terminal, or leave out --pick to add every address in the file")
+            throw InputError(msg("--pick needs a terminal to show the contacts on and read the answer from"),
+                             hint: msg("run it in a terminal, or leave out --pick to add every address in the file"))
         }
         return picker
     }
@@ -171,7 +184,7 @@ enum ImportCommand: Command {
         report.added = added
         report.duplicates = duplicates
         let c = context.console
-        noteEach(duplicates.map { "line \($0.line) is already in the vault as #\($0.id); not added again" }, c)
+        noteEach(duplicates.map { msg("line {1} is already in the vault as #{2}; not added again", $0.line, $0.id) }, c)
         guard !context.json else { return }
         for account in addedAccounts { c.out(AccountAdder.addedLine(account, console: c)) }
     }
@@ -181,44 +194,53 @@ enum ImportCommand: Command {
         // Each address has a line of its own, so the line finds its contact.
         let contactOf = Dictionary(plan.contacts.flatMap { c in c.addresses.map { ($0.line, c.line) } }) { first, _ in first }
         let contactLines = Set(report.added.compactMap { contactOf[$0.line] })
-        var parts = ["\(count(report.added.count, "address", "addresses")) added from "
-                     + "\(count(contactLines.count, "contact", "contacts")) of \(report.contacts) in \(source)"]
-        if report.duplicates.count > 0 { parts.append("\(report.duplicates.count) already in the vault") }
-        if report.repeated.count > 0 { parts.append("\(report.repeated.count) repeated in the file") }
+        let contacts = msg(one: "{1} contact of {2} in {3}", many: "{1} contacts of {2} in {3}", count: contactLines.count,
+                           contactLines.count, report.contacts, source)
+        var parts = [msg(one: "{1} address added from {2}", many: "{1} addresses added from {2}", count: report.added.count,
+                         report.added.count, contacts)]
+        if report.duplicates.count > 0 { parts.append(msg("{1} already in the vault", report.duplicates.count)) }
+        if report.repeated.count > 0 { parts.append(msg("{1} repeated in the file", report.repeated.count)) }
         if report.invalid.count > 0 {
-            parts.append("\(count(report.invalid.count, "invalid address", "invalid addresses")) skipped (\(lineList(report.invalid.map { "\($0.line)" })))")
+            let n = report.invalid.count
+            parts.append(msg(one: "{1} invalid address skipped ({2})", many: "{1} invalid addresses skipped ({2})", count: n,
+                             n, lineList(report.invalid.map { "\($0.line)" })))
         }
         if report.skippedLines.count > 0 {
             let lines = report.skippedLines.reduce(0) { $0 + $1.lastLine - $1.line + 1 }
-            parts.append("\(count(lines, "unreadable line", "unreadable lines")) skipped (\(lineList(report.skippedLines.map(\.lines))))")
+            parts.append(msg(one: "{1} unreadable line skipped ({2})", many: "{1} unreadable lines skipped ({2})", count: lines,
+                             lines, lineList(report.skippedLines.map(\.lines))))
         }
         if report.skippedContacts.count > 0 {
-            parts.append("\(count(report.skippedContacts.count, "cut-off contact", "cut-off contacts")) skipped (\(lineList(report.skippedContacts.map(\.lines))))")
+            let n = report.skippedContacts.count
+            parts.append(msg(one: "{1} cut-off contact skipped ({2})", many: "{1} cut-off contacts skipped ({2})", count: n,
+                             n, lineList(report.skippedContacts.map(\.lines))))
         }
-        if report.notPicked > 0 { parts.append("\(report.notPicked) not picked") }
+        if report.notPicked > 0 { parts.append(msg("{1} not picked", report.notPicked)) }
         if report.contactsWithoutAddress > 0 {
-            parts.append("\(count(report.contactsWithoutAddress, "contact", "contacts")) without an address skipped")
+            let n = report.contactsWithoutAddress
+            parts.append(msg(one: "{1} contact without an address skipped", many: "{1} contacts without an address skipped", count: n, n))
         }
         if report.phonesIgnored > 0 && !phones {
-            parts.append("\(count(report.phonesIgnored, "phone number", "phone numbers")) left out (--phones adds them)")
+            let n = report.phonesIgnored
+            parts.append(msg(one: "{1} phone number left out (--phones adds them)", many: "{1} phone numbers left out (--phones adds them)",
+                             count: n, n))
         }
-        return parts.joined(separator: "; ")
+        // The clauses of one sentence, one per kind of outcome.
+        return parts.joined(separator: msg("; "))
     }
-
-    private static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
     /// "line 5" or "lines 5, 9-12, 20", the first `maxNotesPerKind` of them, then "…".
     private static func lineList(_ lines: [String]) -> String {
         let single = lines.count == 1 && !lines[0].contains("-")
-        return (single ? "line " : "lines ") + lines.prefix(maxNotesPerKind).joined(separator: ", ")
-            + (lines.count > maxNotesPerKind ? ", …" : "")
+        let shown = lines.prefix(maxNotesPerKind).joined(separator: ", ") + (lines.count > maxNotesPerKind ? ", …" : "")
+        return single ? msg("line {1}", shown) : msg("lines {1}", shown)
     }
 
     /// Notes (or warnings) on stderr, at most `maxNotesPerKind` of them, then how many more there are.
     private static func noteEach(_ lines: [String], _ c: Console, warning: Bool = false) {
         for line in lines.prefix(maxNotesPerKind) { warning ? c.warning(line) : c.note(line) }
         if lines.count > maxNotesPerKind {
-            c.note("… and \(lines.count - maxNotesPerKind) more like this (--json lists them all)")
+            c.note(msg("… and {1} more like this (--json lists them all)", lines.count - maxNotesPerKind))
         }
     }
 }

@@ -2,15 +2,15 @@ import PwnVaultCore
 
 /// `pwnvault passwd`: wrap the same vault key under a new passphrase.
 enum PasswdCommand: Command {
-    static let kdf = OptionSpec("kdf", value: "PRESET", help: "Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)")
-    static let newPassphraseFile = OptionSpec("new-passphrase-file", value: "PATH", help: "read the new passphrase from the first line of PATH")
-    static let newPassphraseFd = OptionSpec("new-passphrase-fd", value: "N", help: "read the new passphrase from the first line of file descriptor N")
+    static let kdf = OptionSpec("kdf", value: "PRESET", help: msg("Argon2id cost for the new passphrase: interactive, moderate or sensitive (default: keep the current one)"))
+    static let newPassphraseFile = OptionSpec("new-passphrase-file", value: "PATH", help: msg("read the new passphrase from the first line of PATH"))
+    static let newPassphraseFd = OptionSpec("new-passphrase-fd", value: "N", help: msg("read the new passphrase from the first line of file descriptor N"))
 
     static let spec = CommandSpec(
         name: "passwd",
-        summary: "change the vault's passphrase, after the current one (the vault key and the keyring item stay)",
+        summary: msg("change the vault's passphrase, after the current one (the vault key and the keyring item stay)"),
         usage: ["[--kdf PRESET] [--new-passphrase-file PATH | --new-passphrase-fd N] [--weak-passphrase-ok]"],
-        discussion: """
+        discussion: msg("""
         Asks for the current passphrase (always, even when the keyring holds the key), then asks twice for the
         new one and re-wraps the vault key under it. The vault key stays, so the keyring item is
         unchanged; the file is saved like any change (a fresh payload nonce, and the previous file kept
@@ -19,13 +19,13 @@ enum PasswdCommand: Command {
         passphrase. The current passphrase is typed or given with --passphrase-file or --passphrase-fd;
         PWNVAULT_PASSPHRASE_FILE is not used here. The new passphrase is checked as 'init' checks it
         (zxcvbn at least 50 bits, not in Pwned Passwords); --weak-passphrase-ok skips both checks.
-        """,
+        """),
         options: [kdf,
                   newPassphraseFile,
                   newPassphraseFd,
                   NewPassphraseOption.spec],
-        examples: [("pwnvault passwd", "change it interactively"),
-                   ("pwnvault passwd --passphrase-fd 3 --new-passphrase-fd 4 3<old.txt 4<new.txt", "change it from a script")])
+        examples: [("pwnvault passwd", msg("change it interactively")),
+                   ("pwnvault passwd --passphrase-fd 3 --new-passphrase-fd 4 3<old.txt 4<new.txt", msg("change it from a script"))])
 
     static func run(_ context: Context) throws -> ExitStatus {
         let newSource = try context.passphraseSource(fdOption: Self.newPassphraseFd, fileOption: Self.newPassphraseFile,
@@ -40,12 +40,12 @@ enum PasswdCommand: Command {
         }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
         let kdf = context.arguments.has(Self.kdf) ? try KDFOption.parameters(context, option: Self.kdf) : session.header.kdf
-        let newPassphrase = try NewPassphraseOption.read(from: newSource, prompt: "New passphrase: ", console: context.console,
+        let newPassphrase = try NewPassphraseOption.read(from: newSource, prompt: msg("New passphrase: "), console: context.console,
                                                           check: NewPassphraseOption.check(context))
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
         struct Report: Encodable { let changed = true; let kdf: String? }
         if context.json { try context.console.json(Report(kdf: kdf.name)); return .success }
-        context.console.out("the passphrase of \(session.location.displayPath) was changed")
+        context.console.out(msg("the passphrase of {1} was changed", session.location.displayPath))
         return .success
     }
 }

@@ -5,13 +5,13 @@ import PwnVaultCore
 /// one per line from stdin; checked with k-anonymity (five hex characters of its SHA-1 leave the
 /// machine) or in a downloaded file. Prints counts only, stores nothing.
 enum PasswordCommand: Command {
-    static let offline = OptionSpec("offline", value: "FILE", help: "search a downloaded Pwned Passwords file instead of the API")
+    static let offline = OptionSpec("offline", value: "FILE", help: msg("search a downloaded Pwned Passwords file instead of the API"))
 
     static let spec = CommandSpec(
         name: "password",
-        summary: "check passwords against Pwned Passwords without sending them",
+        summary: msg("check passwords against Pwned Passwords without sending them"),
         usage: ["[--offline FILE]", "[--offline FILE] < passwords.txt"],
-        discussion: """
+        discussion: msg("""
         On a terminal the password is asked for without echo; otherwise passwords are read from stdin,
         one per line (empty lines skipped), and each gets one result line naming only its line number.
         Only the first 5 of the 40 hex characters of each password's SHA-1 are sent, to the Pwned
@@ -20,12 +20,12 @@ enum PasswordCommand: Command {
         PwnedPasswordsDownloader (HASH:COUNT lines, tens of GB), binary-searched without reading it
         whole. Passwords and hashes are never printed or stored.
         Exit status: 0 no password was found, 1 at least one was, 2 bad input or file, 6 network failure.
-        """,
+        """),
         options: [offline],
-        examples: [("pwnvault password", "type a password (not shown) and see how often it was seen"),
-                   ("pwnvault password < candidates.txt", "one result per line: 'line 3: seen 1,052,154 times'"),
-                   ("pwnvault password --offline pwnedpasswords.txt", "check against the downloaded file; nothing leaves the machine"),
-                   ("pwnvault password --json < candidates.txt", "line numbers and counts for a script")],
+        examples: [("pwnvault password", msg("type a password (not shown) and see how often it was seen")),
+                   ("pwnvault password < candidates.txt", msg("one result per line: 'line 3: seen 1,052,154 times'")),
+                   ("pwnvault password --offline pwnedpasswords.txt", msg("check against the downloaded file; nothing leaves the machine")),
+                   ("pwnvault password --json < candidates.txt", msg("line numbers and counts for a script"))],
         usesVault: false)
 
     /// One password's result, as printed with --json: its line on stdin (nil when typed), and its count.
@@ -39,14 +39,14 @@ enum PasswordCommand: Command {
         // A terminal on stdin means a person typing: ask with echo off (also with TERM=dumb, where
         // the capabilities say "no terminal" but reading stdin would echo the password).
         if TerminalCapabilities.stdinIsATTY {
-            let password = try PassphrasePrompt.read(prompt: "Password to check (not shown): ")
-            guard password.count > 0 else { throw InputError("no password given", hint: "type the password, then Enter") }
+            let password = try PassphrasePrompt.read(prompt: msg("Password to check (not shown): "))
+            guard password.count > 0 else { throw InputError(msg("no password given"), hint: msg("type the password, then Enter")) }
             let count = try lookup.timesSeen(PasswordHash(password: password))
             rows.append(Row(line: nil, found: count > 0, count: count))
             if !context.json {
                 context.console.out(count > 0
-                    ? "this password was seen \(thousands(count)) times in data breaches: do not use it"
-                    : "this password was not found in Pwned Passwords")
+                    ? msg("this password was seen {1} times in data breaches: do not use it", thousands(count))
+                    : msg("this password was not found in Pwned Passwords"))
             }
         } else {
             // One hash in secret memory, reused for every line; offline results are written in
@@ -66,13 +66,13 @@ enum PasswordCommand: Command {
                 let count = try lookup.timesSeen(hash)
                 rows.append(Row(line: line, found: count > 0, count: count))
                 if !context.json {
-                    let text = count > 0 ? "line \(line): seen \(thousands(count)) times" : "line \(line): not found"
+                    let text = count > 0 ? msg("line {1}: seen {2} times", line, thousands(count)) : msg("line {1}: not found", line)
                     pending.append(text)
                     pendingBytes += text.utf8.count + 1
                     if pendingBytes >= flushEach { flush() }
                 }
             }
-            if rows.isEmpty { throw InputError("no passwords on stdin", hint: "give one password per line") }
+            if rows.isEmpty { throw InputError(msg("no passwords on stdin"), hint: msg("give one password per line")) }
         }
         let found = rows.filter(\.found).count
         if context.json {

@@ -2,23 +2,23 @@ import PwnVaultCore
 
 /// `pwnvault remove`: stop watching accounts. All or nothing.
 enum RemoveCommand: Command {
-    static let yes = OptionSpec("yes", short: "y", help: "remove without asking")
+    static let yes = OptionSpec("yes", short: "y", help: msg("remove without asking"))
 
     static let spec = CommandSpec(
         name: "remove",
-        summary: "stop watching accounts (by #ID or by the account itself)",
+        summary: msg("stop watching accounts (by #ID or by the account itself)"),
         usage: ["ACCOUNT|#ID... [--yes]"],
-        discussion: """
+        discussion: msg("""
         Shows what it will remove (the masked account and its label) and asks on the terminal first;
         --yes skips the question. Without a terminal (a script, a pipe) it needs --yes. If any of the
         accounts is not in the vault, nothing is removed. Ids are never reused.
-        """,
+        """),
         options: [yes],
         positionals: 1...Int.max,
-        positionalHelp: [("ACCOUNT|#ID", "an account as added, or its id from 'pwnvault list' (#3, 3 or %3)")],
-        examples: [("pwnvault remove '#3'", "remove account #3 after saying yes (quote the # in most shells)"),
-                   ("pwnvault remove 3 --yes", "the same in a script"),
-                   ("pwnvault remove alice@example.com", "remove by the account itself")])
+        positionalHelp: [("ACCOUNT|#ID", msg("an account as added, or its id from 'pwnvault list' (#3, 3 or %3)"))],
+        examples: [("pwnvault remove '#3'", msg("remove account #3 after saying yes (quote the # in most shells)")),
+                   ("pwnvault remove 3 --yes", msg("the same in a script")),
+                   ("pwnvault remove alice@example.com", msg("remove by the account itself"))])
 
     struct Report: Encodable { let removed: [Int] }
 
@@ -31,10 +31,10 @@ enum RemoveCommand: Command {
             // The conversation happens on the terminal: masked there, or labels and ids in share mode.
             let onTerminal = Disclosure(policy: DisplayPolicy(terminal: true, shareMode: c.policy.shareMode))
             let n = chosen.count
-            guard question.confirm(["pwnvault will stop watching \(n == 1 ? "this account" : "these \(n) accounts"):"]
-                                   + chosen.map { "  " + onTerminal.heading($0) },
-                                   question: "Remove \(n == 1 ? "it" : "them")? [y/N] ") else {
-                c.note("nothing was removed")
+            let intro = msg(one: "pwnvault will stop watching this account:", many: "pwnvault will stop watching these {1} accounts:", count: n, n)
+            guard question.confirm([intro] + chosen.map { "  " + onTerminal.heading($0) },
+                                   question: msg(one: "Remove it? [y/N] ", many: "Remove them? [y/N] ", count: n)) else {
+                c.note(msg("nothing was removed"))
                 return .success
             }
         }
@@ -47,7 +47,7 @@ enum RemoveCommand: Command {
         if context.json {
             try c.json(Report(removed: removed))
         } else {
-            for account in chosen where removed.contains(account.id) { c.out("removed " + c.heading(account)) }
+            for account in chosen where removed.contains(account.id) { c.out(msg("removed {1}", c.heading(account))) }
         }
         return .success
     }
@@ -56,7 +56,7 @@ enum RemoveCommand: Command {
 /// `remove` without `--yes` where nobody can be asked.
 enum RemoveRefusal: UserFacingError {
     case noTerminal
-    var message: String { "refusing to remove accounts without asking, and there is no terminal to ask on" }
-    var hint: String? { "add --yes to remove them without a question" }
+    var message: String { msg("refusing to remove accounts without asking, and there is no terminal to ask on") }
+    var hint: String? { msg("add --yes to remove them without a question") }
     var exitStatus: ExitStatus { .usage }
 }

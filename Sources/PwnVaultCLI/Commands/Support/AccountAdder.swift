@@ -4,8 +4,10 @@ import PwnVaultCore
 /// Adds parsed accounts to a vault, skipping those already in it: the one place `add`, `import` and
 /// `check --save` do it, under the vault's lock, against its latest content.
 enum AccountAdder {
-    /// Said by add and import for a phone number written with an extension.
-    static let droppedExtensionNote = "the phone number's extension was left out (HIBP knows numbers, not extensions)"
+    /// Said by add and import for a phone number written with an extension, at `place` ("argument 2", "line 14").
+    static func droppedExtensionNote(at place: String) -> String {
+        msg("{1}: the phone number's extension was left out (HIBP knows numbers, not extensions)", place)
+    }
 
     /// What happened to candidate `index` (its position in the list given).
     enum Outcome {
@@ -38,15 +40,15 @@ enum AccountAdder {
             return (outcomes, lookalikesAmong(added, existing: before), samePhones)
         }
         for ids in samePhones {
-            console.warning("\(list(ids.map { "#\($0)" })) are one phone number written in different forms; all are kept")
-            console.note("hint: keep one, e.g. 'pwnvault remove \(ids.last!)' (see them with 'pwnvault list')")
+            console.warning(msg("{1} are one phone number written in different forms; all are kept", list(ids.map { "#\($0)" })))
+            console.note(msg("hint: keep one, e.g. 'pwnvault remove {1}' (see them with 'pwnvault list')", ids.last!))
         }
         switch lookalikes {
         case let .success(found):
             for l in found { console.warning(warning(l)) }
         case let .failure(unavailable):
-            console.warning("look-alike accounts were not checked: \(unavailable)")
-            console.note("hint: install it with: apt-get install libicu-dev")
+            console.warning(msg("look-alike accounts were not checked: {1}", String(describing: unavailable)))
+            console.note(msg("hint: install it with: apt-get install libicu-dev"))
         }
         return outcomes
     }
@@ -67,26 +69,26 @@ enum AccountAdder {
     /// `#4 looks like #1 (mixed scripts: Latin and Cyrillic)`: ids and script names only, never the accounts.
     /// `#1 and #2`, `#1, #2 and #3`.
     private static func list(_ items: [String]) -> String {
-        items.count <= 2 ? items.joined(separator: " and ") : items.dropLast().joined(separator: ", ") + " and " + items.last!
+        guard items.count >= 2 else { return items.first ?? "" }
+        return msg("{1} and {2}", items.dropLast().joined(separator: ", "), items.last!)
     }
 
     static func warning(_ l: Lookalike) -> String {
-        let mixed = l.mixedScripts.count >= 2 ? "mixed scripts: \(list(l.mixedScripts))" : nil
         guard !l.resembles.isEmpty else {
-            return "#\(l.id) mixes scripts in one part (\(list(l.mixedScripts))); it can be mistaken for another account"
+            return msg("#{1} mixes scripts in one part ({2}); it can be mistaken for another account", l.id, list(l.mixedScripts))
         }
         let ids = list(l.resembles.map { "#\($0.id)" })
-        if let mixed { return "#\(l.id) looks like \(ids) (\(mixed))" }
+        if l.mixedScripts.count >= 2 { return msg("#{1} looks like {2} (mixed scripts: {3})", l.id, ids, list(l.mixedScripts)) }
         let others = l.resembles.flatMap(\.scripts).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         if !l.scripts.isEmpty, !others.isEmpty, Set(l.scripts) != Set(others) {
-            return "#\(l.id) looks like \(ids) (written in \(list(l.scripts)), \(ids) in \(list(others)))"
+            return msg("#{1} looks like {2} (written in {3}, {2} in {4})", l.id, ids, list(l.scripts), list(others))
         }
-        return "#\(l.id) looks like \(ids) (characters that look alike)"
+        return msg("#{1} looks like {2} (characters that look alike)", l.id, ids)
     }
 
     /// `added #3  a•••e@e•••.com  email  Label` (the account masked on a terminal, left out elsewhere).
     static func addedLine(_ account: Account, console c: Console) -> String {
-        var line = "added #\(account.id)"
+        var line = msg("added #{1}", account.id)
         if c.showsAccounts { line += "  \(c.disclosure.account(account))" }
         line += "  \(account.kind.rawValue)"
         if let l = c.label(account) { line += "  \(l)" }

@@ -38,17 +38,17 @@ enum AccountResolver {
             }
             if let id = idForm(trimmed) {
                 guard let id else {
-                    throw InputError("\(position.text) is not a valid id", hint: "ids look like #3 or 3; see them with 'pwnvault list'")
+                    throw InputError(msg("{1} is not a valid id", position.phrase), hint: msg("ids look like #3 or 3; see them with 'pwnvault list'"))
                 }
                 guard let account = payload.accounts.first(where: { $0.id == id }) else {
-                    throw InputError("no account #\(id) in the vault", hint: closestIDHint(to: id, in: payload))
+                    throw InputError(msg("no account #{1} in the vault", id), hint: closestIDHint(to: id, in: payload))
                 }
                 if seen.insert(account.id).inserted { targets.append(.inVault(account)) }
                 continue
             }
             let valid: ParsedAccount
             do { valid = try AccountParser.parse(raw, phones: phones) } catch let e as AccountParseError {
-                throw InputError("\(position.text): \(e.message)", hint: e.hint)
+                throw InputError(msg("{1}: {2}", position.phrase, e.message), hint: e.hint)
             }
             if allowOutside {
                 if seenOutside.insert(valid.dedupKey).inserted { targets.append(.notInVault(valid, position)) }
@@ -58,11 +58,11 @@ enum AccountResolver {
                 // accounts (a terminal outside share mode), and only within two edits: elsewhere a
                 // suggestion would answer guesses about what the vault holds.
                 if let disclosure, disclosure.policy.showsMaskedAccounts, let near = payload.closestAccount(to: valid) {
-                    hint = "did you mean '#\(near.id)' (\(disclosure.account(near)))? see the vault with 'pwnvault list'"
+                    hint = msg("did you mean '#{1}' ({2})? see the vault with 'pwnvault list'", near.id, disclosure.account(near))
                 } else {
-                    hint = "see what is with 'pwnvault list'; ids like #3 or 3 work too"
+                    hint = msg("see what is with 'pwnvault list'; ids like #3 or 3 work too")
                 }
-                throw InputError("\(position.text) is not in the vault", hint: hint)
+                throw InputError(msg("{1} is not in the vault", position.phrase), hint: hint)
             }
         }
         return targets
@@ -85,9 +85,9 @@ enum AccountResolver {
     /// "did you mean '#7'?" for the existing id nearest to `id`, or where to see them.
     static func closestIDHint(to id: Int, in payload: VaultPayload) -> String {
         guard let near = payload.accounts.map(\.id).min(by: { abs($0 - id) < abs($1 - id) }) else {
-            return "the vault is empty; add accounts with 'pwnvault add ACCOUNT'"
+            return msg("the vault is empty; add accounts with 'pwnvault add ACCOUNT'")
         }
-        return "did you mean '#\(near)'? the vault has \(idRanges(payload.accounts.map(\.id))) (quote the # in most shells, or leave it out)"
+        return msg("did you mean '#{1}'? the vault has {2} (quote the # in most shells, or leave it out)", near, idRanges(payload.accounts.map(\.id)))
     }
 
     /// The ids there are, as ranges: `#1–#4, #7, #9–#12`; past eight ranges, the rest as a count.
@@ -98,7 +98,8 @@ enum AccountResolver {
         }
         let shown = ranges.prefix(8).map { $0.count == 1 ? "#\($0.lowerBound)" : "#\($0.lowerBound)–#\($0.upperBound)" }
         let rest = ranges.dropFirst(8).reduce(0) { $0 + $1.count }
-        return shown.joined(separator: ", ") + (rest > 0 ? " and \(rest) more ('pwnvault list' shows them)" : "")
+        let list = shown.joined(separator: ", ")
+        return rest > 0 ? msg("{1} and {2} more ('pwnvault list' shows them)", list, rest) : list
     }
 
     static func vaultAccounts(_ arguments: [String], in payload: VaultPayload, phones: PhoneNumbering,

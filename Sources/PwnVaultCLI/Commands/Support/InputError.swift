@@ -17,11 +17,15 @@ enum InputPosition {
     /// The Nth account typed at `add -`'s prompt.
     case typed(Int)
 
-    var text: String {
+    /// As a message names it, in the reader's language ("argument 2").
+    var phrase: String {
         switch self {
-        case let .argument(n): return "argument \(n)"
-        case let .stdinLine(n): return "line \(n) of stdin"
-        case let .typed(n): return "account \(n)"
+        case let .argument(n): return msg("argument {1}", n)
+        case let .stdinLine(n): return msg("line {1} of stdin", n)
+        case let .typed(n): return msg("account {1}", n)
         }
     }
+
+    /// As `--json` gives it (`add`'s duplicates, `check`'s `input`): English whatever the language.
+    var text: String { Messages.english { phrase } }
 }

@@ -7,7 +7,7 @@ enum KDFOption {
         guard let name = context.arguments.value(option) else { return .moderate }
         guard let kdf = KDFParameters.named(name) else {
             throw UsageError.invalidValue(command: context.commandName, option: "--\(option.name)",
-                                          reason: "expected interactive, moderate or sensitive")
+                                          reason: msg("expected interactive, moderate or sensitive"))
         }
         return kdf
     }

@@ -5,7 +5,7 @@ import PwnVaultCore
 enum NewPassphraseOption {
     static let name = "weak-passphrase-ok"
 
-    static let spec = OptionSpec(name, help: "use the new passphrase even if it is weak or seen in breaches (skips both checks; nothing is sent)")
+    static let spec = OptionSpec(name, help: msg("use the new passphrase even if it is weak or seen in breaches (skips both checks; nothing is sent)"))
 
     /// The check for `context`, nil with --weak-passphrase-ok.
     static func check(_ context: Context) -> NewPassphraseCheck? {
@@ -34,7 +34,7 @@ enum NewPassphraseOption {
             guard first.count >= minimumLength else { throw PassphraseError.tooShort(minimum: minimumLength) }
             for note in try check?.check(first) ?? [] { console.note(note) }
             if source.isInteractive {
-                let second = try source.read(prompt: "Repeat it: ")
+                let second = try source.read(prompt: msg("Repeat it: "))
                 guard first.isEqual(to: second) else { throw PassphraseError.mismatch }
             }
             return first

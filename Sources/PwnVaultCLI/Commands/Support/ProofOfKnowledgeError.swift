@@ -15,22 +15,22 @@ enum ProofOfKnowledgeError: UserFacingError {
     var message: String {
         switch self {
         case let .noTerminal(command):
-            return "\(command) needs the passphrase typed at a terminal or named on its command line, and there is no terminal"
+            return msg("{1} needs the passphrase typed at a terminal or named on its command line, and there is no terminal", command)
         case .breachNeedsPassphrase:
-            return "a sensitive breach, or one the breach catalog does not know, is acknowledged by name only with the passphrase, and there is no terminal to type it"
+            return msg("a sensitive breach, or one the breach catalog does not know, is acknowledged by name only with the passphrase, and there is no terminal to type it")
         case .wrongCurrentPassphrase:
-            return "wrong passphrase; the passphrase was not changed"
+            return msg("wrong passphrase; the passphrase was not changed")
         }
     }
 
     var hint: String? {
         switch self {
         case .noTerminal:
-            return "run it in a terminal, or pass --passphrase-file PATH or --passphrase-fd N (the first line is used)"
+            return msg("run it in a terminal, or pass --passphrase-file PATH or --passphrase-fd N (the first line is used)")
         case .breachNeedsPassphrase:
-            return "pass --passphrase-file PATH or --passphrase-fd N (PWNVAULT_PASSPHRASE_FILE is not used here), or run it in a terminal; without breach names, 'pwnvault ack ACCOUNT' acknowledges everything the account was found in"
+            return msg("pass --passphrase-file PATH or --passphrase-fd N (PWNVAULT_PASSPHRASE_FILE is not used here), or run it in a terminal; without breach names, 'pwnvault ack ACCOUNT' acknowledges everything the account was found in")
         case .wrongCurrentPassphrase:
-            return "only the current passphrase can replace it, even where the keyring opens the vault; if it is forgotten, the keyring still opens the vault for list, check, add and remove, and a new vault (pwnvault init --vault PATH) can take the accounts with a new passphrase"
+            return msg("only the current passphrase can replace it, even where the keyring opens the vault; if it is forgotten, the keyring still opens the vault for list, check, add and remove, and a new vault (pwnvault init --vault PATH) can take the accounts with a new passphrase")
         }
     }
 

@@ -4,7 +4,7 @@ import PwnVaultCore
 /// with GB is +44 7700 900123), instead of the locale's territory (`Settings.telephoneRegion`).
 enum RegionOption {
     static let spec = OptionSpec("region", value: "CC",
-                                 help: "read phone numbers written without a country code as numbers of this country (GB, US, DE); default: the locale's (LC_TELEPHONE, LANG)")
+                                 help: msg("read phone numbers written without a country code as numbers of this country (GB, US, DE); default: the locale's (LC_TELEPHONE, LANG)"))
 
     /// The phone numbering of this run: `--region` when given (two letters libphonenumber knows, which
     /// loads it), else the locale's region.
@@ -13,12 +13,12 @@ enum RegionOption {
         // The value is not echoed: an account typed in its place would land on stderr.
         guard let region = PhoneRegion(code: raw.trimmingWhitespace()) else {
             throw UsageError.invalidValue(command: context.commandName, option: "--region",
-                                          reason: "a region is two letters, its country's ISO 3166 code (GB, US, DE)")
+                                          reason: msg("a region is two letters, its country's ISO 3166 code (GB, US, DE)"))
         }
         let numbering = PhoneNumbering(region: region)
         guard try numbering.knows(region) else {
             throw UsageError.invalidValue(command: context.commandName, option: "--region",
-                                          reason: "libphonenumber has no numbering plan for that region; give a country's ISO 3166 code (GB, not UK)")
+                                          reason: msg("libphonenumber has no numbering plan for that region; give a country's ISO 3166 code (GB, not UK)"))
         }
         return numbering
     }

@@ -10,13 +10,13 @@ enum VCardFile {
             bytes = source == "-" ? try InputFile.readStandardInput(limit: VCardParser.maxBytes)
                                   : try InputFile.read(source, limit: VCardParser.maxBytes)
         } catch .noSuchFile {
-            throw InputError("cannot read \(name): there is no such file; nothing was added")
+            throw InputError(msg("cannot read {1}: there is no such file; nothing was added", name))
         } catch .isFolder {
-            throw InputError("cannot read \(name): it is a folder; nothing was added")
+            throw InputError(msg("cannot read {1}: it is a folder; nothing was added", name))
         } catch .notReadable {
-            throw InputError("cannot read \(name): permission denied; nothing was added")
+            throw InputError(msg("cannot read {1}: permission denied; nothing was added", name))
         } catch {
-            throw InputError("cannot read \(name); nothing was added")
+            throw InputError(msg("cannot read {1}; nothing was added", name))
         }
         guard let bytes else { throw VCardError.tooLarge(limit: VCardParser.maxBytes) }
         return bytes
