@@ -3,13 +3,13 @@ import PwnVaultCore
 
 /// `pwnvault ack`: marks findings as dealt with, so they are no longer new and `check` exits 0.
 enum AckCommand: Command {
-    static let all = OptionSpec("all", help: "acknowledge every finding of every account")
+    static let all = OptionSpec("all", help: msg("acknowledge every finding of every account"))
 
     static let spec = CommandSpec(
         name: "ack",
-        summary: "mark an account's breaches as dealt with (no longer new; check exits 0)",
+        summary: msg("mark an account's breaches as dealt with (no longer new; check exits 0)"),
         usage: ["ACCOUNT|#ID [BREACH...]", "--all"],
-        discussion: """
+        discussion: msg("""
         Acknowledges what an account was found in: every breach, paste and stealer-log website, or only
         the breaches named (by name or title, as 'pwnvault show' and 'pwnvault breach' print them,
         case-insensitive). Acknowledged findings lose their NEW mark and their advice, and no longer make
@@ -18,15 +18,15 @@ enum AckCommand: Command {
         passphrase (typed, or --passphrase-file or --passphrase-fd; not the keyring or
         PWNVAULT_PASSPHRASE_FILE), as reveal does: without it the answer would tell whether the account
         is in that breach. Breach names typed are never repeated in the answer.
-        """,
+        """),
         options: [all],
         positionals: 0...Int.max,
-        positionalHelp: [("ACCOUNT|#ID", "an account in the vault, or its id"),
-                         ("BREACH", "a breach name or title; without any, all of the account's findings")],
-        examples: [("pwnvault ack '#3'", "account #3: everything found so far is dealt with"),
-                   ("pwnvault ack '#3' Adobe", "only the Adobe breach"),
-                   ("pwnvault ack '#3' 'Hush Clinic'", "a sensitive breach: asks for the passphrase"),
-                   ("pwnvault ack --all", "the whole vault")],
+        positionalHelp: [("ACCOUNT|#ID", msg("an account in the vault, or its id")),
+                         ("BREACH", msg("a breach name or title; without any, all of the account's findings"))],
+        examples: [("pwnvault ack '#3'", msg("account #3: everything found so far is dealt with")),
+                   ("pwnvault ack '#3' Adobe", msg("only the Adobe breach")),
+                   ("pwnvault ack '#3' 'Hush Clinic'", msg("a sensitive breach: asks for the passphrase")),
+                   ("pwnvault ack --all", msg("the whole vault"))],
         completes: (.ids, .findings))
 
     struct Row: Encodable { let id: Int; let acknowledged: Int }
@@ -36,7 +36,7 @@ enum AckCommand: Command {
         let args = context.arguments
         let all = args.has(Self.all)
         if all && !args.positionals.isEmpty {
-            throw UsageError.conflicting(command: "ack", reason: "--all acknowledges the whole vault: give either --all or one account")
+            throw UsageError.conflicting(command: "ack", reason: msg("--all acknowledges the whole vault: give either --all or one account"))
         }
         if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "ack") }
         let typed = all ? [] : Array(args.positionals.dropFirst())
@@ -61,7 +61,8 @@ enum AckCommand: Command {
             if let first = payload.accounts[i].unknownBreachNames(names.keys).first {
                 // Only where the passphrase was given or the breach is public (not sensitive, in the
                 // catalog); the name typed is not repeated, only where it was given.
-                throw InputError("#\(account.id) was never found in the breach named by argument \(names.keys.firstIndex(of: first)! + 2); nothing was acknowledged",
+                throw InputError(msg("#{1} was never found in the breach named by argument {2}; nothing was acknowledged",
+                                     account.id, names.keys.firstIndex(of: first)! + 2),
                                  hint: ownBreachesHint(payload.accounts[i], context: context))
             }
             return [Row(id: account.id, acknowledged: payload.accounts[i].acknowledge(breachNames: names.keys.isEmpty ? nil : Set(names.keys), at: now))]
@@ -71,10 +72,11 @@ enum AckCommand: Command {
         if context.json {
             try c.json(Report(accounts: rows.filter { $0.acknowledged > 0 }, acknowledged: total))
         } else if total == 0 {
-            c.out(all ? "nothing to acknowledge" : "nothing to acknowledge for #\(rows.first?.id ?? 0)")
+            c.out(all ? msg("nothing to acknowledge") : msg("nothing to acknowledge for #{1}", rows.first?.id ?? 0))
         } else {
             for row in rows where row.acknowledged > 0 {
-                c.out("#\(row.id): acknowledged \(row.acknowledged) finding\(row.acknowledged == 1 ? "" : "s")")
+                c.out(msg(one: "#{1}: acknowledged {2} finding", many: "#{1}: acknowledged {2} findings", count: row.acknowledged,
+                          row.id, row.acknowledged))
             }
         }
         return .success
@@ -96,8 +98,8 @@ enum AckCommand: Command {
             } else if let catalog, let near = nearPublicBreach(text, in: catalog) {
                 // A typo of a public breach: said before the vault is opened, from the public catalog
                 // alone (the same answer whatever the account holds), and no passphrase is asked for it.
-                throw InputError("argument \(position + 2) is not the name or title of a breach in HIBP's catalog; nothing was acknowledged",
-                                 hint: "did you mean \(ScheduledWatch.shellQuoted(near))? 'pwnvault breaches' lists every breach")
+                throw InputError(msg("argument {1} is not the name or title of a breach in HIBP's catalog; nothing was acknowledged", position + 2),
+                                 hint: msg("did you mean {1}? 'pwnvault breaches' lists every breach", ScheduledWatch.shellQuoted(near)))
             } else {
                 keys.append(text.trimmingWhitespace())
                 needPassphrase = true
@@ -124,11 +126,10 @@ enum AckCommand: Command {
     /// Where the account was not in a breach named: its public breaches (as 'show' lists them), so the
     /// right one can be typed; never a sensitive one.
     static func ownBreachesHint(_ account: Account, context: Context) -> String {
-        let show = "pwnvault show '#\(account.id)' lists them"
         let names = context.console.disclosure.breaches(of: account, catalog: HIBPServices(context).cachedCatalog()).shown
             .map { ScheduledWatch.shellQuoted(Sanitizer.singleLine($0.name)) }
-        guard !names.isEmpty else { return "it was found in no breach that can be named here; " + show }
+        guard !names.isEmpty else { return msg("it was found in no breach that can be named here; pwnvault show '#{1}' lists them", account.id) }
         let listed = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
-        return "its breaches: \(listed); " + show
+        return msg("its breaches: {1}; pwnvault show '#{2}' lists them", listed, account.id)
     }
 }

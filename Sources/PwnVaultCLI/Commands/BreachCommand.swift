@@ -3,17 +3,17 @@ import PwnVaultCore
 
 /// `pwnvault breach NAME`: everything the catalog says about one breach, as plain text.
 enum BreachCommand: Command {
-    static let refresh = OptionSpec("refresh", help: "refresh the cached breach catalog first")
+    static let refresh = OptionSpec("refresh", help: msg("refresh the cached breach catalog first"))
 
     static let spec = CommandSpec(
         name: "breach",
-        summary: "explain one breach: dates, size, what was exposed, flags and description",
+        summary: msg("explain one breach: dates, size, what was exposed, flags and description"),
         usage: ["NAME|TITLE [--refresh]"],
         options: [refresh],
         positionals: 1...1,
-        positionalHelp: [("NAME|TITLE", "the breach's name or title, as 'pwnvault breaches', 'show' and 'check' print them (case-insensitive)")],
-        examples: [("pwnvault breach Adobe", "what the Adobe breach exposed"),
-                   ("pwnvault breach 'River City Media Spam List'", "a breach by the title 'show' printed")],
+        positionalHelp: [("NAME|TITLE", msg("the breach's name or title, as 'pwnvault breaches', 'show' and 'check' print them (case-insensitive)"))],
+        examples: [("pwnvault breach Adobe", msg("what the Adobe breach exposed")),
+                   ("pwnvault breach 'River City Media Spam List'", msg("a breach by the title 'show' printed"))],
         usesVault: false,
         completes: (.breaches, .breaches))
 
@@ -24,8 +24,8 @@ enum BreachCommand: Command {
             let suggestion = Suggest.closest(to: name, in: catalog.breaches.map(\.name) + catalog.breaches.map(\.title))
             // What was typed is never echoed: it may be an account, or a sensitive breach's name on a
             // shared screen. A suggestion is the public catalog's own text.
-            throw InputError("no breach by that name or title in the catalog",
-                             hint: suggestion.map { "did you mean '\(Sanitizer.singleLine($0))'?" } ?? "search with 'pwnvault breaches --search TEXT'")
+            throw InputError(msg("no breach by that name or title in the catalog"),
+                             hint: suggestion.map { msg("did you mean '{1}'?", Sanitizer.singleLine($0)) } ?? msg("search with 'pwnvault breaches --search TEXT'"))
         }
         let c = context.console
         if context.json {

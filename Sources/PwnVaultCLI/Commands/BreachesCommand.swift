@@ -3,26 +3,26 @@ import PwnVaultCore
 
 /// `pwnvault breaches`: browse the public breach catalog.
 enum BreachesCommand: Command {
-    static let search = OptionSpec("search", value: "TEXT", help: "only breaches whose name, title or domain contains TEXT")
-    static let domain = OptionSpec("domain", value: "D", help: "only breaches of domain D")
-    static let sort = OptionSpec("sort", value: "KEY", help: "date (newest first, default), size (largest first) or name")
-    static let refresh = OptionSpec("refresh", help: "fetch the catalog again even if the cached copy is fresh")
+    static let search = OptionSpec("search", value: "TEXT", help: msg("only breaches whose name, title or domain contains TEXT"))
+    static let domain = OptionSpec("domain", value: "D", help: msg("only breaches of domain D"))
+    static let sort = OptionSpec("sort", value: "KEY", help: msg("date (newest first, default), size (largest first) or name"))
+    static let refresh = OptionSpec("refresh", help: msg("fetch the catalog again even if the cached copy is fresh"))
 
     static let spec = CommandSpec(
         name: "breaches",
-        summary: "browse the catalog of known breaches (public; no key needed)",
+        summary: msg("browse the catalog of known breaches (public; no key needed)"),
         usage: ["[--search TEXT] [--domain D] [--sort date|size|name] [--refresh]"],
-        discussion: """
+        discussion: msg("""
         The catalog is fetched from HIBP and cached for a day under $XDG_CACHE_HOME/pwnvault. On a
         terminal the list is shown through $PAGER (default: less). The catalog is public: it says
         nothing about your accounts.
-        """,
+        """),
         options: [search,
                   domain,
                   sort,
                   refresh],
-        examples: [("pwnvault breaches --search adobe", "find a breach by name"),
-                   ("pwnvault breaches --sort size | head", "the largest breaches")],
+        examples: [("pwnvault breaches --search adobe", msg("find a breach by name")),
+                   ("pwnvault breaches --sort size | head", msg("the largest breaches"))],
         usesVault: false)
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -30,7 +30,7 @@ enum BreachesCommand: Command {
         var sort = BreachSort.date
         if let s = args.value(Self.sort) {
             guard let parsed = BreachSort(rawValue: s) else {
-                throw UsageError.invalidValue(command: "breaches", option: "--sort", reason: "expected date, size or name")
+                throw UsageError.invalidValue(command: "breaches", option: "--sort", reason: msg("expected date, size or name"))
             }
             sort = parsed
         }
@@ -42,11 +42,12 @@ enum BreachesCommand: Command {
             return .success
         }
         if found.isEmpty {
-            c.note("no breach in the catalog matches")
+            c.note(msg("no breach in the catalog matches"))
             return .success
         }
         let lines = BreachRendering(c).table(found)
-        let footer = "\(found.count) of \(catalog.breaches.count) breaches; details: pwnvault breach NAME"
+        let footer = msg(one: "{1} of {2} breach; details: pwnvault breach NAME", many: "{1} of {2} breaches; details: pwnvault breach NAME",
+                         count: catalog.breaches.count, found.count, catalog.breaches.count)
         if c.terminal.stdoutIsTerminal, lines.count > 20 {
             c.paged(lines + [footer], pager: context.settings.pager)
         } else {

@@ -2,13 +2,13 @@ import PwnVaultCore
 
 /// `pwnvault completions SHELL`: prints the completion script for bash, zsh or fish.
 enum CompletionsCommand: Command {
-    static let listOption = OptionSpec("list", value: "WHAT", help: "print what completion offers, one per line: ids (#ID, a tab, the label) or breaches (names, sensitive ones left out; with an account, its breaches)")
+    static let listOption = OptionSpec("list", value: "WHAT", help: msg("print what completion offers, one per line: ids (#ID, a tab, the label) or breaches (names, sensitive ones left out; with an account, its breaches)"))
 
     static let spec = CommandSpec(
         name: "completions",
-        summary: "print the shell completion script for bash, zsh or fish",
+        summary: msg("print the shell completion script for bash, zsh or fish"),
         usage: ["bash|zsh|fish", "--list ids|breaches [ACCOUNT|#ID]"],
-        discussion: """
+        discussion: msg("""
         The script completes commands (also after global options such as --vault), their options and the
         values of --kdf, --sort and --status, file names where a file is expected (options that take a
         PATH or FILE, import's CONTACTS.vcf), account ids (with their labels where the shell shows
@@ -17,13 +17,13 @@ enum CompletionsCommand: Command {
         when the keyring opens it: completion never asks for a passphrase. Breach names come from the
         cached catalog: completion never goes online. 'make install' installs all three scripts; to try one
         in the current shell, source it as shown below.
-        """,
+        """),
         options: [listOption],
         positionals: 0...1,
-        positionalHelp: [("SHELL", "bash, zsh or fish"), ("ACCOUNT|#ID", "with --list breaches: only that account's breaches")],
-        examples: [("source <(pwnvault completions bash)", "complete pwnvault in this bash session"),
-                   ("pwnvault completions zsh > ~/.zfunc/_pwnvault", "install for zsh (with ~/.zfunc in $fpath)"),
-                   ("pwnvault completions fish > ~/.config/fish/completions/pwnvault.fish", "install for fish")],
+        positionalHelp: [("SHELL", msg("bash, zsh or fish")), ("ACCOUNT|#ID", msg("with --list breaches: only that account's breaches"))],
+        examples: [("source <(pwnvault completions bash)", msg("complete pwnvault in this bash session")),
+                   ("pwnvault completions zsh > ~/.zfunc/_pwnvault", msg("install for zsh (with ~/.zfunc in $fpath)")),
+                   ("pwnvault completions fish > ~/.config/fish/completions/pwnvault.fish", msg("install for fish"))],
         usesVault: false, unattended: true,
         completes: (.words(Completions.Shell.allCases.map(\.rawValue)), .nothing))
 
@@ -34,8 +34,8 @@ enum CompletionsCommand: Command {
         }
         guard let name = context.arguments.positionals.first else { throw UsageError.missingArgument(command: spec.name) }
         guard let shell = Completions.Shell(rawValue: name) else {
-            throw InputError("unknown shell '\(Sanitizer.singleLine(name))': completions exist for bash, zsh and fish",
-                             hint: "usage: " + HelpText.usageLine(spec))
+            throw InputError(msg("unknown shell '{1}': completions exist for bash, zsh and fish", Sanitizer.singleLine(name)),
+                             hint: msg("usage: {1}", HelpText.usageLine(spec)))
         }
         // The script ends with a newline; `out` adds one.
         context.console.out(String(Completions.script(for: shell).dropLast()))
@@ -59,7 +59,7 @@ enum CompletionsCommand: Command {
             }
         case "ids":
             guard account == nil else {
-                throw UsageError.conflicting(command: spec.name, reason: "--list ids takes no account")
+                throw UsageError.conflicting(command: spec.name, reason: msg("--list ids takes no account"))
             }
             guard let session = context.openVaultWithoutAsking() else { return }
             for a in session.payload.accounts {
@@ -69,7 +69,7 @@ enum CompletionsCommand: Command {
             // Sensitive breaches are not offered: a completed name lands in the shell's history.
             for b in HIBPServices(context).cachedCatalog()?.breaches ?? [] where !b.isSensitive { c.out(Sanitizer.singleLine(b.name)) }
         default:
-            throw UsageError.invalidValue(command: spec.name, option: "--list", reason: "expected ids or breaches")
+            throw UsageError.invalidValue(command: spec.name, option: "--list", reason: msg("expected ids or breaches"))
         }
     }
 }

@@ -4,12 +4,12 @@ import PwnVaultCore
 enum HelpCommand: Command {
     static let spec = CommandSpec(
         name: "help",
-        summary: "show help for pwnvault or one of its commands",
+        summary: msg("show help for pwnvault or one of its commands"),
         usage: ["[COMMAND]"],
         positionals: 0...1,
-        positionalHelp: [("COMMAND", "the command to explain, or a topic: environment, exit-status")],
-        examples: [("pwnvault help add", "how to add accounts"),
-                   ("pwnvault help environment", "every environment variable pwnvault reads")],
+        positionalHelp: [("COMMAND", msg("the command to explain, or a topic: environment, exit-status"))],
+        examples: [("pwnvault help add", msg("how to add accounts")),
+                   ("pwnvault help environment", msg("every environment variable pwnvault reads"))],
         usesVault: false,
         completes: (.commandsAndTopics, .nothing))
 
@@ -26,9 +26,10 @@ enum HelpCommand: Command {
             let topics = HelpText.topics.keys.filter { $0 != ManPage.topic }.sorted()
             let near = Suggest.closest(to: name, in: Commands.all.map { $0.spec.name } + topics)
             // The word is repeated only when it is a near miss of a real name (it may be an account).
-            throw InputError(near != nil && UsageError.isPlainWord(name) ? "no command or help topic '\(name)'" : "no command or help topic by that name",
-                             hint: (near.map { "did you mean '\($0)'? " } ?? "") + "'pwnvault help' lists the commands; the topics are "
-                                + topics.joined(separator: ", "))
+            let listed = topics.joined(separator: ", ")
+            throw InputError(near != nil && UsageError.isPlainWord(name) ? msg("no command or help topic '{1}'", name) : msg("no command or help topic by that name"),
+                             hint: near.map { msg("did you mean '{1}'? 'pwnvault help' lists the commands; the topics are {2}", $0, listed) }
+                                ?? msg("'pwnvault help' lists the commands; the topics are {1}", listed))
         }
         context.console.out(HelpText.command(command.spec, width: context.console.width))
         return .success

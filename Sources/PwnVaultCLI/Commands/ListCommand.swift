@@ -3,13 +3,13 @@ import PwnVaultCore
 
 /// `pwnvault list`: the watched accounts with their latest status. Masked on a terminal, ids elsewhere.
 enum ListCommand: Command {
-    static let status = OptionSpec("status", value: "STATE", help: "only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)", repeatable: true)
+    static let status = OptionSpec("status", value: "STATE", help: msg("only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)"), repeatable: true)
 
     static let spec = CommandSpec(
         name: "list",
-        summary: "list the watched accounts and their latest status",
+        summary: msg("list the watched accounts and their latest status"),
         usage: ["[--status STATE]... [--json]"],
-        discussion: """
+        discussion: msg("""
         On a terminal, accounts are masked (a•••e@e•••.com). Piped or redirected, and with --json, no
         character of any account is printed: accounts appear as their id and label.
 
@@ -19,11 +19,11 @@ enum ListCommand: Command {
         failed" after a saved answer whose latest re-check failed. In JSON, "status" is never-checked,
         clean, breached or error, and an account's "new" and "unacknowledged" are counts in every
         command (select with .new > 0).
-        """,
+        """),
         options: [status],
-        examples: [("pwnvault list", "the table, masked"),
-                   ("pwnvault list --status unacknowledged --status failed", "what needs a look"),
-                   ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", "ids of breached accounts")])
+        examples: [("pwnvault list", msg("the table, masked")),
+                   ("pwnvault list --status unacknowledged --status failed", msg("what needs a look")),
+                   ("pwnvault list --json | jq '.[] | select(.status == \"breached\") | .id'", msg("ids of breached accounts"))])
 
     /// One account in `list --json`: never the account itself. Written by `json(_:)`; Encodable so that
     /// tests can hold that writer to JSONEncoder's bytes.
@@ -87,7 +87,7 @@ enum ListCommand: Command {
         let filters = try context.arguments.allValues(Self.status).map { word in
             guard let filter = StatusFilter(word) else {
                 throw UsageError.invalidValue(command: "list", option: "--status",
-                                              reason: "expected " + StatusFilter.allCases.map(\.rawValue).joined(separator: ", "))
+                                              reason: msg("expected {1}", StatusFilter.allCases.map(\.rawValue).joined(separator: ", ")))
             }
             return filter
         }
@@ -108,14 +108,15 @@ enum ListCommand: Command {
             return .success
         }
         if accounts.isEmpty {
-            c.note(session.payload.accounts.isEmpty ? "the vault is empty; add accounts with 'pwnvault add ACCOUNT'"
-                   : "no account is \(filters.map(\.rawValue).joined(separator: " or ")); see them all with 'pwnvault list'")
+            c.note(session.payload.accounts.isEmpty ? msg("the vault is empty; add accounts with 'pwnvault add ACCOUNT'")
+                   : msg("no account is {1}; see them all with 'pwnvault list'", filters.map(\.rawValue).joined(separator: msg(" or "))))
             return .success
         }
         let showAccount = c.showsAccounts
         // At a narrow width the label and the status give way first (they end in …), then the masked
         // account; the id, which every command takes, and the date are never cut.
-        var table = Table(header: showAccount ? ["ID", "ACCOUNT", "LABEL", "STATUS", "CHECKED"] : ["ID", "LABEL", "STATUS", "CHECKED"],
+        var table = Table(header: showAccount ? [msg("ID"), msg("ACCOUNT"), msg("LABEL"), msg("STATUS"), msg("CHECKED")]
+                                       : [msg("ID"), msg("LABEL"), msg("STATUS"), msg("CHECKED")],
                           keep: showAccount ? [0, 4] : [0, 3],
                           giveWay: showAccount ? [(2, 10), (3, 12), (1, 12), (2, 3), (3, 3)] : [(1, 10), (2, 12), (1, 3), (2, 3)])
         table.rows.reserveCapacity(accounts.count)

@@ -3,14 +3,14 @@ import PwnVaultCore
 
 /// `pwnvault reveal`: the accounts unmasked, after the passphrase, on a private screen.
 enum RevealCommand: Command {
-    static let timeout = OptionSpec("timeout", value: "SECONDS", help: "close the private screen after SECONDS (default 30; 10 where focus is not reported)")
-    static let unredacted = OptionSpec("unredacted", help: "write the unmasked accounts to stdout even when it is not a terminal")
+    static let timeout = OptionSpec("timeout", value: "SECONDS", help: msg("close the private screen after SECONDS (default 30; 10 where focus is not reported)"))
+    static let unredacted = OptionSpec("unredacted", help: msg("write the unmasked accounts to stdout even when it is not a terminal"))
 
     static let spec = CommandSpec(
         name: "reveal",
-        summary: "show accounts unmasked, after the passphrase, on a private screen",
+        summary: msg("show accounts unmasked, after the passphrase, on a private screen"),
         usage: ["[ACCOUNT|#ID...] [--timeout SECONDS]", "[ACCOUNT|#ID...] --unredacted > FILE"],
-        discussion: """
+        discussion: msg("""
         Always asks for the passphrase, even when the keyring holds the key: typing it is the deliberate
         act that unmasks. The accounts, their labels and results appear on the terminal's alternate screen,
         so nothing enters the scrollback: every breach (sensitive ones named and marked), every paste
@@ -29,14 +29,14 @@ enum RevealCommand: Command {
         account, or with --json the fields id, account, kind, label, status, breaches, pastes and
         stealerLogSites. The passphrase is typed, or
         given with --passphrase-file or --passphrase-fd; PWNVAULT_PASSPHRASE_FILE is not used here.
-        """,
+        """),
         options: [timeout,
                   unredacted],
         positionals: 0...Int.max,
-        positionalHelp: [("ACCOUNT|#ID", "the accounts to reveal (default: all)")],
-        examples: [("pwnvault reveal", "see every account in full for 30 seconds"),
-                   ("pwnvault reveal '#3' --timeout 10", "see account #3 for 10 seconds"),
-                   ("pwnvault reveal --unredacted > accounts.txt", "export them on purpose (file made 0600)")])
+        positionalHelp: [("ACCOUNT|#ID", msg("the accounts to reveal (default: all)"))],
+        examples: [("pwnvault reveal", msg("see every account in full for 30 seconds")),
+                   ("pwnvault reveal '#3' --timeout 10", msg("see account #3 for 10 seconds")),
+                   ("pwnvault reveal --unredacted > accounts.txt", msg("export them on purpose (file made 0600)"))])
 
     struct Row: Encodable {
         let id: Int
@@ -64,7 +64,7 @@ enum RevealCommand: Command {
         var chosenTimeout: TimeInterval?
         if let text = context.arguments.value(Self.timeout) {
             guard let t = Int(text), (1...3600).contains(t) else {
-                throw UsageError.invalidValue(command: "reveal", option: "--timeout", reason: "a whole number of seconds from 1 to 3600")
+                throw UsageError.invalidValue(command: "reveal", option: "--timeout", reason: msg("a whole number of seconds from 1 to 3600"))
             }
             chosenTimeout = TimeInterval(t)
         }
@@ -98,16 +98,22 @@ enum RevealCommand: Command {
             c.note(focusWarning(unreported.reason, fix: unreported.fix, timeout: chosenTimeout))
         }
         let timeout = chosenTimeout ?? (hides ? PrivateScreen.defaultTimeout : PrivateScreen.unfocusableTimeout)
-        let what = "pwnvault reveal: \(chosen.count) account\(chosen.count == 1 ? "" : "s"); closes in \(Int(timeout)) s or on q or Esc"
+        let seconds = Int(timeout)
+        let what = hides
+            ? msg(one: "pwnvault reveal: {1} account; closes in {2} s or on q or Esc; hidden without focus",
+                  many: "pwnvault reveal: {1} accounts; closes in {2} s or on q or Esc; hidden without focus",
+                  count: chosen.count, chosen.count, seconds)
+            : msg(one: "pwnvault reveal: {1} account; closes in {2} s or on q or Esc",
+                  many: "pwnvault reveal: {1} accounts; closes in {2} s or on q or Esc", count: chosen.count, chosen.count, seconds)
         var text: [TextPager.Line] = []
         for a in chosen {
             if !text.isEmpty { text.append(TextPager.Line("")) }
             text += RevealedLines.lines(for: a, status: StateText.of(a), catalog: catalog, grant: grant)
         }
-        var pager = TextPager(header: [hides ? what + "; hidden without focus" : what, ""], lines: text)
+        var pager = TextPager(header: [what, ""], lines: text)
         let end = try screen.run(timeout: timeout, pager: &pager)
         switch end {
-        case .timeout: c.note("hidden again (timeout)")
+        case .timeout: c.note(msg("hidden again (timeout)"))
         case .userQuit: break
         case let .interrupted(signal): return .interrupted(by: signal)
         }
@@ -162,22 +168,22 @@ enum RevealRefusal: UserFacingError {
 
     var message: String {
         switch self {
-        case let .shareMode(reason): return "refusing to reveal accounts in share mode (\(reason))"
-        case .notATerminal: return "refusing to reveal accounts into a pipe or a file"
-        case .dumbTerminal: return "refusing to reveal accounts: TERM=dumb says this terminal cannot show a private screen"
-        case .jsonOnTerminal: return "refusing to print unmasked accounts as json on the terminal (it would stay in the scrollback)"
-        case .noTerminalInput: return "reveal needs a terminal to read keys from"
-        case let .noAlternateScreen(confirmed): return "refusing to reveal accounts: " + AlternateScreenProbe.problem(confirmed: confirmed)
+        case let .shareMode(reason): return msg("refusing to reveal accounts in share mode ({1})", reason)
+        case .notATerminal: return msg("refusing to reveal accounts into a pipe or a file")
+        case .dumbTerminal: return msg("refusing to reveal accounts: TERM=dumb says this terminal cannot show a private screen")
+        case .jsonOnTerminal: return msg("refusing to print unmasked accounts as json on the terminal (it would stay in the scrollback)")
+        case .noTerminalInput: return msg("reveal needs a terminal to read keys from")
+        case let .noAlternateScreen(confirmed): return msg("refusing to reveal accounts: {1}", AlternateScreenProbe.problem(confirmed: confirmed))
         }
     }
 
     var hint: String? {
         switch self {
-        case .shareMode: return "stop sharing or recording the screen first; --no-share turns detection off for one run"
-        case .notATerminal: return "run it in a terminal, or add --unredacted to write them anyway (the passphrase is still asked; a file is made 0600)"
-        case .dumbTerminal: return "run it with your terminal's type, e.g. TERM=xterm-256color pwnvault reveal; to export them, redirect: pwnvault reveal --unredacted > FILE"
-        case .jsonOnTerminal: return "redirect it: pwnvault reveal --json --unredacted > accounts.json"
-        case .noTerminalInput: return "run it from an interactive terminal"
+        case .shareMode: return msg("stop sharing or recording the screen first; --no-share turns detection off for one run")
+        case .notATerminal: return msg("run it in a terminal, or add --unredacted to write them anyway (the passphrase is still asked; a file is made 0600)")
+        case .dumbTerminal: return msg("run it with your terminal's type, e.g. TERM=xterm-256color pwnvault reveal; to export them, redirect: pwnvault reveal --unredacted > FILE")
+        case .jsonOnTerminal: return msg("redirect it: pwnvault reveal --json --unredacted > accounts.json")
+        case .noTerminalInput: return msg("run it from an interactive terminal")
         case .noAlternateScreen: return AlternateScreenProbe.fix
         }
     }

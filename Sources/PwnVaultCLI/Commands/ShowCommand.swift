@@ -3,25 +3,25 @@ import PwnVaultCore
 
 /// `pwnvault show`: one account's latest result, like the result screen of a phone app.
 enum ShowCommand: Command {
-    static let refresh = OptionSpec("refresh", help: "refresh the cached breach catalog first")
+    static let refresh = OptionSpec("refresh", help: msg("refresh the cached breach catalog first"))
 
     static let spec = CommandSpec(
         name: "show",
-        summary: "show the latest result of one account: its breaches, newest first",
+        summary: msg("show the latest result of one account: its breaches, newest first"),
         usage: ["ACCOUNT|#ID [--refresh]"],
-        discussion: """
+        discussion: msg("""
         A red "pwned in N breaches" or a green "no breach found", then each breach newest first with its
         date, title and what was exposed, and a per-year timeline. Sensitive breaches are counted but not
         named. Breaches the latest check found for the first time are marked NEW; under each breach not
         yet acknowledged, what to do about it, one line per kind of data exposed ('pwnvault ack' when
         dealt with). Nothing is looked up: run 'pwnvault check' first. Breach details come from the
         cached public catalog.
-        """,
+        """),
         options: [refresh],
         positionals: 1...1,
-        positionalHelp: [("ACCOUNT|#ID", "an account in the vault, or its id")],
-        examples: [("pwnvault show '#3'", "what happened to account #3"),
-                   ("pwnvault show '#3' --json", "the same for a script")])
+        positionalHelp: [("ACCOUNT|#ID", msg("an account in the vault, or its id"))],
+        examples: [("pwnvault show '#3'", msg("what happened to account #3")),
+                   ("pwnvault show '#3' --json", msg("the same for a script"))])
 
     struct Report: Encodable {
         let id: Int

@@ -5,10 +5,10 @@ import PwnVaultCore
 enum StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
-        summary: "show the vault's path, how it was unlocked, its size and its key-derivation settings",
+        summary: msg("show the vault's path, how it was unlocked, its size and its key-derivation settings"),
         usage: [""],
-        examples: [("pwnvault status", "where is my vault and is the keyring in use?"),
-                   ("pwnvault status --json", "the same for a script")])
+        examples: [("pwnvault status", msg("where is my vault and is the keyring in use?")),
+                   ("pwnvault status --json", msg("the same for a script"))])
 
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
@@ -22,21 +22,26 @@ enum StatusCommand: Command {
         }
         let c = context.console
         let counts = report.counts
+        let passes = Int(clamping: report.kdf.opslimit), mebibytes = report.kdf.memlimit / 1_048_576
+        // Each name with its colon, as the language writes it; padded in terminal cells (a Chinese
+        // name is two cells a character).
         let rows: [(String, String)] = [
-            ("vault", report.path),
-            ("unlocked with", report.unlockedWith == "keyring" ? "the desktop keyring (\(context.keyring.provider().name))"
-                                 : "the passphrase (\(report.keyringProblem ?? "keyring not used"))"),
-            ("accounts", "\(report.accounts)" + (report.accounts == 0 ? "" :
-                " (\(counts.breached) breached, \(counts.clean) clean, \(counts.error) failed, \(counts.neverChecked) never checked)")),
-            ("key derivation", "Argon2id, \(report.kdf.opslimit) passes, \(report.kdf.memlimit / 1_048_576) MiB"
-                + (report.kdf.preset.map { " (\($0))" } ?? "")),
-            ("format", "version \(report.formatVersion), vault id \(report.vaultID)"),
-            ("backup", report.backup ?? "none yet (made at the first change)"),
-            ("share mode", report.shareMode.map { "on (\($0))" } ?? "off"),
-            ("messages", report.messages ?? "English (built in)"),
+            (msg("vault:"), report.path),
+            (msg("unlocked with:"), report.unlockedWith == "keyring" ? msg("the desktop keyring ({1})", context.keyring.provider().name)
+                                 : msg("the passphrase ({1})", report.keyringProblem ?? msg("keyring not used"))),
+            (msg("accounts:"), report.accounts == 0 ? "0"
+                : msg("{1} ({2} breached, {3} clean, {4} failed, {5} never checked)",
+                      report.accounts, counts.breached, counts.clean, counts.error, counts.neverChecked)),
+            (msg("key derivation:"), report.kdf.preset.map {
+                msg(one: "Argon2id, {1} pass, {2} MiB ({3})", many: "Argon2id, {1} passes, {2} MiB ({3})", count: passes, passes, mebibytes, $0)
+            } ?? msg(one: "Argon2id, {1} pass, {2} MiB", many: "Argon2id, {1} passes, {2} MiB", count: passes, passes, mebibytes)),
+            (msg("format:"), msg("version {1}, vault id {2}", report.formatVersion, report.vaultID)),
+            (msg("backup:"), report.backup ?? msg("none yet (made at the first change)")),
+            (msg("share mode:"), report.shareMode.map { msg("on ({1})", $0) } ?? msg("off")),
+            (msg("messages:"), report.messages ?? msg("English (built in)")),
         ]
-        let w = rows.map(\.0.count).max()!
-        for (k, v) in rows { c.hanging((k + ":").padded(toLength: w + 2), v).forEach { c.out($0) } }
+        let w = rows.map { TerminalCells.width($0.0) }.max()!
+        for (k, v) in rows { c.hanging(TerminalCells.pad(k, to: w + 1), v).forEach { c.out($0) } }
         return .success
     }
 }

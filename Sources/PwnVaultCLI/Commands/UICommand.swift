@@ -3,14 +3,14 @@ import PwnVaultCore
 
 /// `pwnvault ui`: the vault's screens in one full-screen interface on the private screen.
 enum UICommand: Command {
-    static let idle = OptionSpec("idle", value: "SECONDS", help: "lock the screen after SECONDS without a key (default 300; 0 never)")
-    static let rpm = OptionSpec("rpm", value: "N", help: "the API key's requests per minute for checks (default: asked from HIBP)")
+    static let idle = OptionSpec("idle", value: "SECONDS", help: msg("lock the screen after SECONDS without a key (default 300; 0 never)"))
+    static let rpm = OptionSpec("rpm", value: "N", help: msg("the API key's requests per minute for checks (default: asked from HIBP)"))
 
     static let spec = CommandSpec(
         name: "ui",
-        summary: "look around the vault in one full-screen interface that protects itself",
+        summary: msg("look around the vault in one full-screen interface that protects itself"),
         usage: ["[--idle SECONDS] [--rpm N]"],
-        discussion: """
+        discussion: msg("""
         Accounts (masked as everywhere; filter with / by id, account, label or state), the result of
         the selected account (Enter; a acknowledges; Enter again opens one of its breaches, Tab picks
         which), the breach catalog (c; search with /, sort with s) and each breach's details. r checks
@@ -25,10 +25,10 @@ enum UICommand: Command {
         something was revealed), and is cleared before Ctrl-Z stops pwnvault. Every way
         out (q, Ctrl-C, SIGTERM, SIGHUP, an error) leaves the terminal as it was. In share mode only
         labels and ids appear and the status line says so. Needs a terminal (TERM=dumb is none).
-        """,
+        """),
         options: [idle, rpm],
-        examples: [("pwnvault ui", "browse accounts, results and the breach catalog"),
-                   ("pwnvault ui --share", "the same while sharing the screen: labels and ids only")])
+        examples: [("pwnvault ui", msg("browse accounts, results and the breach catalog")),
+                   ("pwnvault ui --share", msg("the same while sharing the screen: labels and ids only"))])
 
     static let defaultIdle = 300
 
@@ -36,7 +36,7 @@ enum UICommand: Command {
         var idle = defaultIdle
         if let text = context.arguments.value(Self.idle) {
             guard let n = Int(text), (0...86_400).contains(n) else {
-                throw UsageError.invalidValue(command: "ui", option: "--idle", reason: "a whole number of seconds from 0 (never) to 86400")
+                throw UsageError.invalidValue(command: "ui", option: "--idle", reason: msg("a whole number of seconds from 0 (never) to 86400"))
             }
             idle = n
         }
@@ -76,17 +76,17 @@ enum UIRefusal: UserFacingError {
 
     var message: String {
         switch self {
-        case .notATerminal: return "the ui needs a terminal: its input or output is redirected"
-        case .dumbTerminal: return "the ui needs a terminal that can draw a screen: TERM=dumb says this one cannot"
-        case .json: return "the ui has no --json output"
+        case .notATerminal: return msg("the ui needs a terminal: its input or output is redirected")
+        case .dumbTerminal: return msg("the ui needs a terminal that can draw a screen: TERM=dumb says this one cannot")
+        case .json: return msg("the ui has no --json output")
         }
     }
 
     var hint: String? {
         switch self {
-        case .notATerminal: return "run 'pwnvault ui' in a terminal, without redirections; for scripts use 'pwnvault list', 'show' and 'breaches'"
-        case .dumbTerminal: return "run it with your terminal's type, e.g. TERM=xterm-256color pwnvault ui"
-        case .json: return "use 'pwnvault list --json', 'show --json' or 'breaches --json'"
+        case .notATerminal: return msg("run 'pwnvault ui' in a terminal, without redirections; for scripts use 'pwnvault list', 'show' and 'breaches'")
+        case .dumbTerminal: return msg("run it with your terminal's type, e.g. TERM=xterm-256color pwnvault ui")
+        case .json: return msg("use 'pwnvault list --json', 'show --json' or 'breaches --json'")
         }
     }
 
