@@ -23,7 +23,6 @@ final class ChineseEndToEndTests: XCTestCase {
     static let data = ["Quokka", "Adobe", "Quillstream", "DuneRunner", "Email addresses", "Password hints", "Passwords", "Usernames",
                        "Geographic locations", "Physical attributes", "adobe.com", "Have I Been Pwned", "Pwned Passwords",
                        "GNOME Keyring", "Secret Service", "KeePassXC", "KWallet"]
-    static let widths = [80, 60]
 
     override func setUpWithError() throws {
         _ = try ChineseLocale.require()
@@ -145,15 +144,36 @@ final class ChineseEndToEndTests: XCTestCase {
 
     /// Every line within `width` cells, no U+FFFD on the screen, and the bytes the program wrote valid UTF-8.
     private func assertFits(_ out: Pane.Output, width: Int, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for problem in Self.fitProblems(out, width: width) { XCTFail("\(what): \(problem)", file: file, line: line) }
+    }
+
+    static func fitProblems(_ out: Pane.Output, width: Int) -> [String] {
+        var problems: [String] = []
         for row in out.lines where TermFitEndToEndTests.cells(row) > width {
-            XCTFail("\(what): \(TermFitEndToEndTests.cells(row)) cells at \(width) columns: \(row)", file: file, line: line)
+            problems.append("\(TermFitEndToEndTests.cells(row)) cells at \(width) columns: \(row)")
         }
-        for row in out.lines where row.contains("\u{FFFD}") {
-            XCTFail("\(what): a garbled character at \(width) columns: \(row)", file: file, line: line)
-        }
-        XCTAssertNotNil(out.rawIsUTF8 ? out.raw : nil, "\(what): the bytes written at \(width) columns are not UTF-8 (a character cut)",
-                        file: file, line: line)
-        XCTAssertFalse(out.raw.contains("\u{FFFD}"), "\(what): U+FFFD written at \(width) columns", file: file, line: line)
+        for row in out.lines where row.contains("\u{FFFD}") { problems.append("a garbled character at \(width) columns: \(row)") }
+        if !out.rawIsUTF8 { problems.append("the bytes written at \(width) columns are not UTF-8 (a character cut)") }
+        if out.raw.contains("\u{FFFD}") { problems.append("U+FFFD written at \(width) columns") }
+        return problems
+    }
+
+    /// The fit check itself, on lines a shell prints: a wide character that no longer fits a row's last
+    /// cell (the terminal moves it to the next row), a character cut in its bytes, and a row that fits.
+    func testTheFitCheckSeesAWideCharacterOverTheRowsEndAndACutCharacter() throws {
+        let pane = try Pane(s, server)
+        defer { pane.close() }
+        pane.resize(60)
+        let a59 = String(repeating: "a", count: 59)
+        let over = pane.runShell("printf '%s\\n' '\(a59)中文'")
+        XCTAssertEqual(over.lines, [a59 + "中文"], "tmux joins the row it wrapped")
+        XCTAssertEqual(Self.fitProblems(over, width: 60), ["63 cells at 60 columns: \(a59)中文"])
+        let cut = pane.runShell("printf 'ab\\344\\270\\n'")   // 中 is e4 b8 ad: its last byte is missing
+        XCTAssertTrue(Self.fitProblems(cut, width: 60).contains("the bytes written at 60 columns are not UTF-8 (a character cut)"),
+                      "\(Self.fitProblems(cut, width: 60))")
+        let fits = pane.runShell("printf '%s\\n' '\(String(repeating: "a", count: 58))中'")
+        XCTAssertEqual(Self.fitProblems(fits, width: 60), [])
+        XCTAssertEqual(fits.lines.count, 1)
     }
 
     /// The progress line's drawings in the bytes a run wrote: each starts with "\r ESC[2K" and the bar
@@ -170,7 +190,7 @@ final class ChineseEndToEndTests: XCTestCase {
 /// server; every byte written to it is kept (pipe-pane) to be checked as UTF-8.
 final class Pane {
     struct Output {
-        /// The lines between the run's markers, as tmux shows them with wrapped lines joined (-J).
+        /// The lines between the run's markers, as tmux shows them with wrapped lines joined (-J); empty ones left out.
         var lines: [String]
         /// The bytes the pane received during the run, decoded (invalid sequences as U+FFFD).
         var raw: String
@@ -184,11 +204,12 @@ final class Pane {
     private(set) var width = 80
 
     init(_ s: Sandbox, _ server: FakeHIBP) throws {
-        tmux = try TmuxSession(columns: 80, rows: 40, environment: [
-            "PWNVAULT_VAULT": s.vault, "PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": s.passphraseFile,
-            "PWNVAULT_API_URL": server.apiURL, "PWNVAULT_K_ANONYMITY": "off", "TEST_BIN": Paths.binary, "HOME": s.home.path,
-            "TEST_KEY": FakeHIBP.key, "TEST_PASSFILE": s.passphraseFile,
-        ].merging(try ChineseLocale.tmuxEnvironment()) { $1 })
+        // The sandbox's PWNVAULT_ settings (loopback only: the API and Pwned Passwords URLs), the fake server.
+        let settings = s.environment.filter { $0.key.hasPrefix("PWNVAULT_") }
+        tmux = try TmuxSession(columns: 80, rows: 40, environment: settings.merging([
+            "PWNVAULT_KEYRING": "none", "PWNVAULT_PASSPHRASE_FILE": s.passphraseFile, "PWNVAULT_API_URL": server.apiURL,
+            "TEST_BIN": Paths.binary, "HOME": s.home.path, "TEST_KEY": FakeHIBP.key, "TEST_PASSFILE": s.passphraseFile,
+        ]) { $1 }.merging(try ChineseLocale.tmuxEnvironment()) { $1 })
         rawFile = s.dir.appendingPathComponent("pane-\(UUID().uuidString.prefix(8)).raw").path
         FileManager.default.createFile(atPath: rawFile, contents: nil)
         tmux.call(["pipe", tmux.socket, rawFile])
@@ -209,11 +230,16 @@ final class Pane {
     /// `focusIn`: once the program turns focus reporting on (tmux with no client attached answers that the
     /// pane is unfocused, and a check's progress line then hides), a focus-in, as a click on the window.
     func run(_ args: String, chinese: Bool, focusIn: Bool = false, file: StaticString = #filePath, line: UInt = #line) -> Output {
+        runShell(command(args, chinese: chinese), focusIn: focusIn, file: file, line: line)
+    }
+
+    /// Runs a shell command line in the pane and returns what it printed.
+    func runShell(_ commandLine: String, focusIn: Bool = false, file: StaticString = #filePath, line: UInt = #line) -> Output {
         runs += 1
         let start = "==\(runs)==", end = "END-\(runs)"
         // The markers as typed ($((N))) differ from the markers printed: only the printed ones are found.
         // Each on a line of its own after an empty one (-J joins a line to a command line that filled its row).
-        tmux.run("echo; echo ==$((\(runs)))==; \(command(args, chinese: chinese)); echo; echo END-$((\(runs)))")
+        tmux.run("echo; echo ==$((\(runs)))==; \(commandLine); echo; echo END-$((\(runs)))")
         prompts += 1
         if focusIn { showWhenHidden(start) }
         XCTAssertTrue(tmux.wait(for: end, seconds: 60, file: file, line: line), file: file, line: line)
@@ -222,7 +248,7 @@ final class Pane {
             .components(separatedBy: "\n").map(TermFitEndToEndTests.trimmedRight)
         var lines: [String] = []
         if let from = joined.lastIndex(of: start), let to = joined[from...].firstIndex(of: end) {
-            lines = Array(joined[(from + 1)..<to])
+            lines = joined[(from + 1)..<to].filter { !$0.isEmpty }
         } else {
             XCTFail("markers \(start)/\(end) not found: \(joined.suffix(60).joined(separator: "\n"))", file: file, line: line)
         }
