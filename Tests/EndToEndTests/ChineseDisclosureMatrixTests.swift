@@ -8,6 +8,13 @@ import XCTest
 final class ChineseDisclosureMatrixTests: DisclosureMatrixTests {
     override class func languageEnvironment() throws -> [String: String] { try ChineseLocale.chinese() }
 
+    /// The matrix's runs do speak Chinese, piped and on a terminal (the command-line errors are translated).
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        XCTAssertTrue(s.run(["lst"]).stderr.contains("未知命令"), s.run(["lst"]).stderr)
+        XCTAssertTrue(s.runOnTerminal(["lst"]).stdout.contains("未知命令"), s.runOnTerminal(["lst"]).stdout)
+    }
+
     // Inherited and run unchanged here: testNoOutputModeDisclosesAnAccountASensitiveBreachOrAnEscape,
     // testEveryCommandIsInTheMatrix.
 
