@@ -6,7 +6,9 @@ same with the runtime linked in as pwnvault links it, the same importing Foundat
 and creating a URLSession), then runs,
 in interleaved rounds so that noise from the shared machine falls on every row alike:
   pwnvault --version, `secret-tool lookup` of the vault key (in the same private keyring session),
-  and `pwnvault list` / `list --json` opened through the keyring on 10, 1,000 and 10,000 accounts.
+  and `pwnvault list` / `list --json` opened through the keyring on 10, 1,000 and 10,000 accounts;
+  `--version` and `list` (10 accounts) again under LANG=C and LANG=zh_CN.UTF-8 (issue 24: the catalog
+  is mapped lazily), with a zh_CN.UTF-8 locale made by localedef and the catalogs of scripts/build-locale.sh.
 Prints the median wall time and the peak memory (max RSS) of each, and the ratios the targets of
 issue 10 are stated in. Last, it reads /proc/PID/maps of a running `list` (held by a full pipe) and
 of a running `check` (held by a slow server) to show which of them loaded libcurl.
@@ -130,6 +132,24 @@ def make_vault(work, n):
     return env
 
 
+def language_envs(work, env):
+    """The same environment under LANG=C and under LANG=zh_CN.UTF-8 (a locale of the run's own, made with
+    localedef, and the catalogs compiled from po/); None when localedef or msgfmt is missing."""
+    loc, catalogs = os.path.join(work, "loc"), os.path.join(work, "locale")
+    os.makedirs(loc)
+    try:
+        subprocess.run(["localedef", "-i", "zh_CN", "-f", "UTF-8", os.path.join(loc, "zh_CN.UTF-8")], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(["bash", os.path.join(ROOT, "scripts/build-locale.sh"), catalogs], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"(no zh_CN rows: {e})", file=sys.stderr)
+        return None
+    base = {k: v for k, v in env.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    base.update(LOCPATH=loc, TEXTDOMAINDIR=catalogs)
+    return {"C": dict(base, LANG="C"), "zh": dict(base, LANG="zh_CN.UTF-8")}
+
+
 def vault_key_lookup():
     """`secret-tool lookup` of one vault key: the attributes pwnvault stores it under."""
     out = subprocess.run(["secret-tool", "search", "--all", "application", "pwnvault", "type", "vault-key"],
@@ -206,6 +226,11 @@ def main():
         for n in SIZES:
             cases.append((f"list:{n}", [BIN, "list"], envs[n]))
             cases.append((f"json:{n}", [BIN, "list", "--json"], envs[n]))
+        languages = language_envs(work, base_env)
+        if languages:
+            for lang, env in languages.items():
+                cases.append((f"lang:{lang}:version", [BIN, "--version"], env))
+                cases.append((f"lang:{lang}:list", [BIN, "list"], env))
         if BASELINE:
             cases.append(("baseline:version", [BASELINE, "--version"], base_env))
             for n in SIZES:
@@ -250,6 +275,12 @@ def main():
             target = "≤ 2× secret-tool, ≤ 20 MiB" if n <= 10 else ("≤ 3× secret-tool" if n >= 10000 else "")
             row(f"`pwnvault list`, keyring, {n:,} accounts", f"list:{n}", "secret-tool", "secret-tool", target)
             row(f"`pwnvault list --json`, keyring, {n:,} accounts", f"json:{n}", f"list:{n}", "list", "≤ 1.2× list")
+        if languages:
+            print("\n| process | LANG=C wall (ms) | LANG=zh_CN.UTF-8 wall (ms) | zh / C | LANG=C peak (MiB) | zh_CN peak (MiB) |")
+            print("|---|---:|---:|---|---:|---:|")
+            for key, label in (("version", "`pwnvault --version`"), ("list", f"`pwnvault list`, keyring, {SIZES[0]:,} accounts")):
+                c, zh = f"lang:C:{key}", f"lang:zh:{key}"
+                print(f"| {label} | {med[c]:.1f} | {med[zh]:.1f} | {med[zh] / med[c]:.2f}× | {peak[c]:.1f} | {peak[zh]:.1f} |")
         if BASELINE:
             print(f"\nbaseline: {BASELINE}")
         print(f"\n{RUNS} interleaved rounds, median wall, max of peak RSS; release build; floors built with "

@@ -6,7 +6,12 @@ import XCTest
 /// mode (a pseudo-terminal, a pipe, a file, --json, --share, share mode detected from the environment)
 /// over a vault of hostile fixtures, and every byte it printed searched for what must never appear
 /// outside reveal's private screen: an account, a sensitive breach's name, a raw escape sequence.
-final class DisclosureMatrixTests: XCTestCase {
+/// ChineseDisclosureMatrixTests runs the same matrix again under LANG=zh_CN.UTF-8.
+class DisclosureMatrixTests: XCTestCase {
+    /// What the matrix's runs add to the sandbox's environment (the language): nothing here, the
+    /// Chinese locale in ChineseDisclosureMatrixTests. Applied once the fixtures are made.
+    class func languageEnvironment() throws -> [String: String] { [:] }
+
     /// How each command that prints vault data is run. A command missing here and from
     /// `printsNoVaultData` fails `testEveryCommandIsInTheMatrix`.
     static let matrix: [String: [[String]]] = [
@@ -46,6 +51,7 @@ final class DisclosureMatrixTests: XCTestCase {
     var contacts = ""
 
     override func setUpWithError() throws {
+        let language = try Self.languageEnvironment()
         // #1's owner verified the address, so HIBP shows it its sensitive breach too.
         server = try FakeHIBP(fixtures: #"{"accounts": {"sensitive.person@example.com": {"breaches": ["VelvetRendezvous", "Adobe"], "ownerVerified": true}}}"#)
         s = try Sandbox()
@@ -77,12 +83,13 @@ final class DisclosureMatrixTests: XCTestCase {
         XCTAssertEqual(s.run(["add", "fault-escape@example.org"]).status, 0)
         let checked = s.run(["check", "--all"])
         XCTAssertEqual(checked.status, 1, checked.all)
+        s.environment.merge(language) { $1 }
     }
 
     override func tearDown() { server = nil; s = nil }
 
     /// Writes a label straight into the vault, as a version before label screening could have.
-    private func seedLabel(id: Int, _ label: String) throws {
+    func seedLabel(id: Int, _ label: String) throws {
         let session = try VaultSession.open(at: try VaultLocation(path: s.vault), keyring: DisabledKeyring()) { _ in
             SecretBytes(copying: Array(Sandbox.passphrase.utf8))
         }
@@ -91,7 +98,7 @@ final class DisclosureMatrixTests: XCTestCase {
         }
     }
 
-    private func run(_ args: [String], mode: Mode) -> String {
+    func run(_ args: [String], mode: Mode) -> String {
         let args = args.map { $0 == "@CONTACTS" ? contacts : $0 }
         switch mode {
         case .pipe: return s.run(args).all
@@ -109,7 +116,7 @@ final class DisclosureMatrixTests: XCTestCase {
 
     /// What may not be in `output`: an account or a sensitive breach, or an escape sequence other than
     /// those pwnvault itself writes on a terminal (colors, erasing the progress line, focus reporting).
-    private func assertDiscloses(nothingIn output: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertDiscloses(nothingIn output: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         for secret in Self.secrets where output.range(of: secret, options: .caseInsensitive) != nil {
             XCTFail("\(what) printed '\(secret)':\n\(output)", file: file, line: line)
         }
@@ -166,7 +173,8 @@ final class DisclosureMatrixTests: XCTestCase {
     }
 
     func testEveryCommandIsInTheMatrix() throws {
-        let help = s.run(["--help"]).stdout
+        // The list's heading in English (LANG=C); the command names are the same in every language.
+        let help = s.run(["--help"], env: ["LANG": "C"]).stdout
         let section = try XCTUnwrap(help.components(separatedBy: "COMMANDS:\n").last?.components(separatedBy: "\n\n").first)
         let commands = section.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
         XCTAssertGreaterThan(commands.count, 10)

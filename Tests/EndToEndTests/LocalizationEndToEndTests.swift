@@ -5,18 +5,10 @@ import XCTest
 /// sources, the Simplified Chinese catalog translates all of them, and a run under LANG=zh_CN.UTF-8
 /// speaks Chinese while the machine interfaces (JSON keys, exit statuses) stay the same.
 final class LocalizationEndToEndTests: XCTestCase {
-    /// A zh_CN.UTF-8 locale made with localedef (Debian's `locales`) in a folder of the test's own
-    /// (LOCPATH), and the catalogs compiled by scripts/build-locale.sh (TEXTDOMAINDIR).
-    static let prepared: (locpath: String, catalogs: String)? = {
-        let dir = NSTemporaryDirectory() + "pwnvault-l10n-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: dir + "/loc", withIntermediateDirectories: true)
-        let made = Sandbox.exec("/usr/bin/env", ["localedef", "-i", "zh_CN", "-f", "UTF-8", dir + "/loc/zh_CN.UTF-8"], input: nil,
-                                environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"])
-        let built = Sandbox.exec("/bin/bash", [Paths.root.appendingPathComponent("scripts/build-locale.sh").path, dir + "/locale"],
-                                 input: nil, environment: ["PATH": "/usr/bin:/bin"])
-        guard made.status == 0, built.status == 0 else { return nil }
-        return (dir + "/loc", dir + "/locale")
-    }()
+    /// The shared zh_CN.UTF-8 locale and catalogs (Support/ChineseLocale.swift).
+    static var prepared: (locpath: String, catalogs: String)? {
+        (try? ChineseLocale.prepared.get()).map { ($0.locpath, $0.catalogs) }
+    }
 
     func testThePotHoldsEveryMessageOfTheSources() {
         let r = Sandbox.exec(Paths.python, [Paths.root.appendingPathComponent("scripts/extract-pot.py").path, "--check",
