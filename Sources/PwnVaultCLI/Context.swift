@@ -85,7 +85,7 @@ struct Context {
     /// and status lines): a locked or missing keyring is a `KeyringOnlyError`, status 5.
     func openVaultThroughKeyringOnly() throws -> VaultSession {
         try VaultSession.open(at: try vaultLocation(), keyring: keyring) { reason in
-            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault", provider: keyring.provider())
+            throw KeyringOnlyError(keyringReason: reason, provider: keyring.provider())
         }
     }
 }
@@ -97,7 +97,10 @@ private final class PendingLine: @unchecked Sendable {   // one thread: the comm
 
 /// An unattended run never prompts: when the keyring cannot open the vault, it stops with the keyring status.
 struct KeyringOnlyError: UserFacingError {
-    let reason: String
+    /// What the keyring layer said, if anything.
+    let keyringReason: String?
+    /// Computed when read, so that text built in `Messages.english` (a log, JSON) is English.
+    var reason: String { keyringReason ?? msg("the keyring did not open the vault") }
     /// Who serves the keyring, so the hint says what to change there.
     let provider: KeyringProvider
     var message: String { msg("{1}; watch never asks for a passphrase", reason) }
