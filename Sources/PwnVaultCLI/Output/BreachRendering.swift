@@ -198,7 +198,8 @@ struct BreachRendering {
         init(_ b: Breach, advice: Bool = false, new: Bool? = nil, acknowledged: Bool? = nil) {
             self.new = new
             self.acknowledged = acknowledged
-            self.advice = advice ? BreachAdvice.lines(for: b) : (acknowledged == true ? [] : nil)
+            // The JSON's advice stays English whatever the reader's language (a script reads it).
+            self.advice = advice ? Messages.english { BreachAdvice.lines(for: b) } : (acknowledged == true ? [] : nil)
             let known = b.hasDetails
             let (text, links) = HTMLText.render(b.descriptionHTML, width: 0)
             name = Sanitizer.singleLine(b.name)
