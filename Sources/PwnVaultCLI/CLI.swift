@@ -95,7 +95,7 @@ public enum CLI {
         }
 
         if parsed.has(GlobalOptions.share) && parsed.has(GlobalOptions.noShare) {
-            let error = UsageError.conflicting(command: spec.name, reason: "--share and --no-share contradict each other")
+            let error = UsageError.conflicting(command: spec.name, reason: msg("--share and --no-share contradict each other"))
             plain.error(error)
             return error.exitStatus
         }
@@ -105,7 +105,7 @@ public enum CLI {
                               colorsAllowed: !parsed.has(GlobalOptions.noColor) && !settings.noColor, writeOut: writeOut, writeErr: writeErr,
                               apiKeyFromEnvironment: settings.hasAPIKeyInEnvironment)
         if let share, spec.usesVault {
-            console.note("share mode is on (\(share)): accounts appear by label or #id only")
+            console.note(msg("share mode is on ({1}): accounts appear by label or #id only", share))
         }
         // The keyring's own dialogs (KeePassXC's access request, an unlock) only for a person at a
         // terminal, announced on stderr first; watch, completion and anything piped never raise one.
@@ -148,7 +148,7 @@ extension CLI {
 struct InternalError: UserFacingError {
     let underlying: Error
     init(_ underlying: Error) { self.underlying = underlying }
-    var message: String { "unexpected failure: \(Sanitizer.singleLine(Self.describe(underlying)))" }
+    var message: String { msg("unexpected failure: {1}", Sanitizer.singleLine(Self.describe(underlying))) }
 
     /// `description` of a `CustomStringConvertible` error; otherwise `Type.case` for an enum, `Type` for anything else.
     static func describe(_ error: Error) -> String {
@@ -160,6 +160,6 @@ struct InternalError: UserFacingError {
         // without any prints as its name alone.
         return name + "." + (mirror.children.first?.label ?? String(describing: error))
     }
-    var hint: String? { "please report this; the vault was not changed by the failing step" }
+    var hint: String? { msg("please report this; the vault was not changed by the failing step") }
     var exitStatus: ExitStatus { .vault }
 }

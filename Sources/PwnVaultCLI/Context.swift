@@ -30,7 +30,7 @@ struct Context {
                           useEnvironment: Bool = true) throws -> PassphraseSource {
         if let fd = arguments.value(fdOption) {
             guard let n = Int32(fd), n >= 0 else {
-                throw UsageError.invalidValue(command: commandName, option: "--\(fdOption.name)", reason: "not a file descriptor number")
+                throw UsageError.invalidValue(command: commandName, option: "--\(fdOption.name)", reason: msg("not a file descriptor number"))
             }
             return .fileDescriptor(n)
         }
@@ -66,11 +66,11 @@ struct Context {
             })
             session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase, retry: retry) { reason in
                 // One line saying why the keyring was not used, unless the user turned it off on purpose.
-                if let reason, settings.keyring != .none { console.note("\(reason); using the passphrase") }
-                let prompt = "Passphrase for \(location.displayPath): "
+                if let reason, settings.keyring != .none { console.note(msg("{1}; using the passphrase", reason)) }
+                let prompt = msg("Passphrase for {1}: ", location.displayPath)
                 if source == .terminal, let terminalPrompt {
                     defer { onScreen.text = nil }
-                    return try terminalPrompt((onScreen.text.map { $0 + ". " } ?? "") + prompt)
+                    return try terminalPrompt(onScreen.text.map { msg("{1}. {2}", $0, prompt) } ?? prompt)
                 }
                 return try source.read(prompt: prompt)
             }
@@ -85,7 +85,7 @@ struct Context {
     /// and status lines): a locked or missing keyring is a `KeyringOnlyError`, status 5.
     func openVaultThroughKeyringOnly() throws -> VaultSession {
         try VaultSession.open(at: try vaultLocation(), keyring: keyring) { reason in
-            throw KeyringOnlyError(reason: reason ?? "the keyring did not open the vault", provider: keyring.provider())
+            throw KeyringOnlyError(keyringReason: reason, provider: keyring.provider())
         }
     }
 }
@@ -97,15 +97,20 @@ private final class PendingLine: @unchecked Sendable {   // one thread: the comm
 
 /// An unattended run never prompts: when the keyring cannot open the vault, it stops with the keyring status.
 struct KeyringOnlyError: UserFacingError {
-    let reason: String
+    /// What the keyring layer said, if anything.
+    let keyringReason: String?
+    /// Computed when read, so that text built in `Messages.english` (a log, JSON) is English.
+    var reason: String { keyringReason ?? msg("the keyring did not open the vault") }
     /// Who serves the keyring, so the hint says what to change there.
     let provider: KeyringProvider
-    var message: String { "\(reason); watch never asks for a passphrase" }
+    var message: String { msg("{1}; watch never asks for a passphrase", reason) }
     var hint: String? {
         // The key is missing (or stale): a run on a terminal puts it there; but only once the keyring
         // is open, so a locked keyring gets the advice alone.
-        reason == "the keyring has no key for this vault" || reason == "the keyring's key for this vault does not open it"
-            ? "run 'pwnvault list' once on a terminal, with the keyring unlocked, to put this vault's key there; then \(provider.unattendedAdvice)"
+        // The reason as the keyring layer words it, in English or (once it is translated) in the reader's language.
+        let missing = ["the keyring has no key for this vault", "the keyring's key for this vault does not open it"]
+        return missing.contains(reason) || [msg("the keyring has no key for this vault"), msg("the keyring's key for this vault does not open it")].contains(reason)
+            ? msg("run 'pwnvault list' once on a terminal, with the keyring unlocked, to put this vault's key there; then {1}", provider.unattendedAdvice)
             : provider.unattendedAdvice
     }
     var exitStatus: ExitStatus { .keyring }

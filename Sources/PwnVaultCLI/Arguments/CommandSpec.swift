@@ -1,3 +1,5 @@
+import PwnVaultCore
+
 /// One option a command accepts: `--name`, `--name VALUE` or `--name=VALUE`.
 struct OptionSpec: Sendable {
     let name: String
@@ -82,14 +84,14 @@ enum CompletionSource: Equatable, Sendable {
 
 /// Options every command accepts.
 enum GlobalOptions {
-    static let vault = OptionSpec("vault", value: "PATH", help: "use the vault at PATH (default: $PWNVAULT_VAULT, then $XDG_DATA_HOME/pwnvault/vault)")
-    static let passphraseFile = OptionSpec("passphrase-file", value: "PATH", help: "read the passphrase from the first line of PATH (or $PWNVAULT_PASSPHRASE_FILE)")
-    static let passphraseFD = OptionSpec("passphrase-fd", value: "N", help: "read the passphrase from the first line of file descriptor N")
-    static let json = OptionSpec("json", help: "print machine-readable JSON on stdout (accounts always redacted)")
-    static let noColor = OptionSpec("no-color", help: "no colors (also: NO_COLOR=1)")
-    static let share = OptionSpec("share", help: "screen-share mode: accounts by label or #id only (also: PWNVAULT_SHARE=1)")
-    static let noShare = OptionSpec("no-share", help: "do not detect a shared or recorded terminal for this run")
-    static let help = OptionSpec("help", short: "h", help: "show help for this command")
+    static let vault = OptionSpec("vault", value: "PATH", help: msg("use the vault at PATH (default: $PWNVAULT_VAULT, then $XDG_DATA_HOME/pwnvault/vault)"))
+    static let passphraseFile = OptionSpec("passphrase-file", value: "PATH", help: msg("read the passphrase from the first line of PATH (or $PWNVAULT_PASSPHRASE_FILE)"))
+    static let passphraseFD = OptionSpec("passphrase-fd", value: "N", help: msg("read the passphrase from the first line of file descriptor N"))
+    static let json = OptionSpec("json", help: msg("print machine-readable JSON on stdout (accounts always redacted)"))
+    static let noColor = OptionSpec("no-color", help: msg("no colors (also: NO_COLOR=1)"))
+    static let share = OptionSpec("share", help: msg("screen-share mode: accounts by label or #id only (also: PWNVAULT_SHARE=1)"))
+    static let noShare = OptionSpec("no-share", help: msg("do not detect a shared or recorded terminal for this run"))
+    static let help = OptionSpec("help", short: "h", help: msg("show help for this command"))
 
     static let all: [OptionSpec] = [vault, passphraseFile, passphraseFD, json, noColor, share, noShare, help]
 }

@@ -6,24 +6,25 @@ import PwnVaultCore
 enum DoctorCommand: Command {
     static let spec = CommandSpec(
         name: "doctor",
-        summary: "check the keyring, the vault, permissions, the API key and HIBP, and say what to fix",
+        summary: msg("check the keyring, the vault, permissions, the API key and HIBP, and say what to fix"),
         usage: [""],
-        discussion: """
+        discussion: msg("""
         Prints one line per check (ok, warning or problem) and a 'fix:' line where something can be done.
         It never asks for the passphrase: the vault is opened only if the keyring holds its key. The API
         key is checked for its form and, when HIBP answers, with one request to HIBP; it is never shown.
         Network checks wait at most 10 seconds each (less with PWNVAULT_HTTP_TIMEOUT).
         Exit status: 0 when nothing is a problem (warnings allowed); otherwise that of the first problem:
         4 vault or permissions, 5 keyring, 6 HIBP or Pwned Passwords unreachable, 7 API key.
-        """,
-        examples: [("pwnvault doctor", "is everything in order, and if not, what do I do?"),
-                   ("pwnvault doctor --json", "the same checks for a script or a bug report")])
+        """),
+        examples: [("pwnvault doctor", msg("is everything in order, and if not, what do I do?")),
+                   ("pwnvault doctor --json", msg("the same checks for a script or a bug report"))])
 
     /// The longest any network check may take.
     static let networkTimeoutSeconds = 10
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let checks = DoctorRun(context).checks()
+        // The JSON's details and fixes stay English whatever the language (scripts and bug reports read them).
+        let checks = context.json ? Messages.english { DoctorRun(context).checks() } : DoctorRun(context).checks()
         let problems = checks.filter { $0.outcome == .problem }
         let warnings = checks.filter { $0.outcome == .warning }
         let status = problems.first?.failureStatus ?? .success
@@ -33,24 +34,27 @@ enum DoctorCommand: Command {
             return status
         }
         let c = context.console
-        let nameWidth = checks.map(\.name.count).max() ?? 0
+        // Widths in terminal cells: translated names and outcomes may be wider than they have letters.
+        let nameWidth = checks.map { TerminalCells.width($0.shownName) }.max() ?? 0
+        let words: [DoctorCheck.Outcome: String] = [.ok: msg("ok"), .warning: msg("warning"), .problem: msg("problem")]
+        let wordWidth = words.values.map(TerminalCells.width).max() ?? 0
         for check in checks {
-            let word: String
+            let word = TerminalCells.pad(words[check.outcome]!, to: wordWidth)
+            let styled: String
             switch check.outcome {
-            case .ok: word = c.styled("ok     ", .green)
-            case .warning: word = c.styled("warning", .yellow)
-            case .problem: word = c.styled("problem", .red)
+            case .ok: styled = c.styled(word, .green)
+            case .warning: styled = c.styled(word, .yellow)
+            case .problem: styled = c.styled(word, .red)
             }
-            c.hanging(word + "  " + check.name.padded(toLength: nameWidth + 2), check.detail).forEach { c.out($0) }
+            c.hanging(styled + "  " + TerminalCells.pad(check.shownName, to: nameWidth + 2), check.detail).forEach { c.out($0) }
             if let fix = check.fix {
-                c.hanging(String(repeating: " ", count: 9 + nameWidth + 2) + "fix: ", fix).forEach { c.out($0) }
+                c.hanging(String(repeating: " ", count: wordWidth + 2 + nameWidth + 2) + msg("fix: "), fix).forEach { c.out($0) }
             }
         }
         c.out()
-        c.out(problems.isEmpty && warnings.isEmpty ? "everything is in order"
-              : "\(count(problems.count, "problem")), \(count(warnings.count, "warning"))")
+        c.out(problems.isEmpty && warnings.isEmpty ? msg("everything is in order")
+              : msg("{1}, {2}", msg(one: "{1} problem", many: "{1} problems", count: problems.count, problems.count),
+                    msg(one: "{1} warning", many: "{1} warnings", count: warnings.count, warnings.count)))
         return status
     }
-
-    private static func count(_ n: Int, _ word: String) -> String { "\(n) \(word)" + (n == 1 ? "" : "s") }
 }

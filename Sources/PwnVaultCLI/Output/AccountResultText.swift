@@ -10,35 +10,43 @@ enum AccountResultText {
         out.append(c.heading(account))
         switch result.status {
         case .neverChecked:
-            out.append("never checked; run: pwnvault check '#\(account.id)'")
+            out.append(msg("never checked; run: pwnvault check '#{1}'", account.id))
             return out
         case .error:
-            let when = result.lastFailure.map { " (\(StateText.time($0.at)))" } ?? ""
-            out.append(c.styled("the last check failed\(when): \(result.errorMessage ?? "unknown error")", .yellow))
+            let error = result.errorMessage ?? msg("unknown error")
+            out.append(c.styled(result.lastFailure.map { msg("the last check failed ({1}): {2}", StateText.time($0.at), error) }
+                                ?? msg("the last check failed: {1}", error), .yellow))
         case .clean:
-            out.append(c.styled(c.colors ? " NO BREACH FOUND " : "no breach found", .green))
+            out.append(c.styled(c.colors ? msg(" NO BREACH FOUND ") : msg("no breach found"), .green))
         case .breached:
             let n = disclosed.total
-            out.append(c.styled(c.colors ? " PWNED IN \(n) BREACH\(n == 1 ? "" : "ES") " : "pwned in \(n) breach\(n == 1 ? "" : "es")", .red))
+            out.append(c.styled(c.colors ? msg(one: " PWNED IN {1} BREACH ", many: " PWNED IN {1} BREACHES ", count: n, n)
+                                : msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red))
         }
-        if let at = result.checkedAt { out.append(c.styled("checked \(StateText.time(at))", .dim)) }
+        if let at = result.checkedAt { out.append(c.styled(msg("checked {1}", StateText.time(at)), .dim)) }
         if result.hasAnswer, let failure = result.lastFailure {
             // The saved answer stays; say that it is older than the latest attempt, and why that failed.
-            out.append(c.styled("the latest check failed (\(StateText.time(failure.at))): \(failure.message); "
-                           + "this is the result of \(result.checkedAt.map(StateText.time) ?? "an earlier check")", .yellow))
+            out.append(c.styled(msg("the latest check failed ({1}): {2}; this is the result of {3}", StateText.time(failure.at), failure.message,
+                                    result.checkedAt.map(StateText.time) ?? msg("an earlier check")), .yellow))
         }
         let fresh = account.newFindings
         // Pastes found by an earlier check with --pastes stay counted when the latest one did not ask.
         let pastes = max(result.pasteCount ?? 0, account.knownFindings.filter { $0.kind == .paste }.count)
         if pastes > 0 {
             let n = fresh.filter { $0.kind == .paste }.count
-            out.append("also found in \(pastes) paste\(pastes == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : ""))
+            out.append(n > 0 ? msg(one: "also found in {1} paste ({2} NEW)", many: "also found in {1} pastes ({2} NEW)", count: pastes, pastes, n)
+                       : msg(one: "also found in {1} paste", many: "also found in {1} pastes", count: pastes, pastes))
         }
         let sites = account.knownFindings.filter { $0.kind == .stealerLog }.count
         if sites > 0 {
             let n = fresh.filter { $0.kind == .stealerLog }.count
-            out.append("in the info-stealer logs of \(sites) website\(sites == 1 ? "" : "s")" + (n > 0 ? " (\(n) NEW)" : "")
-                  + ": change the passwords saved on the infected device and check it for malware")
+            out.append(n > 0
+                ? msg(one: "in the info-stealer logs of {1} website ({2} NEW): change the passwords saved on the infected device and check it for malware",
+                      many: "in the info-stealer logs of {1} websites ({2} NEW): change the passwords saved on the infected device and check it for malware",
+                      count: sites, sites, n)
+                : msg(one: "in the info-stealer logs of {1} website: change the passwords saved on the infected device and check it for malware",
+                      many: "in the info-stealer logs of {1} websites: change the passwords saved on the infected device and check it for malware",
+                      count: sites, sites))
         }
         if !visible.isEmpty {
             out.append("")
@@ -53,19 +61,20 @@ enum AccountResultText {
                 let n = waiting.filter { $0.kind == kind }.count
                 guard n > 0 else { return nil }
                 switch kind {
-                case .breach: return "\(n) breach\(n == 1 ? "" : "es")"
-                case .paste: return "\(n) paste\(n == 1 ? "" : "s")"
-                case .stealerLog: return "\(n) stealer-log website\(n == 1 ? "" : "s")"
+                case .breach: return msg(one: "{1} breach", many: "{1} breaches", count: n, n)
+                case .paste: return msg(one: "{1} paste", many: "{1} pastes", count: n, n)
+                case .stealerLog: return msg(one: "{1} stealer-log website", many: "{1} stealer-log websites", count: n, n)
                 }
             }
             out.append("")
-            out += c.wrapped("\(waiting.count) finding\(waiting.count == 1 ? "" : "s") not acknowledged (\(parts.joined(separator: ", "))); "
-                             + "when dealt with: pwnvault ack '#\(account.id)'")
+            out += c.wrapped(msg(one: "{1} finding not acknowledged ({2}); when dealt with: pwnvault ack '#{3}'",
+                                 many: "{1} findings not acknowledged ({2}); when dealt with: pwnvault ack '#{3}'",
+                                 count: waiting.count, waiting.count, parts.joined(separator: msg(", ")), account.id))
         }
         let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)
         if years.count > 1 {
             out.append("")
-            out.append("timeline")
+            out.append(msg("timeline"))
             for year in years.keys.sorted() {
                 out.append("  \(year)  " + String(repeating: "■", count: years[year]!) + " \(years[year]!)")
             }

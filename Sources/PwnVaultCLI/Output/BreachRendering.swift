@@ -27,20 +27,20 @@ struct BreachRendering {
 
     /// Titles for a one-line list (`check`, `domain`): breaches in the gate's order (newest first), each
     /// new one followed by `newMark` (nil: no marks), then what is only counted.
-    func titles(_ disclosed: DisclosedBreaches, newMark: String? = "NEW") -> [String] {
+    func titles(_ disclosed: DisclosedBreaches, newMark: String? = msg("NEW")) -> [String] {
         disclosed.shown.map { b in title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "") } + disclosed.countedNotes
     }
 
     /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]  NEW`, what was
     /// exposed, and (unless acknowledged) what to do, each under a hanging indent.
     func entry(_ b: Breach, in disclosed: DisclosedBreaches? = nil) -> [String] {
-        let date = b.breachDate.map { "\($0)" } ?? "unknown   "
+        let date = b.breachDate.map { "\($0)" } ?? TerminalCells.pad(msg("unknown"), to: 10)
         let mark = disclosed.map { d in
-            d.isNew(b) ? "  " + console.styled("NEW", .red) : d.isAcknowledged(b) ? "  " + console.styled("(acknowledged)", .dim) : ""
+            d.isNew(b) ? "  " + console.styled(msg("NEW"), .red) : d.isAcknowledged(b) ? "  " + console.styled(msg("(acknowledged)"), .dim) : ""
         } ?? ""
         var lines = console.hanging(date + "  ", styledTitle(b) + mark)
         if !b.dataClasses.isEmpty {
-            lines += console.hanging("            exposed: ", dataClasses(b))
+            lines += console.hanging("            " + msg("exposed: "), dataClasses(b))
         }
         if let disclosed, !disclosed.isAcknowledged(b) {
             for advice in BreachAdvice.lines(for: b) { lines += console.hanging("            → ", advice) }
@@ -51,14 +51,17 @@ struct BreachRendering {
     /// Everything the catalog says about one breach (`breach NAME`), and what to do if one's
     /// account is in it.
     func details(_ b: Breach) -> [String] {
-        let flags = Self.allFlags(b)
+        let flags = Self.allFlags(b).map(Self.flagText)
         var lines = console.wrapped(console.styled(Sanitizer.singleLine(b.title), .bold)
                                     + (b.domain.isEmpty ? "" : "  (\(Sanitizer.singleLine(b.domain)))")) + [""]
-        lines += console.hanging("breach date:        ", b.breachDate.map { "\($0)" } ?? "unknown")
-        lines += console.hanging("added to HIBP:      ", b.addedDate.map(Self.day) ?? "-")
-        lines += console.hanging("accounts affected:  ", thousands(b.pwnCount))
-        lines += console.hanging("exposed:            ", b.dataClasses.isEmpty ? "-" : dataClasses(b))
-        lines += console.hanging("flags:              ", flags.isEmpty ? "-" : flags.joined(separator: ", "))
+        // The labels padded to the widest and two cells more, in terminal cells (a translation may be wider).
+        let fields = [(msg("breach date:"), b.breachDate.map { "\($0)" } ?? msg("unknown")),
+                      (msg("added to HIBP:"), b.addedDate.map(Self.day) ?? "-"),
+                      (msg("accounts affected:"), thousands(b.pwnCount)),
+                      (msg("exposed:"), b.dataClasses.isEmpty ? "-" : dataClasses(b)),
+                      (msg("flags:"), flags.isEmpty ? "-" : flags.joined(separator: ", "))]
+        let labelWidth = fields.map { TerminalCells.width($0.0) }.max()! + 2
+        for (label, value) in fields { lines += console.hanging(TerminalCells.pad(label, to: labelWidth), value) }
         let (text, links) = HTMLText.render(b.descriptionHTML, width: console.width ?? 0)
         if !text.isEmpty { lines += [""] + text.components(separatedBy: "\n") }
         if !links.isEmpty {
@@ -67,7 +70,7 @@ struct BreachRendering {
         }
         let advice = BreachAdvice.lines(for: b)
         if !advice.isEmpty {
-            lines += ["", "if one of your accounts is in it:"]
+            lines += ["", msg("if one of your accounts is in it:")]
             for line in advice { lines += console.hanging("  → ", line) }
         }
         return lines
@@ -77,7 +80,7 @@ struct BreachRendering {
     func table(_ breaches: [Breach]) -> [String] {
         // The name is what 'pwnvault breach NAME' and 'ack' take: the domain gives way first, then the
         // title down to 8 cells, and only then the name.
-        var table = Table(header: ["DATE", "TITLE", "DOMAIN", "ACCOUNTS", "NAME"], keep: [0, 3],
+        var table = Table(header: [msg("DATE"), msg("TITLE"), msg("DOMAIN"), msg("ACCOUNTS"), msg("NAME")], keep: [0, 3],
                           giveWay: [(2, 3), (1, 12), (1, 8), (4, 12), (1, 3)])
         for b in breaches {
             table.rows.append([b.breachDate.map { "\($0)" } ?? "-", title(b),
@@ -107,17 +110,34 @@ struct BreachRendering {
     static func flags(_ b: Breach) -> [String] {
         guard b.hasDetails else { return [] }
         var f: [String] = []
-        if b.isFabricated { f.append("fabricated") }
-        if b.isSpamList { f.append("spam list") }
-        if !b.isVerified { f.append("unverified") }
-        if b.isRetired { f.append("retired") }
-        if b.isMalware { f.append("malware") }
-        if b.isStealerLog { f.append("stealer log") }
-        if b.isSensitive { f.append("sensitive") }
+        if b.isFabricated { f.append(msg("fabricated")) }
+        if b.isSpamList { f.append(msg("spam list")) }
+        if !b.isVerified { f.append(msg("unverified")) }
+        if b.isRetired { f.append(msg("retired")) }
+        if b.isMalware { f.append(msg("malware")) }
+        if b.isStealerLog { f.append(msg("stealer log")) }
+        if b.isSensitive { f.append(msg("sensitive")) }
         return f
     }
 
-    /// Every flag that is set, for `--json` and `breach`: the same words, `verified` included.
+    /// A flag of `allFlags` (the JSON's English word) in the reader's language.
+    static func flagText(_ flag: String) -> String {
+        switch flag {
+        case "verified": return msg("verified")
+        case "unverified": return msg("unverified")
+        case "sensitive": return msg("sensitive")
+        case "fabricated": return msg("fabricated")
+        case "spam list": return msg("spam list")
+        case "malware": return msg("malware")
+        case "stealer log": return msg("stealer log")
+        case "retired": return msg("retired")
+        case "subscription-free": return msg("subscription-free")
+        default: return flag
+        }
+    }
+
+    /// Every flag that is set, for `--json` and `breach` (there through `flagText`): the same words,
+    /// `verified` included. Never translated: the JSON's values stay English.
     static func allFlags(_ b: Breach) -> [String] {
         var f = [b.isVerified ? "verified" : "unverified"]
         if b.isSensitive { f.append("sensitive") }
@@ -178,7 +198,8 @@ struct BreachRendering {
         init(_ b: Breach, advice: Bool = false, new: Bool? = nil, acknowledged: Bool? = nil) {
             self.new = new
             self.acknowledged = acknowledged
-            self.advice = advice ? BreachAdvice.lines(for: b) : (acknowledged == true ? [] : nil)
+            // The JSON's advice stays English whatever the reader's language (a script reads it).
+            self.advice = advice ? Messages.english { BreachAdvice.lines(for: b) } : (acknowledged == true ? [] : nil)
             let known = b.hasDetails
             let (text, links) = HTMLText.render(b.descriptionHTML, width: 0)
             name = Sanitizer.singleLine(b.name)

@@ -59,7 +59,7 @@ final class Console: Sendable {
 
     /// A message on stderr, prefixed `pwnvault: `.
     func note(_ line: String) { writeErr("pwnvault: \(line)\n") }
-    func warning(_ line: String) { writeErr("pwnvault: warning: \(line)\n") }
+    func warning(_ line: String) { writeErr(msg("pwnvault: warning: {1}", line) + "\n") }
     func error(_ error: UserFacingError) { writeErr(Self.errorLines(hintThatApplies(error), width: terminal.stderrColumns)) }
 
     /// Whether this run's HIBP key comes from `HIBP_API_KEY` (set by `CLI`): then a refused key is
@@ -69,16 +69,16 @@ final class Console: Sendable {
     /// The error with a hint that names only what applies to this run.
     func hintThatApplies(_ error: UserFacingError) -> UserFacingError {
         guard apiKeyFromEnvironment, let hibp = error as? HIBPError, case .unauthorized = hibp else { return error }
-        return Rehinted(base: error, hint: "\(Settings.apiKeyVariable) is set and wins over any stored key: correct it, "
-                        + "or unset it to use the key stored with 'pwnvault config api-key'")
+        return Rehinted(base: error, hint: msg("{1} is set and wins over any stored key: correct it, or unset it to use the key stored with 'pwnvault config api-key'",
+                                               Settings.apiKeyVariable))
     }
 
-    /// `pwnvault: error: …` and, when there is one, `pwnvault: hint: …`.
+    /// `pwnvault: error: …` and, when there is one, `pwnvault: hint: …` (the words in the reader's language).
     /// On a terminal (`width`), each is wrapped at word boundaries under where its text starts; in a
     /// log or a pipe each stays one line, for grep.
     static func errorLines(_ error: UserFacingError, width: Int? = nil) -> String {
-        let lines = TerminalCells.hanging("pwnvault: error: ", error.message, width: width)
-            + (error.hint.map { TerminalCells.hanging("pwnvault: hint: ", $0, width: width) } ?? [])
+        let lines = TerminalCells.hanging(msg("pwnvault: error: "), error.message, width: width)
+            + (error.hint.map { TerminalCells.hanging(msg("pwnvault: hint: "), $0, width: width) } ?? [])
         return lines.map { $0 + "\n" }.joined()
     }
 
@@ -187,8 +187,8 @@ final class OutputFailure: @unchecked Sendable {
 
 struct OutputWriteError: UserFacingError {
     let reason: String
-    var message: String { "could not write the output (\(reason)); what was written is incomplete" }
-    var hint: String? { "check the disk or the file the output goes to, then run it again" }
+    var message: String { msg("could not write the output ({1}); what was written is incomplete", reason) }
+    var hint: String? { msg("check the disk or the file the output goes to, then run it again") }
     var exitStatus: ExitStatus { .vault }
 }
 

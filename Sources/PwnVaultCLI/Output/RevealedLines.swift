@@ -11,17 +11,21 @@ enum RevealedLines {
         let breaches = names(of: a, catalog: catalog, grant: grant)
         let sensitive = breaches.filter(\.sensitive).count
         if !breaches.isEmpty {
-            out.append(TextPager.Line(count(breaches.count, "breach", "breaches") + (sensitive > 0 ? ", \(sensitive) sensitive" : "") + ":", indent: 2))
+            out.append(TextPager.Line(sensitive > 0
+                ? msg(one: "{1} breach, {2} sensitive:", many: "{1} breaches, {2} sensitive:", count: breaches.count, breaches.count, sensitive)
+                : msg(one: "{1} breach:", many: "{1} breaches:", count: breaches.count, breaches.count), indent: 2))
             out += breaches.map { TextPager.Line($0.text, indent: 4) }
         }
         let pastes = Disclosure.revealedPastes(a, grant: grant)
         if !pastes.isEmpty {
-            out.append(TextPager.Line(count(pastes.count, "paste", "pastes") + " (source/id):", indent: 2))
+            out.append(TextPager.Line(msg(one: "{1} paste (source/id):", many: "{1} pastes (source/id):", count: pastes.count, pastes.count), indent: 2))
             out += pastes.map { TextPager.Line($0, indent: 4) }
         }
         let sites = Disclosure.revealedStealerLogSites(a, grant: grant)
         if !sites.isEmpty {
-            out.append(TextPager.Line(count(sites.count, "website", "websites") + " in info-stealer logs (change the passwords used there):", indent: 2))
+            out.append(TextPager.Line(msg(one: "{1} website in info-stealer logs (change the passwords used there):",
+                                          many: "{1} websites in info-stealer logs (change the passwords used there):",
+                                          count: sites.count, sites.count), indent: 2))
             out += sites.map { TextPager.Line($0, indent: 4) }
         }
         return out
@@ -37,9 +41,9 @@ enum RevealedLines {
         let breaches = names(of: a, catalog: catalog, grant: grant)
         if !breaches.isEmpty { parts.append(breaches.map(\.text).joined(separator: ", ")) }
         let pastes = Disclosure.revealedPastes(a, grant: grant)
-        if !pastes.isEmpty { parts.append("pastes: " + pastes.joined(separator: ", ")) }
+        if !pastes.isEmpty { parts.append(msg("pastes: {1}", pastes.joined(separator: ", "))) }
         let sites = Disclosure.revealedStealerLogSites(a, grant: grant)
-        if !sites.isEmpty { parts.append("stealer-log websites: " + sites.joined(separator: ", ")) }
+        if !sites.isEmpty { parts.append(msg("stealer-log websites: {1}", sites.joined(separator: ", "))) }
         return parts
     }
 
@@ -53,9 +57,8 @@ enum RevealedLines {
     /// Every breach, newest first: its title (the name when the catalog lacks it), sensitive ones marked.
     static func names(of a: Account, catalog: BreachCatalog?, grant: RevealGrant) -> [(text: String, sensitive: Bool)] {
         Disclosure.revealedBreaches(a.result, catalog: catalog, grant: grant).map { b in
-            (Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (b.isSensitive ? " (sensitive)" : ""), b.isSensitive)
+            let title = Sanitizer.singleLine(b.hasDetails ? b.title : b.name)
+            return (b.isSensitive ? msg("{1} (sensitive)", title) : title, b.isSensitive)
         }
     }
-
-    private static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 }

@@ -22,14 +22,18 @@ enum StateText {
 
     private static func statusText(_ r: CheckResult, fresh: Int, waiting: Int) -> String {
         switch r.status {
-        case .neverChecked: return "never checked"
-        case .error: return "check failed"
+        case .neverChecked: return msg("never checked")
+        case .error: return msg("check failed")
         case .clean, .breached: break
         }
-        let failed = r.lastFailure == nil ? "" : " · last check failed"
-        let todo = fresh > 0 ? ", \(fresh) new" : waiting > 0 ? ", \(waiting) to acknowledge" : ""
-        if r.status == .clean { return (todo.isEmpty ? "clean" : "clean (" + todo.dropFirst(2) + ")") + failed }
-        return "breached (\(r.breachCount)\(todo))" + failed
+        let text: String
+        if r.status == .clean {
+            text = fresh > 0 ? msg("clean ({1} new)", fresh) : waiting > 0 ? msg("clean ({1} to acknowledge)", waiting) : msg("clean")
+        } else {
+            text = fresh > 0 ? msg("breached ({1}, {2} new)", r.breachCount, fresh)
+                : waiting > 0 ? msg("breached ({1}, {2} to acknowledge)", r.breachCount, waiting) : msg("breached ({1})", r.breachCount)
+        }
+        return r.lastFailure == nil ? text : msg("{1} · last check failed", text)
     }
 
     /// `2026-11-30 21:04`, local time.

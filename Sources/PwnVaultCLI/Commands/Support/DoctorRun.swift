@@ -47,29 +47,29 @@ struct DoctorRun {
         switch probe {
         case .success:
             guard KeyringProvider.tested.contains(provider) else {
-                return .warning("keyring", "\(provider.capitalizedName) answers (Secret Service) and is unlocked, but it is not one pwnvault is tested with",
-                                fix: "GNOME Keyring, KeePassXC and KWallet are ('pwnvault help environment' says how each is set up)")
+                return .warning("keyring", msg("{1} answers (Secret Service) and is unlocked, but it is not one pwnvault is tested with", provider.capitalizedName),
+                                fix: msg("GNOME Keyring, KeePassXC and KWallet are ('pwnvault help environment' says how each is set up)"))
             }
-            return .ok("keyring", "\(provider.capitalizedName) answers (Secret Service) and is unlocked")
+            return .ok("keyring", msg("{1} answers (Secret Service) and is unlocked", provider.capitalizedName))
         case let .failure(error as KeyringError):
             switch error {
             case .disabled:
-                return .warning("keyring", "turned off (\(Settings.keyringVariable)=none): every command that opens the vault asks for the passphrase",
-                                fix: "unset \(Settings.keyringVariable) to keep the vault key in the desktop keyring")
+                return .warning("keyring", msg("turned off ({1}=none): every command that opens the vault asks for the passphrase", Settings.keyringVariable),
+                                fix: msg("unset {1} to keep the vault key in the desktop keyring", Settings.keyringVariable))
             case .unavailable:
-                return .warning("keyring", error.reason + ": every command that opens the vault asks for the passphrase",
-                                fix: "start a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) in this session")
+                return .warning("keyring", msg("{1}: every command that opens the vault asks for the passphrase", error.reason),
+                                fix: msg("start a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) in this session"))
             case .locked, .noCollection, .needsApproval, .needsDeletionConfirmed, .refused, .unanswered:
                 return .problem("keyring", error, fix: error.hint)
             case .timedOut:
-                return .problem("keyring", "\(provider.name) did not answer within \(context.settings.keyringTimeoutMilliseconds) ms",
-                                fix: error.hint ?? "restart the keyring", status: .keyring)
+                return .problem("keyring", msg("{1} did not answer within {2} ms", provider.name, context.settings.keyringTimeoutMilliseconds),
+                                fix: error.hint ?? msg("restart the keyring"), status: .keyring)
             case .failed:
                 return .problem("keyring", error)
             }
         case let .failure(error):
-            return .problem("keyring", "the keyring failed (\(Sanitizer.singleLine(String(describing: error))))",
-                            fix: "restart the keyring daemon", status: .keyring)
+            return .problem("keyring", msg("the keyring failed ({1})", Sanitizer.singleLine(String(describing: error))),
+                            fix: msg("restart the keyring daemon"), status: .keyring)
         }
     }
 
@@ -86,8 +86,10 @@ struct DoctorRun {
                 return [.problem("vault", VaultStoreError.notFoundButBackup(path: location.displayPath,
                                                                             backup: location.display(store.backupPath)))]
             }
-            return [.problem("vault", "no vault at \(location.displayPath) (" + (location.source == .commandLine || location.source == .environment ? "from \(location.source.rawValue))" : "the default place)"),
-                             fix: "create one with 'pwnvault init', or point --vault or \(Settings.vaultVariable) at yours",
+            return [.problem("vault", location.source == .commandLine || location.source == .environment
+                                ? msg("no vault at {1} (from {2})", location.displayPath, location.source.rawValue)
+                                : msg("no vault at {1} (the default place)", location.displayPath),
+                             fix: msg("create one with 'pwnvault init', or point --vault or {1} at yours", Settings.vaultVariable),
                              status: .vault)]
         }
         var checks = [permissions(location)]
@@ -102,21 +104,21 @@ struct DoctorRun {
         do {
             header = try VaultFile.readHeader(bytes)
         } catch let error as VaultFormatError {
-            checks.insert(.problem("vault", "\(location.displayPath): \(error.message)",
-                                   fix: error.hint ?? "restore the backup \(location.display(store.backupPath)) if it opens",
+            checks.insert(.problem("vault", msg("{1}: {2}", location.displayPath, error.message),
+                                   fix: error.hint ?? msg("restore the backup {1} if it opens", location.display(store.backupPath)),
                                    status: .vault), at: 0)
             return checks
         } catch {
             checks.insert(userError("vault", error, status: .vault), at: 0)
             return checks
         }
-        checks.insert(.ok("vault", "\(location.displayPath): format version \(header.version), \(bytes.count) bytes"), at: 0)
+        checks.insert(.ok("vault", msg("{1}: format version {2}, {3} bytes", location.displayPath, header.version, bytes.count)), at: 0)
         checks.insert(unlock(location: location, store: store, bytes: bytes, header: header, keyringUsable: keyringUsable), at: 1)
         let kdf = header.kdf
         checks.insert(kdf.isWithinBounds
             ? .ok("key derivation", "Argon2id, \(kdf.summary)" + (kdf.name.map { " (\($0))" } ?? ""))
-            : .problem("key derivation", "Argon2id limits out of bounds (\(kdf.summary))",
-                       fix: "set a new passphrase with 'pwnvault passwd --kdf moderate'", status: .vault), at: 2)
+            : .problem("key derivation", msg("Argon2id limits out of bounds ({1})", kdf.summary),
+                       fix: msg("set a new passphrase with 'pwnvault passwd --kdf moderate'"), status: .vault), at: 2)
         return checks
     }
 
@@ -125,11 +127,11 @@ struct DoctorRun {
                         keyringUsable: Bool) -> DoctorCheck {
         guard keyringUsable else {
             if context.settings.keyring == .none {
-                return .ok("unlock", "with the passphrase only (\(Settings.keyringVariable)=none)")
+                return .ok("unlock", msg("with the passphrase only ({1}=none)", Settings.keyringVariable))
             }
-            return .warning("unlock", "needs the passphrase while the keyring cannot be used")
+            return .warning("unlock", msg("needs the passphrase while the keyring cannot be used"))
         }
-        let relearn = "open it once with the passphrase (e.g. 'pwnvault status'); pwnvault then stores the right key"
+        let relearn = msg("open it once with the passphrase (e.g. 'pwnvault status'); pwnvault then stores the right key")
         let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex)
         let key: SecretBytes?
         do {
@@ -139,25 +141,26 @@ struct DoctorRun {
             case .absent: key = nil
             case .needsApproval:
                 let provider = context.keyring.provider()
-                return .warning("unlock", "the key is in \(provider.name), which asks you to allow each run: commands on a terminal show its dialog, unattended runs (watch, the timer) stop",
+                return .warning("unlock", msg("the key is in {1}, which asks you to allow each run: commands on a terminal show its dialog, unattended runs (watch, the timer) stop", provider.name),
                                 fix: provider.unattendedAdvice)
             }
         } catch {
-            return .warning("unlock", "needs the passphrase (\((error as? KeyringError)?.reason ?? "the keyring failed"))")
+            return .warning("unlock", msg("needs the passphrase ({1})", (error as? KeyringError)?.reason ?? msg("the keyring failed")))
         }
         guard let key else {
-            return .warning("unlock", "the keyring holds no key for this vault: the next command asks for the passphrase",
+            return .warning("unlock", msg("the keyring holds no key for this vault: the next command asks for the passphrase"),
                             fix: relearn)
         }
         guard VaultFile.authenticates(header, key: key) else {
-            return .warning("unlock", "the keyring's key for this vault does not open it", fix: relearn)
+            return .warning("unlock", msg("the keyring's key for this vault does not open it"), fix: relearn)
         }
         do {
             let accounts = try VaultFile.open(bytes, key: key).payload.accounts.count
-            return .ok("unlock", "opens with the keyring's key, no passphrase needed (\(accounts) account\(accounts == 1 ? "" : "s"))")
+            return .ok("unlock", msg(one: "opens with the keyring's key, no passphrase needed ({1} account)",
+                                     many: "opens with the keyring's key, no passphrase needed ({1} accounts)", count: accounts, accounts))
         } catch let error as VaultFormatError {
-            return .problem("unlock", "\(location.displayPath): \(error.message)",
-                            fix: "restore the backup \(location.display(store.backupPath)) if it opens, or recreate the vault",
+            return .problem("unlock", msg("{1}: {2}", location.displayPath, error.message),
+                            fix: msg("restore the backup {1} if it opens, or recreate the vault", location.display(store.backupPath)),
                             status: .vault)
         } catch {
             return userError("unlock", error, status: .vault)
@@ -173,18 +176,20 @@ struct DoctorRun {
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? any BinaryInteger).map { UInt32(truncatingIfNeeded: $0) }
         }
         if let m = mode(location.folder) {
-            found.append("folder " + octal(m))
+            found.append(msg("folder {1}", octal(m)))
             if m & 0o022 != 0 {
-                problems.append(("the folder \(location.displayFolder) is writable by others (\(octal(m)))", "chmod 700 " + shellWord(location, location.folder)))
+                problems.append((msg("the folder {1} is writable by others ({2})", location.displayFolder, octal(m)), "chmod 700 " + shellWord(location, location.folder)))
             } else if m & 0o077 != 0 {
-                warnings.append(("the folder \(location.displayFolder) is readable by others (\(octal(m)))", "chmod 700 " + shellWord(location, location.folder)))
+                warnings.append((msg("the folder {1} is readable by others ({2})", location.displayFolder, octal(m)), "chmod 700 " + shellWord(location, location.folder)))
             }
         }
-        for (what, path) in [("vault", location.path), ("backup", location.backupPath)] {
+        for (isVault, path) in [(true, location.path), (false, location.backupPath)] {
             guard let m = mode(path) else { continue }
-            found.append("\(what) " + octal(m))
+            found.append(isVault ? msg("vault {1}", octal(m)) : msg("backup {1}", octal(m)))
             if m & 0o077 != 0 {
-                problems.append(("the \(what) \(location.display(path)) is accessible by others (\(octal(m)))", "chmod 600 " + shellWord(location, path)))
+                problems.append((isVault ? msg("the vault {1} is accessible by others ({2})", location.display(path), octal(m))
+                                         : msg("the backup {1} is accessible by others ({2})", location.display(path), octal(m)),
+                                 "chmod 600 " + shellWord(location, path)))
             }
         }
         if !problems.isEmpty {
@@ -194,7 +199,7 @@ struct DoctorRun {
         if !warnings.isEmpty {
             return .warning("permissions", warnings.map(\.0).joined(separator: "; "), fix: warnings.map(\.1).joined(separator: "; "))
         }
-        return .ok("permissions", "private to you (" + found.joined(separator: ", ") + ")")
+        return .ok("permissions", msg("private to you ({1})", found.joined(separator: ", ")))
     }
 
     private func octal(_ mode: UInt32) -> String {
@@ -219,45 +224,46 @@ struct DoctorRun {
             source = Settings.apiKeyVariable
             guard APIKey.isWellFormed(key) else {
                 return .problem("API key", APIKeyError.malformed(source: .environment),
-                                fix: "set \(Settings.apiKeyVariable) to the key from https://haveibeenpwned.com/API/Key, or unset it and run 'pwnvault config api-key'")
+                                fix: msg("set {1} to the key from https://haveibeenpwned.com/API/Key, or unset it and run 'pwnvault config api-key'", Settings.apiKeyVariable))
             }
         } else {
             switch probe {
             case let .success(stored?):
                 key = stored
-                source = "the keyring's key"
+                source = msg("the keyring's key")
                 guard APIKey.isWellFormed(key) else { return .problem("API key", APIKeyError.malformed(source: .keyring)) }
             case .success(nil):
-                return .warning("API key", "none stored and \(Settings.apiKeyVariable) is unset: checking accounts needs one (\(APIKey.testDomain) accounts work without)",
+                return .warning("API key", msg("none stored and {1} is unset: checking accounts needs one ({2} accounts work without)", Settings.apiKeyVariable, APIKey.testDomain),
                                 fix: APIKeyError.none(keyringProblem: nil).hint)
             case let .failure(KeyringError.needsApproval(provider)):
-                return .warning("API key", "stored in \(provider.name), which asks you to allow each run: not read here, and unattended runs (watch, the timer) cannot use it",
-                                fix: "\(provider.unattendedAdvice), or set \(Settings.apiKeyVariable) for scripts")
+                return .warning("API key", msg("stored in {1}, which asks you to allow each run: not read here, and unattended runs (watch, the timer) cannot use it", provider.name),
+                                fix: msg("{1}, or set {2} for scripts", provider.unattendedAdvice, Settings.apiKeyVariable))
             case let .failure(error):
-                let reason = (error as? KeyringError)?.reason ?? "the keyring failed"
-                return .warning("API key", "\(Settings.apiKeyVariable) is unset and the keyring cannot be asked (\(reason))",
-                                fix: "set \(Settings.apiKeyVariable), or fix the keyring and run 'pwnvault config api-key'")
+                let reason = (error as? KeyringError)?.reason ?? msg("the keyring failed")
+                return .warning("API key", msg("{1} is unset and the keyring cannot be asked ({2})", Settings.apiKeyVariable, reason),
+                                fix: msg("set {1}, or fix the keyring and run 'pwnvault config api-key'", Settings.apiKeyVariable))
             }
         }
         guard apiReachable else {
-            return .warning("API key", "\(source) is well-formed; not verified because HIBP cannot be reached")
+            return .warning("API key", msg("{1} is well-formed; not verified because HIBP cannot be reached", source))
         }
         let client = HIBPClient(baseURL: HIBPServices(context).baseURL, apiKey: key, version: CLI.version, transport: transport)
         do {
             let status = try blocking { try await client.subscriptionStatus() }
             let plan = Sanitizer.singleLine(status.subscriptionName)
-            return .ok("API key", "\(source) is accepted by HIBP (subscription \(plan)" + (status.rpm.map { ", \($0) requests a minute" } ?? "") + ")")
+            return .ok("API key", status.rpm.map { msg("{1} is accepted by HIBP (subscription {2}, {3} requests a minute)", source, plan, $0) }
+                ?? msg("{1} is accepted by HIBP (subscription {2})", source, plan))
         } catch let error as HIBPError {
             switch error {
             case .unauthorized, .forbidden, .missingAPIKey:
-                return .problem("API key", "HIBP refused \(source): \(error.message)",
-                                fix: "check the key at https://haveibeenpwned.com/API/Key and store it again with 'pwnvault config api-key'",
+                return .problem("API key", msg("HIBP refused {1}: {2}", source, error.message),
+                                fix: msg("check the key at https://haveibeenpwned.com/API/Key and store it again with 'pwnvault config api-key'"),
                                 status: .apiAuthorization)
             default:
-                return .warning("API key", "\(source) is well-formed; HIBP could not confirm it (\(error.message))")
+                return .warning("API key", msg("{1} is well-formed; HIBP could not confirm it ({2})", source, error.message))
             }
         } catch {
-            return .warning("API key", "\(source) is well-formed; HIBP could not confirm it")
+            return .warning("API key", msg("{1} is well-formed; HIBP could not confirm it", source))
         }
     }
 
@@ -269,22 +275,25 @@ struct DoctorRun {
         if !text.hasSuffix("/") { text += "/" }
         let shown = Sanitizer.singleLine(text)
         guard let url = URL(string: text + path) else {
-            return .problem(name, "\(shown) is not a valid address", fix: "correct or unset \(variable)", status: .network)
+            return .problem(name, msg("{1} is not a valid address", shown), fix: msg("correct or unset {1}", variable), status: .network)
         }
         let request = HTTPRequest(url: url, headers: ["user-agent": userAgent, "accept": "application/json"])
         let transport = self.transport
-        let fix = "check the network connection" + (base.absoluteString.hasPrefix("https://") ? "" : " and whether the server at \(shown) runs")
-            + (context.settings.variablesSet.contains(variable) ? ", or correct or unset \(variable)" : "")
+        let local = !base.absoluteString.hasPrefix("https://"), set = context.settings.variablesSet.contains(variable)
+        let fix = local && set ? msg("check the network connection and whether the server at {1} runs, or correct or unset {2}", shown, variable)
+            : local ? msg("check the network connection and whether the server at {1} runs", shown)
+            : set ? msg("check the network connection, or correct or unset {1}", variable)
+            : msg("check the network connection")
         do {
             let response = try blocking { try await transport.send(request) }
             guard response.status == 200, !response.body.isEmpty else {
-                return .problem(name, "\(shown) answered HTTP \(response.status) to \(path)", fix: fix, status: .network)
+                return .problem(name, msg("{1} answered HTTP {2} to {3}", shown, response.status, path), fix: fix, status: .network)
             }
-            return .ok(name, "\(shown) answers")
+            return .ok(name, msg("{1} answers", shown))
         } catch let error as HTTPTransportError {
-            return .problem(name, "cannot reach \(shown): \(HIBPError(error).message)", fix: fix, status: .network)
+            return .problem(name, msg("cannot reach {1}: {2}", shown, HIBPError(error).message), fix: fix, status: .network)
         } catch {
-            return .problem(name, "cannot reach \(shown)", fix: fix, status: .network)
+            return .problem(name, msg("cannot reach {1}", shown), fix: fix, status: .network)
         }
     }
 
@@ -292,48 +301,48 @@ struct DoctorRun {
 
     /// How `check` and `watch` will look e-mail addresses up: by k-anonymity, or whole.
     private func lookup(_ key: SecretBytes?) -> DoctorCheck {
-        let range = "\(KAnonymityMode.rangeLabel): only the first 6 hex characters of each e-mail address's SHA-1 are sent"
+        let range = msg("{1}: only the first 6 hex characters of each e-mail address's SHA-1 are sent", KAnonymityMode.rangeLabel)
         switch context.settings.kAnonymity {
         case .off:
-            return .ok("lookup", "\(KAnonymityMode.wholeLabel): e-mail addresses are sent whole (\(Settings.kAnonymityVariable)=off)")
+            return .ok("lookup", msg("{1}: e-mail addresses are sent whole ({2}=off)", KAnonymityMode.wholeLabel, Settings.kAnonymityVariable))
         case .require:
-            return .ok("lookup", range + " (\(Settings.kAnonymityVariable)=require: a key whose plan lacks it ends the check, status 7)")
+            return .ok("lookup", msg("{1} ({2}=require: a key whose plan lacks it ends the check, status 7)", range, Settings.kAnonymityVariable))
         case .auto:
             // The key check and watch would use: the environment's before the keyring's.
             let env = context.settings.environmentAPIKey?.secret()
             if let key = env ?? key, let folder = try? HIBPServices(context).cacheDirectory(),
                KAnonymityCache(directory: folder).isRefused(key, now: context.now()) {
-                return .ok("lookup", "\(KAnonymityMode.wholeLabel): HIBP refused this key the k-anonymity search within the last day, so e-mail addresses are sent whole (a plan with it: HIBP's Pro or High RPM)")
+                return .ok("lookup", msg("{1}: HIBP refused this key the k-anonymity search within the last day, so e-mail addresses are sent whole (a plan with it: HIBP's Pro or High RPM)", KAnonymityMode.wholeLabel))
             }
-            return .ok("lookup", range + ", while the key's plan allows it (else whole, after one refused request)")
+            return .ok("lookup", msg("{1}, while the key's plan allows it (else whole, after one refused request)", range))
         }
     }
 
     private func shareMode() -> DoctorCheck {
-        if let reason = context.shareReason { return .ok("share mode", "on (\(reason))") }
-        if context.settings.shareMode { return .ok("share mode", "on (\(Settings.shareVariable) is set)") }
-        if context.arguments.has(GlobalOptions.noShare) { return .ok("share mode", "off for this run (--no-share)") }
+        if let reason = context.shareReason { return .ok("share mode", msg("on ({1})", reason)) }
+        if context.settings.shareMode { return .ok("share mode", msg("on ({1} is set)", Settings.shareVariable)) }
+        if context.arguments.has(GlobalOptions.noShare) { return .ok("share mode", msg("off for this run (--no-share)")) }
         if let reason = ShareModeDetector().detect(environment: context.environment) {
-            return .ok("share mode", "on whenever accounts are shown on this terminal (\(reason))")
+            return .ok("share mode", msg("on whenever accounts are shown on this terminal ({1})", reason))
         }
-        return .ok("share mode", "off: no screen share or terminal recorder detected (--share or \(Settings.shareVariable)=1 turn it on)")
+        return .ok("share mode", msg("off: no screen share or terminal recorder detected (--share or {1}=1 turn it on)", Settings.shareVariable))
     }
 
     /// Reads this process's core-file limit, which `ProcessHygiene.harden` sets to 0 at start.
     private func coreDumps() -> DoctorCheck {
         guard let limits = try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8),
               let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") }) else {
-            return .warning("core dumps", "cannot tell (/proc/self/limits is unreadable)")
+            return .warning("core dumps", msg("cannot tell (/proc/self/limits is unreadable)"))
         }
         let fields = line.dropFirst("Max core file size".count).split(separator: " ")
-        guard fields.count >= 2 else { return .warning("core dumps", "cannot tell (unexpected /proc/self/limits)") }
-        if fields[0] == "0" && fields[1] == "0" { return .ok("core dumps", "disabled for pwnvault (core file size limit 0)") }
-        return .problem("core dumps", "a crash could write memory to disk (core file size limit \(fields[0]))",
-                        fix: "please report this: pwnvault turns core dumps off when it starts", status: .vault)
+        guard fields.count >= 2 else { return .warning("core dumps", msg("cannot tell (unexpected /proc/self/limits)")) }
+        if fields[0] == "0" && fields[1] == "0" { return .ok("core dumps", msg("disabled for pwnvault (core file size limit 0)")) }
+        return .problem("core dumps", msg("a crash could write memory to disk (core file size limit {1})", fields[0]),
+                        fix: msg("please report this: pwnvault turns core dumps off when it starts"), status: .vault)
     }
 
     private func userError(_ name: String, _ error: Error, status: ExitStatus) -> DoctorCheck {
         if let error = error as? UserFacingError { return .problem(name, error) }
-        return .problem(name, Sanitizer.singleLine(String(describing: error)), fix: "see 'pwnvault help'", status: status)
+        return .problem(name, Sanitizer.singleLine(String(describing: error)), fix: msg("see 'pwnvault help'"), status: status)
     }
 }

@@ -22,7 +22,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
 
     private init(ids: [Int], what: String, wake: ScreenWake) {
         self.ids = ids; self.what = what; self.wake = wake
-        _status = "checking \(what)…"
+        _status = msg("checking {1}…", what)
     }
 
     private func locked<T>(_ body: () -> T) -> T { lock.lock(); defer { lock.unlock() }; return body() }
@@ -43,7 +43,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         posting {
             guard _running else { return }
             _cancelled = true
-            _status = "cancelling…"
+            _status = msg("cancelling…")
             _changed = true
         }
         task?.cancel()
@@ -54,7 +54,9 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
             _results.append((id, attempt))
             _done += 1
             if !attempt.result.hasAnswer { _failed += 1 } else if attempt.result.status == .breached { _pwned += 1 }
-            _status = "checking \(what): \(_done)/\(ids.count) done, \(_pwned) pwned\(_failed > 0 ? ", \(_failed) failed" : "")  (Esc cancels)"
+            _status = _failed > 0
+                ? msg("checking {1}: {2}/{3} done, {4} pwned, {5} failed  (Esc cancels)", what, _done, ids.count, _pwned, _failed)
+                : msg("checking {1}: {2}/{3} done, {4} pwned  (Esc cancels)", what, _done, ids.count, _pwned)
             _changed = true
         }
     }
@@ -63,18 +65,19 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     private func waiting(_ wait: Duration) {
         posting {
             guard _running, !_cancelled else { return }
-            _status = "checking \(what): \(_done)/\(ids.count) done; " + HIBPServices.waitNote(wait, stopping: "Esc cancels")
+            _status = msg("checking {1}: {2}/{3} done; {4}", what, _done, ids.count, HIBPServices.waitNote(wait, stopping: msg("Esc cancels")))
             _changed = true
         }
     }
 
     private func finish(_ error: Error?) {
         posting {
-            let counts = "\(_done) of \(ids.count) checked, \(_pwned) pwned\(_failed > 0 ? ", \(_failed) failed" : "")"
-            if _cancelled || error is CancellationError { _status = "check cancelled: " + counts }
-            else if let e = error as? UserFacingError { _status = "check stopped (\(e.message)): " + counts }
-            else if error != nil { _status = "check stopped: " + counts }
-            else { _status = "check done: " + counts }
+            let counts = _failed > 0 ? msg("{1} of {2} checked, {3} pwned, {4} failed", _done, ids.count, _pwned, _failed)
+                : msg("{1} of {2} checked, {3} pwned", _done, ids.count, _pwned)
+            if _cancelled || error is CancellationError { _status = msg("check cancelled: {1}", counts) }
+            else if let e = error as? UserFacingError { _status = msg("check stopped ({1}): {2}", e.message, counts) }
+            else if error != nil { _status = msg("check stopped: {1}", counts) }
+            else { _status = msg("check done: {1}", counts) }
             _running = false
             _changed = true
         }

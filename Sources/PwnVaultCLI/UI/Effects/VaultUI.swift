@@ -132,9 +132,9 @@ final class VaultUI: FullScreenApp {
             }
             return .saved(session.payload.accounts, message: nil)
         } catch let error as UserFacingError {
-            return .said("could not save: " + error.message)
+            return .said(msg("could not save: {1}", error.message))
         } catch {
-            return .said("could not save the vault")
+            return .said(msg("could not save the vault"))
         }
     }
 
@@ -145,11 +145,12 @@ final class VaultUI: FullScreenApp {
                 guard let i = payload.accounts.firstIndex(where: { $0.id == id }) else { return 0 }
                 return payload.accounts[i].acknowledge(at: now)
             }
-            return .saved(session.payload.accounts, message: n == 0 ? "nothing to acknowledge for #\(id)" : "#\(id): acknowledged \(n) finding\(n == 1 ? "" : "s")")
+            return .saved(session.payload.accounts, message: n == 0 ? msg("nothing to acknowledge for #{1}", id)
+                          : msg(one: "#{1}: acknowledged {2} finding", many: "#{1}: acknowledged {2} findings", count: n, id, n))
         } catch let error as UserFacingError {
-            return .said("could not save: " + error.message)
+            return .said(msg("could not save: {1}", error.message))
         } catch {
-            return .said("could not save the vault")
+            return .said(msg("could not save the vault"))
         }
     }
 
@@ -162,7 +163,7 @@ final class VaultUI: FullScreenApp {
     private func reveal(_ id: Int, passphrase: SecretBytes, seconds: Double) -> UIEvent {
         guard let opened = opened(with: passphrase), let grant = opened.revealGrant,
               let account = opened.payload.accounts.first(where: { $0.id == id }) else {
-            return .said("wrong passphrase: nothing revealed")
+            return .said(msg("wrong passphrase: nothing revealed"))
         }
         let text = RevealedLines.lines(for: account, status: StateText.of(account), catalog: state.catalog, grant: grant)
         return .revealed(id: id, text: Disclosure.revealed(account, grant: grant), pager: TextPager(lines: text),
@@ -173,16 +174,16 @@ final class VaultUI: FullScreenApp {
     /// would warn about on stderr (look-alikes, by id) goes to the status line instead.
     private func add(_ typed: SecretBytes) -> UIEvent {
         let text = typed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }.trimmingWhitespace()
-        guard !text.isEmpty else { return .said("nothing added") }
+        guard !text.isEmpty else { return .said(msg("nothing added")) }
         let parsed: ParsedAccount
         do {
             parsed = try AccountParser.parse(text, phones: context.phoneNumbering)
         } catch let e as PhoneLibraryError {
-            return .said("not added: \(e.message)")
+            return .said(msg("not added: {1}", e.message))
         } catch AccountParseError.phoneWithoutRegion {
-            return .said("not added: \(AccountParseError.phoneWithoutRegion.message) (write it as +44 7700 900123)")
+            return .said(msg("not added: {1} (write it as +44 7700 900123)", AccountParseError.phoneWithoutRegion.message))
         } catch {
-            return .said("not added: not an e-mail address, a phone number or a username pwnvault understands")
+            return .said(msg("not added: not an e-mail address, a phone number or a username pwnvault understands"))
         }
         let warnings = Collector.Box<[String]>(initial: [])
         let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
@@ -192,16 +193,16 @@ final class VaultUI: FullScreenApp {
             var message: String
             var select: Int?
             switch outcomes.first {
-            case let .added(a)?: message = "added #\(a.id); r checks it"; select = a.id
-            case let .alreadyIn(id)?: message = "already in the vault as #\(id)"
-            case nil: message = "nothing added"
+            case let .added(a)?: message = msg("added #{1}; r checks it", a.id); select = a.id
+            case let .alreadyIn(id)?: message = msg("already in the vault as #{1}", id)
+            case nil: message = msg("nothing added")
             }
-            if let first = warnings.value?.first { message += "; " + first.replacingLiterally("pwnvault: ", with: "") }
+            if let first = warnings.value?.first { message = msg("{1}; {2}", message, first.replacingLiterally("pwnvault: ", with: "")) }
             return .saved(session.payload.accounts, message: message, select: select)
         } catch let error as UserFacingError {
-            return .said("not added: " + error.message)
+            return .said(msg("not added: {1}", error.message))
         } catch {
-            return .said("not added: the vault could not be saved")
+            return .said(msg("not added: the vault could not be saved"))
         }
     }
 
@@ -217,11 +218,11 @@ final class VaultUI: FullScreenApp {
                                          includePhones: false, phones: context.phoneNumbering, maxLabelLength: AccountLabel.maxLength,
                                          checker: checker)
         } catch let e as VCardError {
-            return .said("\(name): \(e.message); nothing was added")
+            return .said(msg("{1}: {2}; nothing was added", name, e.message))
         } catch let e as UserFacingError {
             return .said(e.message)
         } catch {
-            return .said("cannot read \(name)")
+            return .said(msg("cannot read {1}", name))
         }
         // A name that spells one of the vault's accounts (or part of one) labels nothing, as in `import`.
         _ = plan.screenLabels(against: session.payload.accounts, checker: checker)
@@ -232,7 +233,7 @@ final class VaultUI: FullScreenApp {
                 PickPage.Item(account: a.account, label: contact.label, shown: disclosure.pickerAccount(a.account), inVault: inVault[a.account.dedupKey])
             }
         }
-        guard !items.isEmpty else { return .said("\(name): no e-mail address in it; nothing was added") }
+        guard !items.isEmpty else { return .said(msg("{1}: no e-mail address in it; nothing was added", name)) }
         return .contacts(PickPage(source: name.lastPathComponent, items: items))
     }
 
@@ -242,12 +243,14 @@ final class VaultUI: FullScreenApp {
         do {
             let outcomes = try AccountAdder.add(chosen, to: session, now: context.now(), phones: context.phoneNumbering, console: quiet)
             let added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
-            return .saved(session.payload.accounts, message: "imported \(added) account\(added == 1 ? "" : "s")"
-                          + (added < chosen.count ? "; \(chosen.count - added) already in the vault" : ""))
+            return .saved(session.payload.accounts, message: added < chosen.count
+                          ? msg(one: "imported {1} account; {2} already in the vault", many: "imported {1} accounts; {2} already in the vault",
+                                count: added, added, chosen.count - added)
+                          : msg(one: "imported {1} account", many: "imported {1} accounts", count: added, added))
         } catch let error as UserFacingError {
-            return .saved(session.payload.accounts, message: "nothing imported: " + error.message)
+            return .saved(session.payload.accounts, message: msg("nothing imported: {1}", error.message))
         } catch {
-            return .saved(session.payload.accounts, message: "nothing imported: the vault could not be saved")
+            return .saved(session.payload.accounts, message: msg("nothing imported: the vault could not be saved"))
         }
     }
 }

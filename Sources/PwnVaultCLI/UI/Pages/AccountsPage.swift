@@ -10,14 +10,14 @@ struct AccountsPage: Equatable {
         let breached: Bool
     }
 
-    static let columns = [
-        ColumnLayout.Column(title: "ID", priority: 0, minimum: 3),
-        ColumnLayout.Column(title: "ACCOUNT", priority: 1, minimum: 12),
-        ColumnLayout.Column(title: "LABEL", priority: 3, minimum: 6),
-        ColumnLayout.Column(title: "STATUS", priority: 2, minimum: 10),
-        ColumnLayout.Column(title: "NEW", priority: 4, minimum: 5),
-        ColumnLayout.Column(title: "LAST CHECK", priority: 5, minimum: 10),
-    ]
+    static var columns: [ColumnLayout.Column] { [
+        ColumnLayout.Column(title: msg("ID"), priority: 0, minimum: 3),
+        ColumnLayout.Column(title: msg("ACCOUNT"), priority: 1, minimum: 12),
+        ColumnLayout.Column(title: msg("LABEL"), priority: 3, minimum: 6),
+        ColumnLayout.Column(title: msg("STATUS"), priority: 2, minimum: 10),
+        ColumnLayout.Column(title: msg("NEW"), priority: 4, minimum: 5),
+        ColumnLayout.Column(title: msg("LAST CHECK"), priority: 5, minimum: 10),
+    ] }
 
     var rows: [Row] = []
     /// Indices into `rows` that the filter lets through.
@@ -38,7 +38,7 @@ struct AccountsPage: Equatable {
             let label = disclosure.label(a) ?? ""
             let fresh = a.newFindings.count
             let state = StateText.of(a)
-            let cells = ["#\(a.id)", masked, label, state, fresh > 0 ? "\(fresh) NEW" : "", a.result.checkedAt.map(StateText.time) ?? "-"]
+            let cells = ["#\(a.id)", masked, label, state, fresh > 0 ? msg("{1} NEW", fresh) : "", a.result.checkedAt.map(StateText.time) ?? "-"]
             // Filtering sees only what the screen shows (an unmasked address never answers a search):
             // the id, the account as shown, the label and the state ("breached", "to acknowledge").
             return Row(id: a.id, cells: cells, haystack: Haystack(["#\(a.id)", masked, label, state]).bytes,
@@ -59,18 +59,19 @@ struct AccountsPage: Equatable {
     }
 
     func title(total: Int) -> String {
-        "pwnvault · Accounts (\(shown.count)\(filter.isEmpty ? "" : " of \(rows.count)"))"
+        filter.isEmpty ? msg("pwnvault · Accounts ({1})", shown.count) : msg("pwnvault · Accounts ({1} of {2})", shown.count, rows.count)
     }
 
     /// The header and the rows at `width`, `height` rows of accounts at most; `revealed` shows one
     /// account unmasked in its row.
     func view(width: Int, height: Int, colors: Bool, revealed: UIState.Revealed?) -> [UIRow] {
-        let widths = ColumnLayout.widths(AccountsPage.columns, needs: AccountsPage.columns.indices.map { c in
+        let columns = AccountsPage.columns
+        let widths = ColumnLayout.widths(columns, needs: columns.indices.map { c in
             shown.map { TerminalCells.width(rows[$0].cells[c]) }.max() ?? 0
         }, width: width)
-        var out = [UIRow(TerminalCells.pad(ColumnLayout.row(AccountsPage.columns.map(\.title), widths), to: width), .bold)]
+        var out = [UIRow(TerminalCells.pad(ColumnLayout.row(columns.map(\.title), widths), to: width), .bold)]
         if shown.isEmpty {
-            out.append(UIRow(rows.isEmpty ? "the vault holds no account: press q, then 'pwnvault add'" : "no account matches the filter"))
+            out.append(UIRow(rows.isEmpty ? msg("the vault holds no account: press q, then 'pwnvault add'") : msg("no account matches the filter")))
             return out
         }
         let top = cursor.visibleTop(count: shown.count, height: height)

@@ -10,12 +10,12 @@ struct CatalogPage: Equatable {
         let haystack: [UInt8]
     }
 
-    static let columns = [
-        ColumnLayout.Column(title: "DATE", priority: 1, minimum: 10),
-        ColumnLayout.Column(title: "TITLE", priority: 0, minimum: 12),
-        ColumnLayout.Column(title: "DOMAIN", priority: 3, minimum: 8),
-        ColumnLayout.Column(title: "ACCOUNTS", priority: 2, minimum: 11, rightAligned: true),
-    ]
+    static var columns: [ColumnLayout.Column] { [
+        ColumnLayout.Column(title: msg("DATE"), priority: 1, minimum: 10),
+        ColumnLayout.Column(title: msg("TITLE"), priority: 0, minimum: 12),
+        ColumnLayout.Column(title: msg("DOMAIN"), priority: 3, minimum: 8),
+        ColumnLayout.Column(title: msg("ACCOUNTS"), priority: 2, minimum: 11, rightAligned: true),
+    ] }
 
     var rows: [Row] = []
     var shown: [Int] = []
@@ -66,17 +66,25 @@ struct CatalogPage: Equatable {
     }
 
     var title: String {
-        "pwnvault · Catalog (\(shown.count)\(query.isEmpty ? "" : " of \(rows.count)")) · sorted by \(sort.rawValue)"
+        let by: String
+        switch sort {
+        case .date: by = msg("date")
+        case .size: by = msg("size")
+        case .name: by = msg("name")
+        }
+        return query.isEmpty ? msg("pwnvault · Catalog ({1}) · sorted by {2}", shown.count, by)
+            : msg("pwnvault · Catalog ({1} of {2}) · sorted by {3}", shown.count, rows.count, by)
     }
 
     func view(width: Int, height: Int) -> [UIRow] {
-        let widths = ColumnLayout.widths(CatalogPage.columns, needs: CatalogPage.columns.indices.map { c in
+        let columns = CatalogPage.columns
+        let widths = ColumnLayout.widths(columns, needs: columns.indices.map { c in
             shown.map { TerminalCells.width(rows[$0].cells[c]) }.max() ?? 0
         }, width: width)
-        let header = ColumnLayout.row(CatalogPage.columns.map(\.title), widths, right: [3])
+        let header = ColumnLayout.row(columns.map(\.title), widths, right: [3])
         var out = [UIRow(TerminalCells.pad(header, to: width), .bold)]
-        if rows.isEmpty { return out + [UIRow("the breach catalog is not cached yet: press q, then 'pwnvault breaches'")] }
-        if shown.isEmpty { return out + [UIRow("no breach matches the search")] }
+        if rows.isEmpty { return out + [UIRow(msg("the breach catalog is not cached yet: press q, then 'pwnvault breaches'"))] }
+        if shown.isEmpty { return out + [UIRow(msg("no breach matches the search"))] }
         let top = cursor.visibleTop(count: shown.count, height: height)
         for i in top..<min(shown.count, top + height) {
             let text = TerminalCells.pad(ColumnLayout.row(rows[shown[i]].cells, widths, right: [3]), to: width)

@@ -7,7 +7,7 @@ struct DetailPage: Equatable {
     var text = ScrolledText()
 
     static func rows(_ state: UIState, name: String, width: Int) -> [UIRow] {
-        guard let b = state.catalog?.breach(named: name) else { return [UIRow("no such breach in the catalog")] }
+        guard let b = state.catalog?.breach(named: name) else { return [UIRow(msg("no such breach in the catalog"))] }
         return BreachRendering(state.console(width: width)).details(b).flatMap { line -> [UIRow] in
             let row = UIRow.rendered(line)
             guard TerminalCells.width(row.text) > width else { return [row] }

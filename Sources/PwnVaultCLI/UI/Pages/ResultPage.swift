@@ -15,7 +15,7 @@ struct ResultPage: Equatable {
     }
 
     static func rows(_ state: UIState, id: Int, width: Int) -> [UIRow] {
-        guard let a = state.accounts.first(where: { $0.id == id }) else { return [UIRow("this account is no longer in the vault")] }
+        guard let a = state.accounts.first(where: { $0.id == id }) else { return [UIRow(msg("this account is no longer in the vault"))] }
         let c = state.console(width: width)
         let disclosed = c.disclosure.breaches(of: a, catalog: state.catalog)
         return AccountResultText.lines(a, disclosed: disclosed, console: c).map(UIRow.rendered)
@@ -26,7 +26,8 @@ struct ResultPage: Equatable {
         let shown = ResultPage.breaches(state, id: id)
         guard !shown.isEmpty else { return nil }
         let b = shown[min(breach, shown.count - 1)]
-        return "Enter: details of \(BreachRendering(state.console(width: 0)).title(b))"
-            + (shown.count > 1 ? " (\(min(breach, shown.count - 1) + 1) of \(shown.count); Tab next)" : "")
+        let title = BreachRendering(state.console(width: 0)).title(b)
+        return shown.count > 1 ? msg("Enter: details of {1} ({2} of {3}; Tab next)", title, min(breach, shown.count - 1) + 1, shown.count)
+            : msg("Enter: details of {1}", title)
     }
 }

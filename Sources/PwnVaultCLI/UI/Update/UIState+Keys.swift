@@ -13,7 +13,7 @@ extension UIState {
         case .char("q"), .char("Q"): effects.append(.quit); return
         case .escape where page == .pick, .backspace where page == .pick:
             stack.removeLast()
-            message = "nothing imported"
+            message = msg("nothing imported")
             return
         case .char("?"):
             if case .help = page {} else { push(.help(HelpPage())) }
@@ -112,7 +112,7 @@ extension UIState {
         case .char("r"): startCheck([p.id], what: "#\(p.id)", &effects)
         case .enter, .right:
             let shown = ResultPage.breaches(self, id: p.id)
-            if shown.isEmpty { message = "no breach to open for #\(p.id)"; return }
+            if shown.isEmpty { message = msg("no breach to open for #{1}", p.id); return }
             push(.detail(DetailPage(name: shown[min(p.breach, shown.count - 1)].name)))
         case .tab:
             let count = ResultPage.breaches(self, id: p.id).count
@@ -130,23 +130,23 @@ extension UIState {
         if armed {
             let ids = accountsPage.shownIDs
             guard !ids.isEmpty else { return }
-            startCheck(ids, what: ids.count == 1 ? "#\(ids[0])" : "\(ids.count) accounts", &effects)
+            startCheck(ids, what: ids.count == 1 ? "#\(ids[0])" : msg(one: "{1} account", many: "{1} accounts", count: ids.count, ids.count), &effects)
             return
         }
         let due = accounts.filter { CheckSession.isDue($0, now: now) }
         if due.isEmpty {
             let n = accountsPage.shown.count
-            message = "every account was checked within the last day; R again checks "
-                + (n == 1 ? "#\(accountsPage.shownIDs[0])" : "the \(n) shown") + " anyway"
+            message = n == 1 ? msg("every account was checked within the last day; R again checks #{1} anyway", accountsPage.shownIDs[0])
+                : msg("every account was checked within the last day; R again checks the {1} shown anyway", n)
             forceArmed = n > 0
             return
         }
-        startCheck(due.map(\.id), what: "\(due.count) due account\(due.count == 1 ? "" : "s")", &effects)
+        startCheck(due.map(\.id), what: msg(one: "{1} due account", many: "{1} due accounts", count: due.count, due.count), &effects)
     }
 
     mutating func startCheck(_ ids: [Int], what: String, _ effects: inout [UIEffect]) {
         guard check == nil else { return }
-        check = "checking \(what)…"
+        check = msg("checking {1}…", what)
         effects.append(.check(ids: ids, what: what))
     }
 
@@ -177,7 +177,7 @@ extension UIState {
             let chosen = p.chosen
             stack.removeLast()
             pickPage = nil
-            guard !chosen.isEmpty else { message = "nothing was picked; nothing was added"; return }
+            guard !chosen.isEmpty else { message = msg("nothing was picked; nothing was added"); return }
             effects.append(.importPicked(chosen))
         default: break
         }

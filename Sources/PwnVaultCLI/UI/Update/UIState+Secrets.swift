@@ -3,11 +3,11 @@ import PwnVaultCore
 /// Passphrases and the revealed account: `v`, `n` (a new account, typed without echo), the idle lock.
 extension UIState {
     mutating func startReveal(_ id: Int) {
-        if let shareReason { message = "reveal is refused in share mode (\(shareReason))"; return }
+        if let shareReason { message = msg("reveal is refused in share mode ({1})", shareReason); return }
         if let alternateScreen, alternateScreen != .works {
-            message = "nothing revealed (GNU screen's scrollback would keep it)"
-            notice = "reveal is refused: " + AlternateScreenProbe.problem(confirmed: alternateScreen == .ignored)
-                + ". Fix: " + AlternateScreenProbe.fix
+            message = msg("nothing revealed (GNU screen's scrollback would keep it)")
+            notice = msg("reveal is refused: {1}. Fix: {2}", AlternateScreenProbe.problem(confirmed: alternateScreen == .ignored),
+                         AlternateScreenProbe.fix)
             return
         }
         asking = Asking(purpose: .reveal(id: id), field: SecretField())
@@ -21,7 +21,7 @@ extension UIState {
         case .escape:
             _ = asking.field.take()
             self.asking = nil
-            message = asking.purpose == .add ? "nothing added" : "nothing revealed"
+            message = asking.purpose == .add ? msg("nothing added") : msg("nothing revealed")
         case .enter:
             self.asking = nil
             switch asking.purpose {
@@ -50,7 +50,8 @@ extension UIState {
     /// The one line shown while locked; nil for the screen's own (nothing was revealed).
     var lockedLine: String? {
         guard revealedSomething else { return nil }
-        return (unlockFailed ? "wrong passphrase. " : "") + "locked: something was revealed, so type the passphrase and press Enter (not shown)."
+        return unlockFailed ? msg("wrong passphrase. locked: something was revealed, so type the passphrase and press Enter (not shown).")
+            : msg("locked: something was revealed, so type the passphrase and press Enter (not shown).")
     }
 
     /// A key while locked: once something was revealed, the passphrase (Enter asks the runner to try it).

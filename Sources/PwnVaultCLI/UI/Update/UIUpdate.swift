@@ -56,7 +56,8 @@ extension UIState {
         case let .checkEnded(closing):
             check = nil
             // "could not save: …" stays: it matters more.
-            if message?.hasPrefix("could not save") != true { message = closing }
+            let saveFailed = message.map { $0.hasPrefix(msg("could not save: {1}", "")) || $0 == msg("could not save the vault") } ?? false
+            if !saveFailed { message = closing }
         }
     }
 

@@ -14,12 +14,12 @@ enum UIView {
             out.append(bar(state.catalogPage.title, columns))
             out += state.catalogPage.view(width: columns, height: listHeight)
         case let .result(page):
-            out.append(bar("pwnvault · Result", columns))
+            out.append(bar(msg("pwnvault · Result"), columns))
             var text = ResultPage.rows(state, id: page.id, width: columns - 1)
             if let opens = page.opens(state) { text.append(UIRow("")); text.append(UIRow(opens, .bold)) }
             out += page.text.visible(text, height: pageHeight)
         case let .detail(page):
-            out.append(bar("pwnvault · Breach", columns))
+            out.append(bar(msg("pwnvault · Breach"), columns))
             out += page.text.visible(DetailPage.rows(state, name: page.name, width: columns - 1), height: pageHeight)
         case .pick:
             if let pick = state.pickPage {
@@ -27,11 +27,11 @@ enum UIView {
                 out += pick.view(width: columns, height: listHeight, disclosure: state.disclosure)
             }
         case let .help(page):
-            out.append(bar("pwnvault · Keys", columns))
+            out.append(bar(msg("pwnvault · Keys"), columns))
             out += page.text.visible(HelpPage.lines.map { UIRow($0) }, height: pageHeight)
         }
         if let revealed = state.revealed {
-            out = [bar("pwnvault · Revealed #\(revealed.id)", columns)] + revealed.pager.view(columns: columns, rows: rows - 2).map { UIRow($0) }
+            out = [bar(msg("pwnvault · Revealed #{1}", revealed.id), columns)] + revealed.pager.view(columns: columns, rows: rows - 2).map { UIRow($0) }
         }
         while out.count < rows - 1 { out.append(UIRow()) }
         out = Array(out.prefix(rows - 1))
@@ -55,19 +55,19 @@ enum UIView {
     }
 
     static func statusLine(_ state: UIState, _ columns: Int) -> UIRow {
-        let right = state.shareReason != nil ? " SHARE MODE " : ""
+        let right = state.shareReason != nil ? msg(" SHARE MODE ") : ""
         let room = max(0, columns - TerminalCells.width(right))
         var left: String
         if let asking = state.asking, case let .reveal(id) = asking.purpose {
-            left = "passphrase to reveal #\(id) (not shown as you type; Enter, Esc cancels): "
+            left = msg("passphrase to reveal #{1} (not shown as you type; Enter, Esc cancels): ", id)
         } else if let asking = state.asking, case .add = asking.purpose {
-            left = "new account: e-mail, phone or username (not shown as you type; Enter adds, Esc cancels): "
+            left = msg("new account: e-mail, phone or username (not shown as you type; Enter adds, Esc cancels): ")
         } else if let revealed = state.revealed {
-            left = "#\(revealed.id) revealed: ↑↓ PgUp PgDn Home End scroll, / find; any other key hides it (at most \(Int(state.revealSeconds)) s)"
+            left = msg("#{1} revealed: ↑↓ PgUp PgDn Home End scroll, / find; any other key hides it (at most {2} s)", revealed.id, Int(state.revealSeconds))
         } else if let path = state.typingPath {
-            left = "import a vCard: path " + path + "▏  (Enter reads it, Esc cancels)"
-        } else if state.accountsPage.typing { left = "filter: " + state.accountsPage.filter + "▏  (Enter keeps it, Esc clears)" }
-        else if state.catalogPage.typing { left = "search: " + state.catalogPage.query + "▏  (Enter keeps it, Esc clears)" }
+            left = msg("import a vCard: path {1}▏  (Enter reads it, Esc cancels)", path)
+        } else if state.accountsPage.typing { left = msg("filter: {1}▏  (Enter keeps it, Esc clears)", state.accountsPage.filter) }
+        else if state.catalogPage.typing { left = msg("search: {1}▏  (Enter keeps it, Esc clears)", state.catalogPage.query) }
         else if let check = state.check { left = check }
         else if let message = state.message { left = message }
         else { left = Footer.line(keys(state.page), width: room) }
@@ -79,21 +79,23 @@ enum UIView {
     static func keys(_ page: UIState.Page) -> [Footer.Key] {
         switch page {
         case .accounts:
-            return [.init("↑↓/jk", "move", 6), .init("Enter", "result", 2), .init("/", "filter", 3), .init("c", "catalog", 4),
-                    .init("r", "check", 3), .init("R", "check due", 5), .init("v", "reveal", 4), .init("?", "keys", 0), .init("q", "quit", 0)]
+            return [.init("↑↓/jk", msg("move"), 6), .init("Enter", msg("result"), 2), .init("/", msg("filter"), 3), .init("c", msg("catalog"), 4),
+                    .init("r", msg("check"), 3), .init("R", msg("check due"), 5), .init("v", msg("reveal"), 4), .init("?", msg("keys"), 0),
+                    .init("q", msg("quit"), 0)]
         case .catalog:
-            return [.init("↑↓/jk", "move", 5), .init("Enter", "detail", 2), .init("/", "search", 2), .init("s", "sort", 3),
-                    .init("Esc", "back", 1), .init("?", "keys", 0), .init("q", "quit", 0)]
+            return [.init("↑↓/jk", msg("move"), 5), .init("Enter", msg("detail"), 2), .init("/", msg("search"), 2), .init("s", msg("sort"), 3),
+                    .init("Esc", msg("back"), 1), .init("?", msg("keys"), 0), .init("q", msg("quit"), 0)]
         case .result:
-            return [.init("↑↓", "scroll", 5), .init("Enter", "breach", 2), .init("Tab", "next breach", 4), .init("a", "acknowledge", 2),
-                    .init("r", "check", 3), .init("Esc", "back", 1), .init("?", "keys", 0), .init("q", "quit", 0)]
+            return [.init("↑↓", msg("scroll"), 5), .init("Enter", msg("breach"), 2), .init("Tab", msg("next breach"), 4),
+                    .init("a", msg("acknowledge"), 2), .init("r", msg("check"), 3), .init("Esc", msg("back"), 1), .init("?", msg("keys"), 0),
+                    .init("q", msg("quit"), 0)]
         case .detail:
-            return [.init("↑↓", "scroll", 2), .init("Esc", "back", 1), .init("?", "keys", 0), .init("q", "quit", 0)]
+            return [.init("↑↓", msg("scroll"), 2), .init("Esc", msg("back"), 1), .init("?", msg("keys"), 0), .init("q", msg("quit"), 0)]
         case .help:
-            return [.init("↑↓", "scroll", 2), .init("Esc", "back", 1), .init("q", "quit", 0)]
+            return [.init("↑↓", msg("scroll"), 2), .init("Esc", msg("back"), 1), .init("q", msg("quit"), 0)]
         case .pick:
-            return [.init("↑↓/jk", "move", 5), .init("Space", "pick", 1), .init("*", "all/none", 3), .init("Enter", "import the picked", 1),
-                    .init("Esc", "cancel", 2), .init("?", "keys", 0), .init("q", "quit", 0)]
+            return [.init("↑↓/jk", msg("move"), 5), .init("Space", msg("pick"), 1), .init("*", msg("all/none"), 3),
+                    .init("Enter", msg("import the picked"), 1), .init("Esc", msg("cancel"), 2), .init("?", msg("keys"), 0), .init("q", msg("quit"), 0)]
         }
     }
 }
