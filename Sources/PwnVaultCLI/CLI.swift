@@ -134,11 +134,11 @@ extension CLI {
     /// (looked for only when something is shown on a terminal, and not with `--no-share`).
     static func shareMode(_ parsed: ParsedArguments, settings: Settings, environment: [String: String],
                           terminal: TerminalCapabilities,
-                          detect: ([String: String]) -> ShareModeReason?) -> String? {
-        if parsed.has(GlobalOptions.share) { return "--share" }
-        if settings.shareMode { return "\(Settings.shareVariable) is set" }
+                          detect: ([String: String]) -> ShareModeReason?) -> ShareModeReason? {
+        if parsed.has(GlobalOptions.share) { return ShareModeReason("--share") }
+        if settings.shareMode { return ShareModeReason { msg("{1} is set", Settings.shareVariable) } }
         guard !parsed.has(GlobalOptions.noShare), terminal.stdoutIsTerminal || terminal.stderrIsTerminal else { return nil }
-        return detect(environment)?.description
+        return detect(environment)
     }
 }
 

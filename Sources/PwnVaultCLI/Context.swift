@@ -14,7 +14,7 @@ struct Context {
     /// The run's one HTTP transport (libcurl, loaded at the first request): every HIBP request goes through it.
     let transport: any HTTPTransport
     /// Why share mode is on (`--share`, `PWNVAULT_SHARE`, a detected shared terminal), or nil.
-    let shareReason: String?
+    let shareReason: ShareModeReason?
 
     var json: Bool { arguments.has(GlobalOptions.json) }
     /// Phone numbers read in the locale's region (`add` and `import` take `--region`: `RegionOption`).

@@ -34,7 +34,7 @@ final class LocalizationEndToEndTests: XCTestCase {
         let chinese = ["LANG": "zh_CN.UTF-8", "LOCPATH": prepared.locpath, "TEXTDOMAINDIR": prepared.catalogs]
         let typo = s.run(["lst"], env: chinese)
         XCTAssertEqual(typo.status, 2)
-        XCTAssertEqual(typo.stderr, "pwnvault: error: 未知命令“lst”\npwnvault: hint: 您是指“list”吗？（参见“pwnvault help”）\n")
+        XCTAssertEqual(typo.stderr, "pwnvault: 错误：未知命令 'lst'\npwnvault: 提示：您是指 'list' 吗？（参见 'pwnvault help'）\n")
         let english = s.run(["lst"], env: ["LANG": "C", "TEXTDOMAINDIR": prepared.catalogs])
         XCTAssertEqual(english.stderr, "pwnvault: error: unknown command 'lst'\npwnvault: hint: did you mean 'list'? (see 'pwnvault help')\n")
         let unknown = s.run(["lst"], env: ["LANG": "xx_YY.UTF-8", "LOCPATH": prepared.locpath, "TEXTDOMAINDIR": prepared.catalogs])
@@ -44,7 +44,7 @@ final class LocalizationEndToEndTests: XCTestCase {
 
         s.initVault()
         let status = s.run(["status"], env: chinese)
-        XCTAssertTrue(status.stdout.contains("messages:") && status.stdout.contains("zh_CN (\(prepared.catalogs))"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("消息语言：") && status.stdout.contains("zh_CN (\(prepared.catalogs))"), status.stdout)
         XCTAssertTrue(s.run(["status"]).stdout.contains("English (built in)"))
         let json = try JSONSerialization.jsonObject(with: Data(s.run(["status", "--json"], env: chinese).stdout.utf8)) as? [String: Any]
         XCTAssertEqual(json?["unlockedWith"] as? String, "keyring", "JSON values stay as they are")

@@ -56,6 +56,7 @@ final class ChineseProseTests: XCTestCase {
         示例：
           pwnvault reveal '#3' --timeout 10   查看账户 #3，持续 10 秒
           pwnvault reveal --unredacted > accounts.txt
+          pwnvault check --all && echo nothing to deal with
 
         取值：never, clean, breached, failed, new（参见 'pwnvault help list'，或运行 pwnvault check --all --force）
         详见 https://haveibeenpwned.com/API/v3 与 Have I Been Pwned 的文档。
@@ -65,7 +66,7 @@ final class ChineseProseTests: XCTestCase {
         XCTAssertTrue(report.isChinese, report.description)
         XCTAssertTrue(report.englishRuns.isEmpty, report.description)
 
-        let errors = "pwnvault: error: 未知命令“lst”\npwnvault: hint: 您是指“list”吗？（参见“pwnvault help”）\n"
+        let errors = "pwnvault: 错误：未知命令 'lst'\npwnvault: 提示：您是指 'list' 吗？（参见 'pwnvault help'）\n"
         XCTAssertTrue(ChineseProse.report(errors).isChinese)
 
         // Data is printed as it is: a breach title or a label of several English words is named by the caller.

@@ -72,6 +72,8 @@ public enum ChineseProse {
 
     /// The line with what is not prose replaced by spaces (see the type's comment).
     static func withoutNonProse(_ line: String) -> String {
+        // A line that is one command (an example in help, `pwnvault check --all && echo …`) is code.
+        if line.trimmingCharacters(in: .whitespaces).hasPrefix("pwnvault "), !containsIdeograph(line) { return mark }
         var s = line
         let patterns = [
             // The program's own prefix: "pwnvault: error: ", "pwnvault: hint: " (kept ASCII for scripts).

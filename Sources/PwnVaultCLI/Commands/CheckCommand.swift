@@ -297,7 +297,7 @@ enum CheckCommand: Command {
         }
         if result.hasAnswer, let failure = result.lastFailure {
             // The saved answer is kept: say so, by count only (it is not news).
-            return who + "  " + msg("{1}; kept the result of {2}: {3}", c.styled(msg("not checked: {1}", failure.message), .yellow),
+            return who + "  " + msg("{1}; kept the result of {2}: {3}", c.styled(msg("not checked: {1}", o.attemptErrorText ?? failure.message), .yellow),
                                     result.checkedAt.map(StateText.time) ?? msg("an earlier check"), StateText.of(o.known, result))
         }
         let newMark = c.styled(msg("NEW"), .bold)
@@ -328,7 +328,7 @@ enum CheckCommand: Command {
             let found = c.styled(msg("no breach found"), .green)
             return who + "  " + (extras.isEmpty ? found : msg("{1}, but {2}", found, extras.joined(separator: msg("; "))))
         case .error:
-            return who + "  " + c.styled(msg("not checked: {1}", result.errorMessage ?? msg("error")), .yellow)
+            return who + "  " + c.styled(msg("not checked: {1}", o.attemptErrorText ?? result.errorMessage ?? msg("error")), .yellow)
         case .neverChecked:
             return who + "  " + msg("never checked")
         }

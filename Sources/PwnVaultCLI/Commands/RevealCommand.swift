@@ -53,7 +53,7 @@ enum RevealCommand: Command {
         let c = context.console
         let unredacted = context.arguments.has(Self.unredacted)
         if let reason = context.shareReason {
-            throw RevealRefusal.shareMode(reason: reason)
+            throw RevealRefusal.shareMode(reason: reason.description)
         }
         // TERM=dumb on a real terminal: neither a pipe nor a file, and no private screen either (its
         // scrollback would keep whatever was written). Said as it is, never taken for a pipe.
@@ -150,7 +150,8 @@ enum RevealCommand: Command {
                                         stealerLogSites: Disclosure.revealedStealerLogSites($0, grant: grant)) })
         } else {
             for a in chosen {
-                c.out(RevealedLines.fields(for: a, status: StateText.of(a), catalog: catalog, grant: grant).joined(separator: "\t"))
+                // A file for scripts: its words stay English whatever the language, like --json.
+                c.out(Messages.english { RevealedLines.fields(for: a, status: StateText.of(a), catalog: catalog, grant: grant) }.joined(separator: "\t"))
             }
         }
         return .success

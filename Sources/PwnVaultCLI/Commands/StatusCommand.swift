@@ -14,7 +14,7 @@ enum StatusCommand: Command {
         let session = try context.openVault()
         var report = StatusReport(session: session, keyringNote: nil, absolutePaths: context.json)
         report.keyring = context.settings.keyring == .none ? nil : context.keyring.provider().identifier
-        report.shareMode = context.shareReason
+        report.shareMode = context.shareReason?.english
         report.messages = Gettext.loaded?.catalog.map { "\($0.language) (\($0.folder))" }
         if context.json {
             try context.console.json(report)
@@ -37,7 +37,7 @@ enum StatusCommand: Command {
             } ?? msg(one: "Argon2id, {1} pass, {2} MiB", many: "Argon2id, {1} passes, {2} MiB", count: passes, passes, mebibytes)),
             (msg("format:"), msg("version {1}, vault id {2}", report.formatVersion, report.vaultID)),
             (msg("backup:"), report.backup ?? msg("none yet (made at the first change)")),
-            (msg("share mode:"), report.shareMode.map { msg("on ({1})", $0) } ?? msg("off")),
+            (msg("share mode:"), context.shareReason.map { msg("on ({1})", $0) } ?? msg("off")),
             (msg("messages:"), report.messages ?? msg("English (built in)")),
         ]
         let w = rows.map { TerminalCells.width($0.0) }.max()!

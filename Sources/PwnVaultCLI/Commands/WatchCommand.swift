@@ -194,7 +194,7 @@ enum WatchCommand: Command {
         }
         try announce(news, notify: notify, catalog: catalog, session: session, console: c)
         for o in report.outcomes where o.attemptFailed {
-            c.note(msg("#{1} not checked: {2}", o.entry.account?.id ?? 0, o.attemptError ?? msg("error")))
+            c.note(msg("#{1} not checked: {2}", o.entry.account?.id ?? 0, o.attemptErrorText ?? msg("error")))
         }
         if let stop {
             c.error(stop)

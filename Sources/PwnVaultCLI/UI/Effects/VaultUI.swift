@@ -19,7 +19,7 @@ final class VaultUI: FullScreenApp {
         self.context = context
         self.session = session
         state = UIState(accounts: session.payload.accounts, catalog: catalog, policy: context.console.policy,
-                        shareReason: context.shareReason, colors: context.console.colors)
+                        shareReason: context.shareReason?.description, colors: context.console.colors)
     }
 
     /// Sends `event` through the update and does what it asks; what the effects report goes the same way.
