@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes po/pwnvault.pot: every message the Swift sources pass to msg(...) (Text/Messages.swift).
+"""Writes po/pwnvault.pot: every message the Swift sources pass to msg(...) or phrase(...) (Text/Messages.swift).
 
 xgettext reads no Swift, so this is the extractor: it finds `msg("…"` and `msg(one: "…", many: "…"` in
 Sources/**/*.swift, decodes the Swift string literal (escapes, multi-line literals with their indentation
@@ -80,7 +80,7 @@ def read_literal(text, pos, path):
     return decode_escapes(text[pos + 1:i], path, line), i + 1
 
 
-CALL = re.compile(r'\bmsg\(\s*(one:\s*)?')
+CALL = re.compile(r'\b(?:msg|phrase)\(\s*(one:\s*)?')
 
 
 def extract(repo):

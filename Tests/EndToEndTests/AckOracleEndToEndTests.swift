@@ -29,8 +29,7 @@ final class AckOracleEndToEndTests: XCTestCase {
                       "out.person@example.com": {"breaches": ["Adobe"], "ownerVerified": true}}}
         """)
         s = try Sandbox(keyring: false)
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         // The same vault path twice: #1 in every sensitive breach, then #1 in none of them.
         inVault = try vault(with: "in.person@example.com")
         outVault = try vault(with: "out.person@example.com")

@@ -28,8 +28,7 @@ final class ChineseEndToEndTests: XCTestCase {
         _ = try ChineseLocale.require()
         server = try FakeHIBP(fixtures: Self.fixtures)
         s = try Sandbox(keyring: false)
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         s.initVault()
         XCTAssertEqual(s.run(["add", "pwned-zanzibar@example.com", "--label", "Quokka"]).status, 0)
         XCTAssertEqual(s.run(["add", "clean-wombat@example.org", "pwned-numbat@example.net"]).status, 0)

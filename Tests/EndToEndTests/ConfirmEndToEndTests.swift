@@ -142,8 +142,7 @@ final class ConfirmEndToEndTests: XCTestCase {
                       "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
         """)
         let s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         s.initVault()
         XCTAssertEqual(s.run(["add", "kim@example.com"]).status, 0)
         XCTAssertEqual(s.run(["add", "lee@example.com"]).status, 0)

@@ -55,8 +55,7 @@ class DisclosureMatrixTests: XCTestCase {
         // #1's owner verified the address, so HIBP shows it its sensitive breach too.
         server = try FakeHIBP(fixtures: #"{"accounts": {"sensitive.person@example.com": {"breaches": ["VelvetRendezvous", "Adobe"], "ownerVerified": true}}}"#)
         s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         s.environment["NO_COLOR"] = nil
         // A long result on a terminal goes through the pager: `cat` passes on exactly what pwnvault wrote,
         // where less would add its own screen controls to the bytes under test.
@@ -146,10 +145,15 @@ class DisclosureMatrixTests: XCTestCase {
         XCTAssertGreaterThan(runs, 60)
     }
 
+    /// Whether the runs' sentences are English (a subclass reruns the matrix in another language, where
+    /// only what does not depend on it is compared).
+    class var speaksEnglish: Bool { true }
+
     /// The gate still says what it may: the counts, the harmless breach, the masked account on a terminal.
     func testTheGateStillTellsWhatItMay() throws {
         let piped = s.run(["check", "#1"])
-        XCTAssertTrue(piped.stdout.contains("pwned in 2 breaches: Adobe, 1 sensitive breach (not named)"), piped.stdout)
+        XCTAssertTrue(piped.stdout.contains("Adobe"), piped.stdout)
+        if Self.speaksEnglish { XCTAssertTrue(piped.stdout.contains("pwned in 2 breaches: Adobe, 1 sensitive breach (not named)"), piped.stdout) }
         let checked = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.run(["check", "#1", "--json"]).stdout.utf8)) as? [String: Any])
         let row = try XCTUnwrap((checked["results"] as? [[String: Any]])?.first)
         XCTAssertEqual(row["breaches"] as? [String], ["Adobe"])
@@ -162,14 +166,15 @@ class DisclosureMatrixTests: XCTestCase {
         XCTAssertEqual(json[3]["label"] as? String, "Dad ••• •••")
         let shown = s.runOnTerminal(["show", "#1"]).stdout
         XCTAssertTrue(shown.contains("s•••n@e•••.com"), shown)
-        XCTAssertTrue(shown.contains("1 sensitive breach (not named)"), shown)
+        XCTAssertTrue(shown.contains("Adobe"), shown)
+        if Self.speaksEnglish { XCTAssertTrue(shown.contains("1 sensitive breach (not named)"), shown) }
         let added = s.run(["add", "eve@example.com", "--label", "eve@example.com"])
         XCTAssertEqual(added.status, 2)
-        XCTAssertTrue(added.stderr.contains("the label cannot be used: it contains an e-mail address"), added.stderr)
+        if Self.speaksEnglish { XCTAssertTrue(added.stderr.contains("the label cannot be used: it contains an e-mail address"), added.stderr) }
         XCTAssertFalse(added.stderr.contains("eve@"), added.stderr)
         let user = s.run(["add", "zed_the_user", "--label", "ZED_THE_USER main"])
         XCTAssertEqual(user.status, 2, user.all)
-        XCTAssertTrue(user.stderr.contains("it contains the account it labels"), user.stderr)
+        if Self.speaksEnglish { XCTAssertTrue(user.stderr.contains("it contains the account it labels"), user.stderr) }
     }
 
     func testEveryCommandIsInTheMatrix() throws {

@@ -17,8 +17,7 @@ final class DomainUnusableAliasEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         server = try FakeHIBP()
         s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         for alias in [Self.spaced, Self.doubleAt, Self.long] {
             server.control("/__control/accounts", #"{"account": "\#(alias)@\#(Self.domain)", "breaches": ["Adobe"]}"#)
         }

@@ -14,8 +14,7 @@ final class FirstHourEndToEndTests: XCTestCase {
                       "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
         """)
         s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
     }
 
     override func tearDown() { server = nil; s = nil }

@@ -12,8 +12,7 @@ final class KAnonymityEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         server = try FakeHIBP()
         s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         s.environment["PWNVAULT_K_ANONYMITY"] = "auto"
         // HIBP knows its accounts; the fake can list only those it was told about.
         for account in accounts {

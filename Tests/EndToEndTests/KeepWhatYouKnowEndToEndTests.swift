@@ -10,8 +10,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
 
     private func makeSandbox(_ server: FakeHIBP) throws -> Sandbox {
         let s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         return s
     }
 

@@ -17,8 +17,7 @@ final class MonitorEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         server = try FakeHIBP()
         s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
     }
 
     override func tearDown() { server = nil; s = nil }

@@ -21,8 +21,7 @@ final class RevealScrollEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         server = try FakeHIBP()
         s = try Sandbox(keyring: false)
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         for (i, name) in Self.breaches.enumerated() {
             let date = String(format: "2020-01-%02d", 1 + i % 28)
             server.control("/__control/breaches", #"{"Name": "\#(name)", "Title": "\#(name)", "BreachDate": "\#(date)", "IsSensitive": \#(Self.sensitive.contains(name))}"#)

@@ -19,8 +19,7 @@ final class TermFitEndToEndTests: XCTestCase {
         let fixtures = s.writeFile("fixtures.json", Self.fixtures)
         let catalog = Paths.root.appendingPathComponent("tools/fake-hibp/catalog-real-style.json").path
         server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--catalog", catalog, "--fixtures", fixtures])
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         s.initVault()
         XCTAssertEqual(s.run(["add", "rc@example.com", "--label", "张三（工作）"]).status, 0)
         XCTAssertEqual(s.run(["add", "bob@example.org", "--label", "🙂 emoji"]).status, 0)

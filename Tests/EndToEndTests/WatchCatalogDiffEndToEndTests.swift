@@ -21,8 +21,7 @@ final class WatchCatalogDiffEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         server = try FakeHIBP()
         s = try Sandbox()
-        s.environment["PWNVAULT_API_URL"] = server.apiURL
-        s.environment["HIBP_API_KEY"] = FakeHIBP.key
+        s.use(server)
         s.environment["PWNVAULT_K_ANONYMITY"] = "off"
     }
 

@@ -51,7 +51,7 @@ struct BreachRendering {
     /// Everything the catalog says about one breach (`breach NAME`), and what to do if one's
     /// account is in it.
     func details(_ b: Breach) -> [String] {
-        let flags = Self.allFlags(b).map(Self.flagText)
+        let flags = Self.allFlags(b).map(Messages.shown)
         var lines = console.wrapped(console.styled(Sanitizer.singleLine(b.title), .bold)
                                     + (b.domain.isEmpty ? "" : "  (\(Sanitizer.singleLine(b.domain)))")) + [""]
         // The labels padded to the widest and two cells more, in terminal cells (a translation may be wider).
@@ -120,33 +120,17 @@ struct BreachRendering {
         return f
     }
 
-    /// A flag of `allFlags` (the JSON's English word) in the reader's language.
-    static func flagText(_ flag: String) -> String {
-        switch flag {
-        case "verified": return msg("verified")
-        case "unverified": return msg("unverified")
-        case "sensitive": return msg("sensitive")
-        case "fabricated": return msg("fabricated")
-        case "spam list": return msg("spam list")
-        case "malware": return msg("malware")
-        case "stealer log": return msg("stealer log")
-        case "retired": return msg("retired")
-        case "subscription-free": return msg("subscription-free")
-        default: return flag
-        }
-    }
-
-    /// Every flag that is set, for `--json` and `breach` (there through `flagText`): the same words,
-    /// `verified` included. Never translated: the JSON's values stay English.
+    /// Every flag that is set, for `--json` and `breach` (there through `Messages.shown`): the same
+    /// words, `verified` included, as English phrases: the JSON's values stay English.
     static func allFlags(_ b: Breach) -> [String] {
-        var f = [b.isVerified ? "verified" : "unverified"]
-        if b.isSensitive { f.append("sensitive") }
-        if b.isFabricated { f.append("fabricated") }
-        if b.isSpamList { f.append("spam list") }
-        if b.isMalware { f.append("malware") }
-        if b.isStealerLog { f.append("stealer log") }
-        if b.isRetired { f.append("retired") }
-        if b.isSubscriptionFree { f.append("subscription-free") }
+        var f = [b.isVerified ? phrase("verified") : phrase("unverified")]
+        if b.isSensitive { f.append(phrase("sensitive")) }
+        if b.isFabricated { f.append(phrase("fabricated")) }
+        if b.isSpamList { f.append(phrase("spam list")) }
+        if b.isMalware { f.append(phrase("malware")) }
+        if b.isStealerLog { f.append(phrase("stealer log")) }
+        if b.isRetired { f.append(phrase("retired")) }
+        if b.isSubscriptionFree { f.append(phrase("subscription-free")) }
         return f
     }
 

@@ -68,7 +68,7 @@ public struct BreachCatalogCache: Sendable {
                              breaches: catalog.breaches)
         let data: Data
         do { data = try JSONEncoder().encode(file) } catch {
-            throw BreachCatalogError.writeFailed(path: fileURL.path, reason: "the catalog could not be encoded")
+            throw BreachCatalogError.writeFailed(path: fileURL.path, reason: phrase("the catalog could not be encoded"))
         }
         try PrivateCacheFolder(directory: directory).write(data, as: Self.fileName)
     }

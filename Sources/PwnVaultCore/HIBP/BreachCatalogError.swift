@@ -13,7 +13,7 @@ extension BreachCatalogError: UserFacingError {
         switch self {
         case .noCacheDirectory: return msg("no folder for the breach catalog cache ($XDG_CACHE_HOME and $HOME are unset)")
         case let .unsafeCacheDirectory(path): return msg("refusing to use the cache folder {1}: it is not a private folder of this user", path)
-        case let .writeFailed(path, reason): return msg("could not save the breach catalog to {1}: {2}", path, Self.text(ofReason: reason))
+        case let .writeFailed(path, reason): return msg("could not save the breach catalog to {1}: {2}", path, Messages.shown(reason))
         }
     }
 
@@ -26,13 +26,4 @@ extension BreachCatalogError: UserFacingError {
     }
 
     public var exitStatus: ExitStatus { .vault }
-
-    /// Our own reasons are kept in English (the error may be written as JSON) and translated when read.
-    static func text(ofReason reason: String) -> String {
-        switch reason {
-        case "the catalog could not be encoded": return msg("the catalog could not be encoded")
-        case "the folder could not be created": return msg("the folder could not be created")
-        default: return reason
-        }
-    }
 }

@@ -263,7 +263,7 @@ public struct CheckScheduler: Sendable {
                     return .finished(started, .failure(error))
                 } catch {
                     if Task.isCancelled { return .cancelled }
-                    return .finished(started, .failure(.transport(reason: "the request failed")))
+                    return .finished(started, .failure(.transport(reason: phrase("the request failed"))))
                 }
             }
         }

@@ -47,16 +47,16 @@ public struct CurlTransport: HTTPTransport {
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
-            throw HTTPTransportError.invalidRequest(reason: "only http and https addresses are supported")
+            throw HTTPTransportError.invalidRequest(reason: phrase("only http and https addresses are supported"))
         }
         guard request.method == "GET" else {
-            throw HTTPTransportError.invalidRequest(reason: "only GET requests are supported")
+            throw HTTPTransportError.invalidRequest(reason: phrase("only GET requests are supported"))
         }
         var lines: [[UInt8]] = []
         defer { for i in lines.indices { lines[i].withUnsafeMutableBufferPointer { $0.initialize(repeating: 0) } } }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             guard Self.isSafeHeader(name: name, value: Array(value.utf8)) else {
-                throw HTTPTransportError.invalidRequest(reason: "a header field holds characters http does not allow")
+                throw HTTPTransportError.invalidRequest(reason: phrase("a header field holds characters http does not allow"))
             }
             lines.append(Self.headerLine(name, Array(value.utf8)))
         }
@@ -65,7 +65,7 @@ public struct CurlTransport: HTTPTransport {
                 Self.isSafeHeader(name: name, value: Array(bytes)) ? Self.headerLine(name, Array(bytes)) : nil
             }
             guard let line else {
-                throw HTTPTransportError.invalidRequest(reason: "a secret header field holds characters http does not allow")
+                throw HTTPTransportError.invalidRequest(reason: phrase("a secret header field holds characters http does not allow"))
             }
             lines.append(line)
         }
@@ -76,7 +76,7 @@ public struct CurlTransport: HTTPTransport {
                 pwv_http_new(url, pointers.baseAddress, pointers.count, Int(milliseconds), maxBodyBytes)
             }
         }
-        guard let transfer else { throw HTTPTransportError.connection(reason: "out of memory") }
+        guard let transfer else { throw HTTPTransportError.connection(reason: phrase("out of memory")) }
         if let gap = CheckScheduler.wireSpacing {
             pwv_http_set_gap(transfer, gap.components.seconds * 1_000_000_000 + gap.components.attoseconds / 1_000_000_000)
         }
@@ -158,15 +158,15 @@ public struct CurlTransport: HTTPTransport {
         case PWV_HTTP_TIMEOUT: return HTTPTransportError.timeout
         case PWV_HTTP_TOO_LARGE: return HTTPTransportError.bodyTooLarge(limit: limit)
         case PWV_HTTP_CANCELLED: return CancellationError()
-        case PWV_HTTP_DNS: return HTTPTransportError.unreachable(reason: "the host name could not be resolved")
-        case PWV_HTTP_REFUSED: return HTTPTransportError.unreachable(reason: "the connection was refused")
-        case PWV_HTTP_TLS: return HTTPTransportError.unreachable(reason: "the tls handshake failed")
-        case PWV_HTTP_CERTIFICATE: return HTTPTransportError.unreachable(reason: "the server's certificate is not trusted")
-        case PWV_HTTP_LOST: return HTTPTransportError.connection(reason: "the connection was lost")
-        case PWV_HTTP_NOT_HTTP: return HTTPTransportError.connection(reason: "the server's answer was not valid http")
-        case PWV_HTTP_PROXY: return HTTPTransportError.unreachable(reason: "the proxy could not be used")
-        case PWV_HTTP_UNAVAILABLE: return HTTPTransportError.unreachable(reason: "libcurl (libcurl4) could not be loaded")
-        case PWV_HTTP_INVALID: return HTTPTransportError.invalidRequest(reason: "the address cannot be requested")
+        case PWV_HTTP_DNS: return HTTPTransportError.unreachable(reason: phrase("the host name could not be resolved"))
+        case PWV_HTTP_REFUSED: return HTTPTransportError.unreachable(reason: phrase("the connection was refused"))
+        case PWV_HTTP_TLS: return HTTPTransportError.unreachable(reason: phrase("the tls handshake failed"))
+        case PWV_HTTP_CERTIFICATE: return HTTPTransportError.unreachable(reason: phrase("the server's certificate is not trusted"))
+        case PWV_HTTP_LOST: return HTTPTransportError.connection(reason: phrase("the connection was lost"))
+        case PWV_HTTP_NOT_HTTP: return HTTPTransportError.connection(reason: phrase("the server's answer was not valid http"))
+        case PWV_HTTP_PROXY: return HTTPTransportError.unreachable(reason: phrase("the proxy could not be used"))
+        case PWV_HTTP_UNAVAILABLE: return HTTPTransportError.unreachable(reason: phrase("libcurl (libcurl4) could not be loaded"))
+        case PWV_HTTP_INVALID: return HTTPTransportError.invalidRequest(reason: phrase("the address cannot be requested"))
         default: return HTTPTransportError.connection(reason: "network error (code \(curlCode))")
         }
     }

@@ -158,7 +158,7 @@ public struct HIBPClient: Sendable {
         if !query.isEmpty {
             text += "?" + query.map { Self.percentEncode($0.0) + "=" + Self.percentEncode($0.1) }.joined(separator: "&")
         }
-        guard let url = URL(string: text) else { throw HIBPError.transport(reason: "the api address is not a valid URL") }
+        guard let url = URL(string: text) else { throw HIBPError.transport(reason: phrase("the api address is not a valid URL")) }
         var secrets: [String: SecretBytes] = [:]
         if needsKey {
             guard let apiKey else { throw HIBPError.missingAPIKey }
@@ -182,7 +182,7 @@ public struct HIBPClient: Sendable {
             throw CancellationError()
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            throw HIBPError.transport(reason: "network error")
+            throw HIBPError.transport(reason: phrase("network error"))
         }
         if let error = Self.error(for: response, apiKey: apiKey, subject: .of(endpoint: path.first ?? "")) { throw error }
         return response

@@ -98,8 +98,8 @@ extension HIBPError: UserFacingError {
         case .unavailable: return msg("Have I Been Pwned is unavailable (503)")
         case let .unexpectedStatus(code): return msg("Have I Been Pwned answered with unexpected HTTP status {1}", code)
         case .timeout: return msg("Have I Been Pwned did not answer in time")
-        case let .transport(reason): return msg("could not reach Have I Been Pwned: {1}", HTTPTransportError.text(ofReason: reason))
-        case let .unreachable(reason): return msg("Have I Been Pwned cannot be reached: {1}", HTTPTransportError.text(ofReason: reason))
+        case let .transport(reason): return msg("could not reach Have I Been Pwned: {1}", HTTPTransportError.shown(reason))
+        case let .unreachable(reason): return msg("Have I Been Pwned cannot be reached: {1}", HTTPTransportError.shown(reason))
         case let .waitTooLong(seconds, limit):
             return msg("Have I Been Pwned asked to wait {1} s before the next request, longer than the {2} s pwnvault waits", seconds, limit)
         case .malformedBody: return msg("Have I Been Pwned answered with data pwnvault cannot read")

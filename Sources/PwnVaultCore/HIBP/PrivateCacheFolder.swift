@@ -49,7 +49,7 @@ public struct PrivateCacheFolder: Sendable {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw BreachCatalogError.writeFailed(path: path, reason: "the folder could not be created")
+                throw BreachCatalogError.writeFailed(path: path, reason: phrase("the folder could not be created"))
             }
         }
         guard let status = try FileSystem.status(path, followingLinks: false), status.kind == .directory,

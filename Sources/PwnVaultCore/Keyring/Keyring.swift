@@ -54,7 +54,7 @@ public enum KeyringError: Error, Equatable, Sendable {
     /// One lower-case phrase for "falling back to the passphrase: …".
     public var reason: String {
         switch self {
-        case let .unavailable(r): return msg("no usable keyring ({1})", Self.reasonWords(r))
+        case let .unavailable(r): return msg("no usable keyring ({1})", Messages.shown(r))
         case let .noCollection(p):
             switch p {
             case .keePassXC: return msg("KeePassXC has no database open for pwnvault (none open, or no group exposed to the Secret Service)")
@@ -68,30 +68,13 @@ public enum KeyringError: Error, Equatable, Sendable {
         case let .unanswered(p, ms): return msg("nobody answered {1}'s dialog within {2}", p.name, Self.seconds(ms))
         case let .timedOut(p): return msg("{1} did not answer in time", p.name)
         case .disabled: return msg("the keyring is turned off (PWNVAULT_KEYRING=none)")
-        case let .failed(r): return msg("the keyring failed ({1})", Self.reasonWords(r))
+        case let .failed(r): return msg("the keyring failed ({1})", Messages.shown(r))
         }
     }
 
     /// "60 s", "1.5 s".
     static func seconds(_ milliseconds: Int) -> String {
         msg("{1} s", milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)")
-    }
-
-    /// A reason of `.unavailable` or `.failed` in the reader's language. Reasons are kept as thrown, in
-    /// English (they are compared, and what libsecret or D-Bus said is passed on as it is); pwnvault's
-    /// own fixed ones are translated when shown.
-    static func reasonWords(_ reason: String) -> String {
-        switch reason {
-        case "no Secret Service provider on the session bus": return msg("no Secret Service provider on the session bus")
-        case "the D-Bus session bus went away": return msg("the D-Bus session bus went away")
-        case "no D-Bus session": return msg("no D-Bus session")
-        case "cannot connect to the D-Bus session bus": return msg("cannot connect to the D-Bus session bus")
-        case "the stored secret is too large": return msg("the stored secret is too large")
-        case "the stored item is not a pwnvault secret": return msg("the stored item is not a pwnvault secret")
-        case "out of memory or threads": return msg("out of memory or threads")
-        case "invalid request to the keyring": return msg("invalid request to the keyring")
-        default: return reason
-        }
     }
 }
 

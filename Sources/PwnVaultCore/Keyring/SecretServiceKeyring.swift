@@ -380,10 +380,10 @@ extension SecretServiceKeyring {
             return keyringError(domain: domain, code: error.code, message: message, dbusName: name, provider: provider)
         case Int32(PWV_SECRET_ERR_TIMEOUT): return .timedOut(provider)
         case Int32(PWV_SECRET_ERR_NO_DEFAULT): return .noCollection(provider)
-        case Int32(PWV_SECRET_ERR_TOO_BIG): return .failed(reason: "the stored secret is too large")
-        case Int32(PWV_SECRET_ERR_FORMAT): return .failed(reason: "the stored item is not a pwnvault secret")
-        case Int32(PWV_SECRET_ERR_RESOURCE): return .failed(reason: "out of memory or threads")
-        default: return .failed(reason: "invalid request to the keyring")
+        case Int32(PWV_SECRET_ERR_TOO_BIG): return .failed(reason: phrase("the stored secret is too large"))
+        case Int32(PWV_SECRET_ERR_FORMAT): return .failed(reason: phrase("the stored item is not a pwnvault secret"))
+        case Int32(PWV_SECRET_ERR_RESOURCE): return .failed(reason: phrase("out of memory or threads"))
+        default: return .failed(reason: phrase("invalid request to the keyring"))
         }
     }
 
@@ -396,7 +396,7 @@ extension SecretServiceKeyring {
         case "org.freedesktop.Secret.Error.NoSuchObject": return .noCollection(provider)
         case "org.freedesktop.Secret.Error.IsLocked": return .locked(provider)
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
-            return .unavailable(reason: "no Secret Service provider on the session bus")
+            return .unavailable(reason: phrase("no Secret Service provider on the session bus"))
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut":
             return .timedOut(provider)
         default: break
@@ -413,20 +413,20 @@ extension SecretServiceKeyring {
         case ("g-dbus-error-quark", 4), ("g-dbus-error-quark", 12), ("g-dbus-error-quark", 20):
             return .timedOut(provider)                  // NO_REPLY, TIMEOUT, TIMED_OUT
         case ("g-dbus-error-quark", 2), ("g-dbus-error-quark", 3):
-            return .unavailable(reason: "no Secret Service provider on the session bus")   // SERVICE_UNKNOWN, NAME_HAS_NO_OWNER
+            return .unavailable(reason: phrase("no Secret Service provider on the session bus"))   // SERVICE_UNKNOWN, NAME_HAS_NO_OWNER
         case ("g-dbus-error-quark", 19), ("g-dbus-error-quark", 41):
             return .noCollection(provider)              // UNKNOWN_METHOD, UNKNOWN_OBJECT
         case ("g-dbus-error-quark", 15):
-            return .unavailable(reason: "the D-Bus session bus went away")  // DISCONNECTED
+            return .unavailable(reason: phrase("the D-Bus session bus went away"))  // DISCONNECTED
         case ("g-dbus-error-quark", 9), ("g-dbus-error-quark", 10):
             return .unavailable(reason: Messages.english { "\(provider.name) refused access" })  // ACCESS_DENIED, AUTH_FAILED; kept in English as every reason
         case ("g-io-error-quark", _):
             // "Cannot autolaunch D-Bus without X11 $DISPLAY" (nothing set), "Could not connect: …"
             // (an address that leads nowhere), "Cannot spawn a message bus …".
             if message.contains("autolaunch") || message.contains("spawn a message bus") {
-                return .unavailable(reason: "no D-Bus session")
+                return .unavailable(reason: phrase("no D-Bus session"))
             }
-            return .unavailable(reason: "cannot connect to the D-Bus session bus")
+            return .unavailable(reason: phrase("cannot connect to the D-Bus session bus"))
         default:
             return .unavailable(reason: cleanedReason(message, otherwise: "\(domain) \(code)"))
         }

@@ -43,7 +43,7 @@ public struct PwnedPasswordsClient: Sendable {
         var text = baseURL.absoluteString
         if !text.hasSuffix("/") { text += "/" }
         guard prefix.utf8.count == PasswordHash.prefixLength, let url = URL(string: text + "range/" + prefix) else {
-            throw HIBPError.transport(reason: "the Pwned Passwords address is not a valid URL")
+            throw HIBPError.transport(reason: phrase("the Pwned Passwords address is not a valid URL"))
         }
         return HTTPRequest(url: url, headers: ["user-agent": userAgent, "add-padding": "true", "accept": "text/plain"],
                            timeout: timeout)
@@ -58,7 +58,7 @@ public struct PwnedPasswordsClient: Sendable {
             throw CancellationError()
         } catch {
             if Task.isCancelled { throw CancellationError() }
-            throw HIBPError.transport(reason: "network error")
+            throw HIBPError.transport(reason: phrase("network error"))
         }
     }
 }

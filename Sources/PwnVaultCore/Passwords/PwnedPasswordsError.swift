@@ -13,8 +13,8 @@ public struct PwnedPasswordsError: UserFacingError, Equatable {
 
     public var message: String {
         switch base {
-        case let .unreachable(reason): return msg("Pwned Passwords cannot be reached: {1}", HTTPTransportError.text(ofReason: reason))
-        case let .transport(reason): return msg("could not reach Pwned Passwords: {1}", HTTPTransportError.text(ofReason: reason))
+        case let .unreachable(reason): return msg("Pwned Passwords cannot be reached: {1}", HTTPTransportError.shown(reason))
+        case let .transport(reason): return msg("could not reach Pwned Passwords: {1}", HTTPTransportError.shown(reason))
         case .timeout: return msg("Pwned Passwords did not answer in time")
         case .unavailable: return msg("Pwned Passwords is unavailable (503)")
         case let .unexpectedStatus(code): return msg("Pwned Passwords answered with unexpected HTTP status {1}", code)

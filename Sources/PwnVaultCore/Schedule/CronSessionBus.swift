@@ -10,9 +10,9 @@ public enum CronSessionBus {
     /// `unix:path=$XDG_RUNTIME_DIR/bus` (escaped as D-Bus addresses require) when that path is a socket.
     public static func address(environment: [String: String]) throws(ScheduleError) -> String {
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
-            throw .noLastingBus(reason: "XDG_RUNTIME_DIR is not set")
+            throw .noLastingBus(reason: phrase("XDG_RUNTIME_DIR is not set"))
         }
-        guard runtime.hasPrefix("/") else { throw .noLastingBus(reason: "XDG_RUNTIME_DIR is not an absolute path") }
+        guard runtime.hasPrefix("/") else { throw .noLastingBus(reason: phrase("XDG_RUNTIME_DIR is not an absolute path")) }
         let path = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/bus"
         guard FileSystem.isSocket(path) else {
             throw .noLastingBus(reason: "there is no session bus socket at \(SettingsError.shown(path, limit: nil))")

@@ -21,11 +21,11 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
     case noLastingBus(reason: String)
 
     /// Computed when read: the reasons are kept in English (they may be written as JSON) and
-    /// translated here (`text(ofReason:)`).
+    /// translated here (`reasonShown`).
     public var message: String {
         switch self {
         case let .invalidPeriod(text, reason):
-            let why = Self.text(ofReason: reason)
+            let why = Self.reasonShown(reason)
             return text.count <= 12 && text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") })
                 ? msg("invalid value for '--every': '{1}' is not offered ({2})", text, why)
                 : msg("invalid value for '--every': the value is not offered ({1})", why)
@@ -40,7 +40,7 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
         case let .foreignUnit(path): return msg("{1} exists and was not written by pwnvault; it was left as it is", Self.shown(path))
         case .unknownProgramPath: return msg("cannot tell where this pwnvault program is (/proc/self/exe is unreadable)")
         case let .fileFailure(path, action, reason):
-            let (file, why) = (Self.shown(path), Self.text(ofReason: reason))
+            let (file, why) = (Self.shown(path), Self.reasonShown(reason))
             switch action {
             case "read": return msg("could not read {1}: {2}", file, why)
             case "write": return msg("could not write {1}: {2}", file, why)
@@ -48,37 +48,20 @@ public enum ScheduleError: UserFacingError, Equatable, Sendable {
             case "remove": return msg("could not remove {1}: {2}", file, why)
             default: return msg("could not {1} {2}: {3}", action, file, why)
             }
-        case let .systemctlFailed(arguments, reason): return msg("systemctl --user {1} failed: {2}", arguments, Self.text(ofReason: reason))
+        case let .systemctlFailed(arguments, reason): return msg("systemctl --user {1} failed: {2}", arguments, Self.reasonShown(reason))
         case let .noLastingBus(reason):
             return msg("no systemd user manager is running, and a cron job could not reach the keyring: {1} (this login's bus address changes at the next login)",
-                       Self.text(ofReason: reason))
+                       Self.reasonShown(reason))
         }
     }
 
-    /// A reason kept in English, in the reader's language (as it is inside `Messages.english`).
-    static func text(ofReason reason: String) -> String {
-        switch reason {
-        case "it is not a number followed by h, d or w": return msg("it is not a number followed by h, d or w")
-        case "the shortest period is 1h": return msg("the shortest period is 1h")
-        case "the longest period is 7d": return msg("the longest period is 7d")
-        case "a timer can keep only periods that divide a day or a week evenly":
-            return msg("a timer can keep only periods that divide a day or a week evenly")
-        case "it cannot be opened": return msg("it cannot be opened")
-        case "permission denied": return msg("permission denied")
-        case "no space left on the device": return msg("no space left on the device")
-        case "the file system is read-only": return msg("the file system is read-only")
-        case "no such file or folder": return msg("no such file or folder")
-        case "it did not finish in time": return msg("it did not finish in time")
-        case "XDG_RUNTIME_DIR is not set": return msg("XDG_RUNTIME_DIR is not set")
-        case "XDG_RUNTIME_DIR is not an absolute path": return msg("XDG_RUNTIME_DIR is not an absolute path")
-        default:
-            let exited = "it exited with status ", noSocket = "there is no session bus socket at "
-            if reason.hasPrefix(exited), let status = Int(reason.dropFirst(exited.count)) {
-                return msg("it exited with status {1}", status)
-            }
-            if reason.hasPrefix(noSocket) { return msg("there is no session bus socket at {1}", String(reason.dropFirst(noSocket.count))) }
-            return UserManagerAbsence.text(ofReason: reason)
-        }
+    /// A reason kept in English (`phrase`, or systemctl's words for a known absence), in the reader's language.
+    static func reasonShown(_ reason: String) -> String {
+        let exited = "it exited with status ", noSocket = "there is no session bus socket at "
+        if reason.hasPrefix(exited), let status = Int(reason.dropFirst(exited.count)) { return msg("it exited with status {1}", status) }
+        if reason.hasPrefix(noSocket) { return msg("there is no session bus socket at {1}", String(reason.dropFirst(noSocket.count))) }
+        let shown = Messages.shown(reason)
+        return shown != reason ? shown : UserManagerAbsence.text(ofReason: reason)
     }
 
     /// A path as it may reach a terminal: control characters escaped.

@@ -32,7 +32,7 @@ public struct ScheduleFiles: Sendable {
     public func owner(of path: String) throws -> Owner {
         guard (try? FileSystem.status(path, followingLinks: false)) != nil else { return .absent }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScheduleError.fileFailure(path: path, action: "read", reason: "it cannot be opened")
+            throw ScheduleError.fileFailure(path: path, action: "read", reason: phrase("it cannot be opened"))
         }
         let first = String(decoding: data.prefix(200), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
         let prefix = ScheduledWatch.marker + " every="
@@ -112,10 +112,10 @@ public struct ScheduleFiles: Sendable {
         if let e = error as? SystemError { return e.reason }
         if let e = error as? CocoaError {   // from Data.write
             switch e.code {
-            case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
-            case .fileWriteOutOfSpace: return "no space left on the device"
-            case .fileWriteVolumeReadOnly: return "the file system is read-only"
-            case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file or folder"
+            case .fileWriteNoPermission, .fileReadNoPermission: return phrase("permission denied")
+            case .fileWriteOutOfSpace: return phrase("no space left on the device")
+            case .fileWriteVolumeReadOnly: return phrase("the file system is read-only")
+            case .fileNoSuchFile, .fileReadNoSuchFile: return phrase("no such file or folder")
             default: break
             }
         }

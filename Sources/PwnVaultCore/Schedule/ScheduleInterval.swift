@@ -25,13 +25,13 @@ public struct ScheduleInterval: Sendable, Equatable, CustomStringConvertible {
         let word = text.lowercased()
         guard let unit = word.last, "hdw".contains(unit), word.count >= 2, word.count <= 6,
               word.dropLast().allSatisfy({ ("0"..."9").contains($0) }), let n = Int(word.dropLast()) else {
-            throw ScheduleError.invalidPeriod(text, reason: "it is not a number followed by h, d or w")
+            throw ScheduleError.invalidPeriod(text, reason: phrase("it is not a number followed by h, d or w"))
         }
         let hours = n * (unit == "h" ? 1 : unit == "d" ? 24 : 168)
-        guard hours >= 1 else { throw ScheduleError.invalidPeriod(text, reason: "the shortest period is 1h") }
+        guard hours >= 1 else { throw ScheduleError.invalidPeriod(text, reason: phrase("the shortest period is 1h")) }
         guard let offered = Self.offered.first(where: { $0.hours == hours }) else {
-            throw ScheduleError.invalidPeriod(text, reason: hours > 168 ? "the longest period is 7d"
-                                              : "a timer can keep only periods that divide a day or a week evenly")
+            throw ScheduleError.invalidPeriod(text, reason: hours > 168 ? phrase("the longest period is 7d")
+                                              : phrase("a timer can keep only periods that divide a day or a week evenly"))
         }
         self = offered
     }

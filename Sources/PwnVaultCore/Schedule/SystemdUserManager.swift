@@ -49,7 +49,7 @@ public struct SystemdUserManager: Sendable {
     /// status (its own words are for 'systemctl --user status' and the journal, which the hint names).
     public func run(_ arguments: [String]) throws {
         guard let outcome = systemctl(arguments) else {
-            throw ScheduleError.systemctlFailed(arguments: arguments.joined(separator: " "), reason: "it did not finish in time")
+            throw ScheduleError.systemctlFailed(arguments: arguments.joined(separator: " "), reason: phrase("it did not finish in time"))
         }
         guard outcome.status == 0 else {
             throw ScheduleError.systemctlFailed(arguments: arguments.joined(separator: " "),

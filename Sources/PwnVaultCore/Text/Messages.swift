@@ -16,7 +16,16 @@ public func msg(one: StaticString, many: StaticString, count: Int, _ arguments: 
     return Messages.fill(chosen, arguments)
 }
 
+/// A fixed phrase kept in English where it is stored: a reason inside an error that reaches the vault
+/// or `--json` ("the connection was refused"). `Messages.shown(_:)` gives it in the reader's language
+/// where a person reads it. The literal is in the catalog like any `msg`'s (scripts/extract-pot.py).
+public func phrase(_ text: StaticString) -> String { text.description }
+
 public enum Messages {
+    /// `english` in the reader's language: the translation of a `phrase` (or of any message's English
+    /// text) when the catalog has one; anything else as it is (what libsecret or the system said).
+    public static func shown(_ english: String) -> String { inEnglish ? english : Gettext.text(english) }
+
     /// True inside `english { … }`: `msg` gives the English original whatever the language.
     @TaskLocal static var inEnglish = false
 

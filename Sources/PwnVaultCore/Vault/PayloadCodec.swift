@@ -43,7 +43,7 @@ enum PayloadCodec {
 
         let length = try PayloadJSONWriter.length(of: payload)
         guard length <= maximumPlaintextSize - lengthFieldSize else {
-            throw VaultFormatError.unwritablePayload(reason: "the accounts take more than the 64 MiB a vault file may hold")
+            throw VaultFormatError.unwritablePayload(reason: phrase("the accounts take more than the 64 MiB a vault file may hold"))
         }
         let plaintext = SecretBytes(count: paddedSize(jsonLength: length))   // zeroed: the padding
         try plaintext.withUnsafeMutableBytes { out in
@@ -60,19 +60,19 @@ enum PayloadCodec {
     /// `.unsupportedSchema` for a newer schema.
     static func decode(_ plaintext: UnsafeRawBufferPointer) throws -> VaultPayload {
         guard isValidPlaintextSize(UInt64(plaintext.count)) else {
-            throw VaultFormatError.damaged(reason: "the payload has an impossible size")
+            throw VaultFormatError.damaged(reason: phrase("the payload has an impossible size"))
         }
         var declared: UInt64 = 0
         for byte in plaintext[..<lengthFieldSize] { declared = declared << 8 | UInt64(byte) }
         guard declared <= UInt64(plaintext.count - lengthFieldSize) else {
-            throw VaultFormatError.damaged(reason: "the payload length exceeds the payload")
+            throw VaultFormatError.damaged(reason: phrase("the payload length exceeds the payload"))
         }
         let length = Int(declared)
         guard paddedSize(jsonLength: length) == plaintext.count else {
-            throw VaultFormatError.damaged(reason: "the payload padding is longer than needed")
+            throw VaultFormatError.damaged(reason: phrase("the payload padding is longer than needed"))
         }
         guard Sodium.isZero(UnsafeRawBufferPointer(rebasing: plaintext[(lengthFieldSize + length)...])) else {
-            throw VaultFormatError.damaged(reason: "the payload padding is not zero")
+            throw VaultFormatError.damaged(reason: phrase("the payload padding is not zero"))
         }
 
         // Read straight from the secret memory: no copy of the JSON is made.
@@ -95,7 +95,7 @@ enum PayloadCodec {
         }
         guard payload.schema == supportedSchema else {
             if payload.schema > supportedSchema { throw VaultFormatError.unsupportedSchema(payload.schema) }
-            throw VaultFormatError.damaged(reason: "the payload schema is below 1")
+            throw VaultFormatError.damaged(reason: phrase("the payload schema is below 1"))
         }
         if let problem = inconsistency(in: payload) { throw VaultFormatError.damaged(reason: problem) }
         return payload

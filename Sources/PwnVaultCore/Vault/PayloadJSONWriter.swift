@@ -216,7 +216,7 @@ struct PayloadJSONWriter {
     /// A timestamp in quotes.
     private mutating func append(_ date: Date) throws(VaultFormatError) {
         guard let milliseconds = PayloadTimestamp.milliseconds(of: date) else {
-            throw .unwritablePayload(reason: "a date is outside the years 0001 to 9999")
+            throw .unwritablePayload(reason: phrase("a date is outside the years 0001 to 9999"))
         }
         out.append(UInt8(ascii: "\""))
         out.append(count: PayloadTimestamp.length) { PayloadTimestamp.write(milliseconds: milliseconds, into: $0) }

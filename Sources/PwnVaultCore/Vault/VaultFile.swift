@@ -74,7 +74,7 @@ public enum VaultFile {
         }
         guard opened else { throw VaultFormatError.wrongPassphrase }
         guard authenticates(header, key: key) else {
-            throw VaultFormatError.tampered(reason: "the header does not match the key it wraps")
+            throw VaultFormatError.tampered(reason: phrase("the header does not match the key it wraps"))
         }
         return key
     }
@@ -102,7 +102,7 @@ public enum VaultFile {
                             key: payloadKey, into: out)
             }
         }
-        guard opened else { throw VaultFormatError.damaged(reason: "the payload does not decrypt") }
+        guard opened else { throw VaultFormatError.damaged(reason: phrase("the payload does not decrypt")) }
         let payload = try plaintext.withUnsafeBytes { try PayloadCodec.decode($0) }
         return (header, payload)
     }

@@ -40,9 +40,9 @@ public enum VaultFormatError: UserFacingError, Equatable, Sendable {
         case let .unsupported(feature):
             return msg("the vault uses {1}, which this pwnvault cannot read", feature)
         case let .tampered(reason):
-            return msg("the vault header was altered or damaged ({1})", Self.reasonWords(reason))
+            return msg("the vault header was altered or damaged ({1})", Messages.shown(reason))
         case let .damaged(reason):
-            return msg("the vault is damaged ({1})", Self.reasonWords(reason))
+            return msg("the vault is damaged ({1})", Messages.shown(reason))
         case .keyMismatch:
             return msg("the key does not open this vault: it belongs to another vault, or the vault header was altered")
         case .wrongPassphrase:
@@ -55,28 +55,7 @@ public enum VaultFormatError: UserFacingError, Equatable, Sendable {
             return msg("the Argon2id limits {1} are outside the supported range ({2} to {3})",
                        kdf.summary, KDFParameters.minimum.summary, KDFParameters.maximum.summary)
         case let .unwritablePayload(reason):
-            return msg("the accounts cannot be saved ({1})", Self.reasonWords(reason))
-        }
-    }
-
-    /// A reason as the reader's language words it. Reasons are kept in English (they are compared,
-    /// and Docs/VAULT_FORMAT.md §9 names them); the fixed ones are translated when shown, while those
-    /// that name offsets, members or limits (`accounts[3].result.status`) stay as they are.
-    static func reasonWords(_ reason: String) -> String {
-        switch reason {
-        case "reserved bytes are not zero": return msg("reserved bytes are not zero")
-        case "the Argon2id memory limit is not a whole number of KiB": return msg("the Argon2id memory limit is not a whole number of KiB")
-        case "the header does not match the key it wraps": return msg("the header does not match the key it wraps")
-        case "the header does not authenticate under the unwrapped key": return msg("the header does not authenticate under the unwrapped key")
-        case "the payload does not decrypt": return msg("the payload does not decrypt")
-        case "the payload has an impossible size": return msg("the payload has an impossible size")
-        case "the payload length exceeds the payload": return msg("the payload length exceeds the payload")
-        case "the payload padding is longer than needed": return msg("the payload padding is longer than needed")
-        case "the payload padding is not zero": return msg("the payload padding is not zero")
-        case "the payload schema is below 1": return msg("the payload schema is below 1")
-        case "the accounts take more than the 64 MiB a vault file may hold": return msg("the accounts take more than the 64 MiB a vault file may hold")
-        case "a date is outside the years 0001 to 9999": return msg("a date is outside the years 0001 to 9999")
-        default: return reason
+            return msg("the accounts cannot be saved ({1})", Messages.shown(reason))
         }
     }
 

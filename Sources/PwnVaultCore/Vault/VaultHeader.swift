@@ -116,13 +116,13 @@ public struct VaultHeader: Equatable, Sendable {
         let kdfID = file[Layout.kdfID]
         guard kdfID == Self.argon2id13 else { throw VaultFormatError.unsupported(feature: "key-derivation algorithm \(kdfID)") }
         guard file[Layout.reserved..<Layout.opslimit].allSatisfy({ $0 == 0 }) else {
-            throw VaultFormatError.tampered(reason: "reserved bytes are not zero")
+            throw VaultFormatError.tampered(reason: phrase("reserved bytes are not zero"))
         }
         let kdf = KDFParameters(opslimit: file.readBigEndian(UInt64.self, at: Layout.opslimit),
                                 memlimit: file.readBigEndian(UInt64.self, at: Layout.memlimit))
         guard kdf.isWithinBounds else {
             throw VaultFormatError.tampered(reason: kdf.memlimit % 1024 == 0 ? "Argon2id limits \(kdf.summary) are out of bounds"
-                                                                            : "the Argon2id memory limit is not a whole number of KiB")
+                                                                            : phrase("the Argon2id memory limit is not a whole number of KiB"))
         }
 
         let boxLength = file.readBigEndian(UInt64.self, at: Layout.payloadBoxLength)

@@ -26,12 +26,12 @@ public struct VaultLocation: Sendable, Equatable, CustomStringConvertible {
     /// A location for an explicit path. `path` must be absolute (see `resolve` for relative paths).
     public init(path: String, home: String? = nil, source: Source = .commandLine) throws {
         guard path.hasPrefix("/") else {
-            throw VaultStoreError.invalidPath(path: path, reason: "it is not an absolute path")
+            throw VaultStoreError.invalidPath(path: path, reason: phrase("it is not an absolute path"))
         }
         let normalized = Self.normalize(path)
         let name = normalized.split(separator: "/").last.map(String.init) ?? ""
         guard !name.isEmpty, name != "..", !path.hasSuffix("/"), !path.hasSuffix("/.") else {
-            throw VaultStoreError.invalidPath(path: path, reason: "it names a folder, not a file")
+            throw VaultStoreError.invalidPath(path: path, reason: phrase("it names a folder, not a file"))
         }
         self.path = normalized
         self.home = home.map(Self.normalize).flatMap { $0 == "/" ? nil : $0 }
@@ -48,17 +48,17 @@ public struct VaultLocation: Sendable, Equatable, CustomStringConvertible {
         let home = settings.home
         func absolute(_ given: String, _ source: Source) throws -> VaultLocation {
             guard !given.isEmpty else {
-                throw VaultStoreError.invalidPath(path: given, reason: "it is empty")
+                throw VaultStoreError.invalidPath(path: given, reason: phrase("it is empty"))
             }
             var p = given
             if p == "~" || p.hasPrefix("~/") {
                 guard let home else {
-                    throw VaultStoreError.invalidPath(path: given, reason: "it starts with ~ but HOME is not set")
+                    throw VaultStoreError.invalidPath(path: given, reason: phrase("it starts with ~ but HOME is not set"))
                 }
                 p = home + p.dropFirst()
             } else if !p.hasPrefix("/") {
                 guard let cwd = currentDirectory ?? FileSystem.currentDirectory else {
-                    throw VaultStoreError.invalidPath(path: given, reason: "it is relative and the working folder is unknown")
+                    throw VaultStoreError.invalidPath(path: given, reason: phrase("it is relative and the working folder is unknown"))
                 }
                 p = Settings.join(cwd, p)
             }

@@ -115,7 +115,7 @@ public final class VaultSession {
             return try VaultFile.unwrapKey(header, passphrase: secret)
         }
         guard VaultFile.authenticates(header, key: key) else {
-            throw VaultFormatError.tampered(reason: "the header does not authenticate under the unwrapped key")
+            throw VaultFormatError.tampered(reason: phrase("the header does not authenticate under the unwrapped key"))
                 .located(location, backup: store.backupPath)
         }
         let payload = try openPayload(bytes, key: key, location: location, store: store)

@@ -76,7 +76,7 @@ public struct VaultStore: Sendable {
             fd = try FileSystem.open(file, for: .readExisting)
         } catch let error as SystemError {
             if error.isNotFound { return nil }
-            if error.isSymbolicLink { throw VaultStoreError.notARegularFile(path: shown, what: "a symbolic link") }
+            if error.isSymbolicLink { throw VaultStoreError.notARegularFile(path: shown, what: phrase("a symbolic link")) }
             throw VaultStoreError.readFailed(path: shown, reason: error.reason)
         }
         do {
@@ -257,7 +257,7 @@ public struct VaultStore: Sendable {
             fd = try FileSystem.open(location.lockPath, for: .lockFile)
             let status = try fd.status()
             let lockShown = location.display(location.lockPath)
-            guard status.kind == .regular else { throw VaultStoreError.notARegularFile(path: lockShown, what: "not a file") }
+            guard status.kind == .regular else { throw VaultStoreError.notARegularFile(path: lockShown, what: phrase("not a file")) }
             guard status.owner == FileSystem.effectiveUserID else {
                 throw VaultStoreError.notOwned(path: lockShown, owner: status.owner)
             }
@@ -268,7 +268,7 @@ public struct VaultStore: Sendable {
             }
         } catch let error as SystemError {
             if error.isSymbolicLink {
-                throw VaultStoreError.notARegularFile(path: location.display(location.lockPath), what: "a symbolic link")
+                throw VaultStoreError.notARegularFile(path: location.display(location.lockPath), what: phrase("a symbolic link"))
             }
             throw VaultStoreError.lockFailed(path: shown, reason: error.reason)
         }
@@ -330,7 +330,7 @@ public struct VaultStore: Sendable {
     /// The vault file (or backup) must be a regular file of ours that nobody else can access.
     private func checkFile(_ status: FileStatus, shown: String) throws {
         guard status.kind == .regular else {
-            throw VaultStoreError.notARegularFile(path: shown, what: status.kind == .directory ? "a folder" : "a special file")
+            throw VaultStoreError.notARegularFile(path: shown, what: status.kind == .directory ? phrase("a folder") : phrase("a special file"))
         }
         guard status.owner == FileSystem.effectiveUserID else {
             throw VaultStoreError.notOwned(path: shown, owner: status.owner)

@@ -42,7 +42,7 @@ public enum VaultStoreError: UserFacingError, Equatable {
         case .noLocation:
             return msg("cannot tell where the vault is: neither HOME nor XDG_DATA_HOME is set")
         case let .invalidPath(path, reason):
-            return msg("cannot use '{1}' as the vault path: {2}", SettingsError.shown(path), Self.pathReasonWords(reason))
+            return msg("cannot use '{1}' as the vault path: {2}", SettingsError.shown(path), Messages.shown(reason))
         case let .notFound(path):
             return msg("no vault at {1}", path)
         case let .notFoundButBackup(path, backup):
@@ -58,7 +58,7 @@ public enum VaultStoreError: UserFacingError, Equatable {
         case let .notOwned(path, owner):
             return msg("refusing to use {1}: it belongs to another user (uid {2})", path, owner)
         case let .notARegularFile(path, what):
-            return msg("refusing to use {1} as the vault: it is {2}, not a regular file", path, Self.kindWords(what))
+            return msg("refusing to use {1} as the vault: it is {2}, not a regular file", path, Messages.shown(what))
         case let .notAFolder(path):
             return msg("cannot use {1} as the vault folder: it is not a folder", path)
         case let .tooLarge(path, size):
@@ -73,31 +73,6 @@ public enum VaultStoreError: UserFacingError, Equatable {
             return msg("another pwnvault is changing the vault at {1} (gave up after {2} s)", path, seconds)
         case let .lockFailed(path, reason):
             return msg("could not lock the vault at {1}: {2}", path, reason)
-        }
-    }
-
-    /// A reason of `invalidPath` (thrown in English by `VaultLocation`: `doctor --json` reports it, and
-    /// tests compare it) in the reader's language.
-    static func pathReasonWords(_ reason: String) -> String {
-        switch reason {
-        case "it is not an absolute path": return msg("it is not an absolute path")
-        case "it names a folder, not a file": return msg("it names a folder, not a file")
-        case "it is empty": return msg("it is empty")
-        case "it starts with ~ but HOME is not set": return msg("it starts with ~ but HOME is not set")
-        case "it is relative and the working folder is unknown": return msg("it is relative and the working folder is unknown")
-        default: return reason
-        }
-    }
-
-    /// The words for a kind of file that `notARegularFile` keeps in English (`what`, as it is thrown
-    /// and compared), in the reader's language when shown.
-    static func kindWords(_ what: String) -> String {
-        switch what {
-        case "a symbolic link": return msg("a symbolic link")
-        case "not a file": return msg("not a file")
-        case "a folder": return msg("a folder")
-        case "a special file": return msg("a special file")
-        default: return what
         }
     }
 

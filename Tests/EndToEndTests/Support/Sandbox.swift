@@ -47,6 +47,12 @@ final class Sandbox {
     /// Environment for every run; tests add to it.
     var environment: [String: String]
 
+    /// Every later run talks to `server` (the fake HIBP on loopback) with its key.
+    func use(_ server: FakeHIBP) {
+        environment["PWNVAULT_API_URL"] = server.apiURL
+        environment["HIBP_API_KEY"] = FakeHIBP.key
+    }
+
     init(keyring: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
         dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pwnvault-e2e-\(UUID().uuidString)")
         home = dir.appendingPathComponent("home")

@@ -17,23 +17,8 @@ struct DoctorCheck: Encodable {
 
     enum CodingKeys: String, CodingKey { case name, outcome, detail, fix }
 
-    /// The name in the reader's language, for the text report (the JSON keeps `name` in English).
-    var shownName: String {
-        switch name {
-        case "keyring": return msg("keyring")
-        case "vault": return msg("vault")
-        case "unlock": return msg("unlock")
-        case "key derivation": return msg("key derivation")
-        case "permissions": return msg("permissions")
-        case "API key": return msg("API key")
-        case "api": return msg("api")
-        case "Pwned Passwords": return "Pwned Passwords"
-        case "lookup": return msg("lookup")
-        case "share mode": return msg("share mode")
-        case "core dumps": return msg("core dumps")
-        default: return name
-        }
-    }
+    /// The name (a `phrase`) in the reader's language, for the text report (the JSON keeps it in English).
+    var shownName: String { Messages.shown(name) }
 
     static func ok(_ name: String, _ detail: String) -> DoctorCheck {
         DoctorCheck(name: name, outcome: .ok, detail: detail, fix: nil, failureStatus: .success)

@@ -30,7 +30,7 @@ struct DoctorRun {
         let keyringUsable: Bool
         if case .success = state { keyringUsable = true } else { keyringUsable = false }
         checks += vault(keyringUsable: keyringUsable)
-        let api = reach(context.settings.apiBaseURL, path: "latestbreach", name: "api", variable: Settings.apiURLVariable)
+        let api = reach(context.settings.apiBaseURL, path: "latestbreach", name: phrase("api"), variable: Settings.apiURLVariable)
         checks.append(apiKey(probe, apiReachable: api.outcome == .ok))
         checks.append(api)
         checks.append(reach(context.settings.passwordsBaseURL, path: "range/00000", name: "Pwned Passwords",
@@ -47,28 +47,28 @@ struct DoctorRun {
         switch probe {
         case .success:
             guard KeyringProvider.tested.contains(provider) else {
-                return .warning("keyring", msg("{1} answers (Secret Service) and is unlocked, but it is not one pwnvault is tested with", provider.capitalizedName),
+                return .warning(phrase("keyring"), msg("{1} answers (Secret Service) and is unlocked, but it is not one pwnvault is tested with", provider.capitalizedName),
                                 fix: msg("GNOME Keyring, KeePassXC and KWallet are ('pwnvault help environment' says how each is set up)"))
             }
-            return .ok("keyring", msg("{1} answers (Secret Service) and is unlocked", provider.capitalizedName))
+            return .ok(phrase("keyring"), msg("{1} answers (Secret Service) and is unlocked", provider.capitalizedName))
         case let .failure(error as KeyringError):
             switch error {
             case .disabled:
-                return .warning("keyring", msg("turned off ({1}=none): every command that opens the vault asks for the passphrase", Settings.keyringVariable),
+                return .warning(phrase("keyring"), msg("turned off ({1}=none): every command that opens the vault asks for the passphrase", Settings.keyringVariable),
                                 fix: msg("unset {1} to keep the vault key in the desktop keyring", Settings.keyringVariable))
             case .unavailable:
-                return .warning("keyring", msg("{1}: every command that opens the vault asks for the passphrase", error.reason),
+                return .warning(phrase("keyring"), msg("{1}: every command that opens the vault asks for the passphrase", error.reason),
                                 fix: msg("start a Secret Service (GNOME Keyring, KeePassXC with Secret Service integration, KWallet with apiEnabled) in this session"))
             case .locked, .noCollection, .needsApproval, .needsDeletionConfirmed, .refused, .unanswered:
-                return .problem("keyring", error, fix: error.hint)
+                return .problem(phrase("keyring"), error, fix: error.hint)
             case .timedOut:
-                return .problem("keyring", msg("{1} did not answer within {2} ms", provider.name, context.settings.keyringTimeoutMilliseconds),
+                return .problem(phrase("keyring"), msg("{1} did not answer within {2} ms", provider.name, context.settings.keyringTimeoutMilliseconds),
                                 fix: error.hint ?? msg("restart the keyring"), status: .keyring)
             case .failed:
-                return .problem("keyring", error)
+                return .problem(phrase("keyring"), error)
             }
         case let .failure(error):
-            return .problem("keyring", msg("the keyring failed ({1})", Sanitizer.singleLine(String(describing: error))),
+            return .problem(phrase("keyring"), msg("the keyring failed ({1})", Sanitizer.singleLine(String(describing: error))),
                             fix: msg("restart the keyring daemon"), status: .keyring)
         }
     }
@@ -78,15 +78,15 @@ struct DoctorRun {
     private func vault(keyringUsable: Bool) -> [DoctorCheck] {
         let location: VaultLocation
         do { location = try context.vaultLocation() } catch {
-            return [userError("vault", error, status: .vault)]
+            return [userError(phrase("vault"), error, status: .vault)]
         }
         let store = VaultStore(location: location)
         guard store.exists else {
             if store.backupExists {
-                return [.problem("vault", VaultStoreError.notFoundButBackup(path: location.displayPath,
+                return [.problem(phrase("vault"), VaultStoreError.notFoundButBackup(path: location.displayPath,
                                                                             backup: location.display(store.backupPath)))]
             }
-            return [.problem("vault", location.source == .commandLine || location.source == .environment
+            return [.problem(phrase("vault"), location.source == .commandLine || location.source == .environment
                                 ? msg("no vault at {1} (from {2})", location.displayPath, location.source.rawValue)
                                 : msg("no vault at {1} (the default place)", location.displayPath),
                              fix: msg("create one with 'pwnvault init', or point --vault or {1} at yours", Settings.vaultVariable),
@@ -98,26 +98,26 @@ struct DoctorRun {
         do {
             bytes = try store.read()
         } catch {
-            checks.insert(userError("vault", error, status: .vault), at: 0)
+            checks.insert(userError(phrase("vault"), error, status: .vault), at: 0)
             return checks
         }
         do {
             header = try VaultFile.readHeader(bytes)
         } catch let error as VaultFormatError {
-            checks.insert(.problem("vault", msg("{1}: {2}", location.displayPath, error.message),
+            checks.insert(.problem(phrase("vault"), msg("{1}: {2}", location.displayPath, error.message),
                                    fix: error.hint ?? msg("restore the backup {1} if it opens", location.display(store.backupPath)),
                                    status: .vault), at: 0)
             return checks
         } catch {
-            checks.insert(userError("vault", error, status: .vault), at: 0)
+            checks.insert(userError(phrase("vault"), error, status: .vault), at: 0)
             return checks
         }
-        checks.insert(.ok("vault", msg("{1}: format version {2}, {3} bytes", location.displayPath, header.version, bytes.count)), at: 0)
+        checks.insert(.ok(phrase("vault"), msg("{1}: format version {2}, {3} bytes", location.displayPath, header.version, bytes.count)), at: 0)
         checks.insert(unlock(location: location, store: store, bytes: bytes, header: header, keyringUsable: keyringUsable), at: 1)
         let kdf = header.kdf
         checks.insert(kdf.isWithinBounds
-            ? .ok("key derivation", "Argon2id, \(kdf.summary)" + (kdf.name.map { " (\($0))" } ?? ""))
-            : .problem("key derivation", msg("Argon2id limits out of bounds ({1})", kdf.summary),
+            ? .ok(phrase("key derivation"), "Argon2id, \(kdf.summary)" + (kdf.name.map { " (\($0))" } ?? ""))
+            : .problem(phrase("key derivation"), msg("Argon2id limits out of bounds ({1})", kdf.summary),
                        fix: msg("set a new passphrase with 'pwnvault passwd --kdf moderate'"), status: .vault), at: 2)
         return checks
     }
@@ -127,9 +127,9 @@ struct DoctorRun {
                         keyringUsable: Bool) -> DoctorCheck {
         guard keyringUsable else {
             if context.settings.keyring == .none {
-                return .ok("unlock", msg("with the passphrase only ({1}=none)", Settings.keyringVariable))
+                return .ok(phrase("unlock"), msg("with the passphrase only ({1}=none)", Settings.keyringVariable))
             }
-            return .warning("unlock", msg("needs the passphrase while the keyring cannot be used"))
+            return .warning(phrase("unlock"), msg("needs the passphrase while the keyring cannot be used"))
         }
         let relearn = msg("open it once with the passphrase (e.g. 'pwnvault status'); pwnvault then stores the right key")
         let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex)
@@ -141,29 +141,29 @@ struct DoctorRun {
             case .absent: key = nil
             case .needsApproval:
                 let provider = context.keyring.provider()
-                return .warning("unlock", msg("the key is in {1}, which asks you to allow each run: commands on a terminal show its dialog, unattended runs (watch, the timer) stop", provider.name),
+                return .warning(phrase("unlock"), msg("the key is in {1}, which asks you to allow each run: commands on a terminal show its dialog, unattended runs (watch, the timer) stop", provider.name),
                                 fix: provider.unattendedAdvice)
             }
         } catch {
-            return .warning("unlock", msg("needs the passphrase ({1})", (error as? KeyringError)?.reason ?? msg("the keyring failed")))
+            return .warning(phrase("unlock"), msg("needs the passphrase ({1})", (error as? KeyringError)?.reason ?? msg("the keyring failed")))
         }
         guard let key else {
-            return .warning("unlock", msg("the keyring holds no key for this vault: the next command asks for the passphrase"),
+            return .warning(phrase("unlock"), msg("the keyring holds no key for this vault: the next command asks for the passphrase"),
                             fix: relearn)
         }
         guard VaultFile.authenticates(header, key: key) else {
-            return .warning("unlock", msg("the keyring's key for this vault does not open it"), fix: relearn)
+            return .warning(phrase("unlock"), msg("the keyring's key for this vault does not open it"), fix: relearn)
         }
         do {
             let accounts = try VaultFile.open(bytes, key: key).payload.accounts.count
-            return .ok("unlock", msg(one: "opens with the keyring's key, no passphrase needed ({1} account)",
+            return .ok(phrase("unlock"), msg(one: "opens with the keyring's key, no passphrase needed ({1} account)",
                                      many: "opens with the keyring's key, no passphrase needed ({1} accounts)", count: accounts, accounts))
         } catch let error as VaultFormatError {
-            return .problem("unlock", msg("{1}: {2}", location.displayPath, error.message),
+            return .problem(phrase("unlock"), msg("{1}: {2}", location.displayPath, error.message),
                             fix: msg("restore the backup {1} if it opens, or recreate the vault", location.display(store.backupPath)),
                             status: .vault)
         } catch {
-            return userError("unlock", error, status: .vault)
+            return userError(phrase("unlock"), error, status: .vault)
         }
     }
 
@@ -193,13 +193,13 @@ struct DoctorRun {
             }
         }
         if !problems.isEmpty {
-            return .problem("permissions", problems.map(\.0).joined(separator: "; "),
+            return .problem(phrase("permissions"), problems.map(\.0).joined(separator: "; "),
                             fix: problems.map(\.1).joined(separator: "; "), status: .vault)
         }
         if !warnings.isEmpty {
-            return .warning("permissions", warnings.map(\.0).joined(separator: "; "), fix: warnings.map(\.1).joined(separator: "; "))
+            return .warning(phrase("permissions"), warnings.map(\.0).joined(separator: "; "), fix: warnings.map(\.1).joined(separator: "; "))
         }
-        return .ok("permissions", msg("private to you ({1})", found.joined(separator: ", ")))
+        return .ok(phrase("permissions"), msg("private to you ({1})", found.joined(separator: ", ")))
     }
 
     private func octal(_ mode: UInt32) -> String {
@@ -223,7 +223,7 @@ struct DoctorRun {
             key = environmentKey.secret()
             source = Settings.apiKeyVariable
             guard APIKey.isWellFormed(key) else {
-                return .problem("API key", APIKeyError.malformed(source: .environment),
+                return .problem(phrase("API key"), APIKeyError.malformed(source: .environment),
                                 fix: msg("set {1} to the key from https://haveibeenpwned.com/API/Key, or unset it and run 'pwnvault config api-key'", Settings.apiKeyVariable))
             }
         } else {
@@ -231,39 +231,39 @@ struct DoctorRun {
             case let .success(stored?):
                 key = stored
                 source = msg("the keyring's key")
-                guard APIKey.isWellFormed(key) else { return .problem("API key", APIKeyError.malformed(source: .keyring)) }
+                guard APIKey.isWellFormed(key) else { return .problem(phrase("API key"), APIKeyError.malformed(source: .keyring)) }
             case .success(nil):
-                return .warning("API key", msg("none stored and {1} is unset: checking accounts needs one ({2} accounts work without)", Settings.apiKeyVariable, APIKey.testDomain),
+                return .warning(phrase("API key"), msg("none stored and {1} is unset: checking accounts needs one ({2} accounts work without)", Settings.apiKeyVariable, APIKey.testDomain),
                                 fix: APIKeyError.none(keyringProblem: nil).hint)
             case let .failure(KeyringError.needsApproval(provider)):
-                return .warning("API key", msg("stored in {1}, which asks you to allow each run: not read here, and unattended runs (watch, the timer) cannot use it", provider.name),
+                return .warning(phrase("API key"), msg("stored in {1}, which asks you to allow each run: not read here, and unattended runs (watch, the timer) cannot use it", provider.name),
                                 fix: msg("{1}, or set {2} for scripts", provider.unattendedAdvice, Settings.apiKeyVariable))
             case let .failure(error):
                 let reason = (error as? KeyringError)?.reason ?? msg("the keyring failed")
-                return .warning("API key", msg("{1} is unset and the keyring cannot be asked ({2})", Settings.apiKeyVariable, reason),
+                return .warning(phrase("API key"), msg("{1} is unset and the keyring cannot be asked ({2})", Settings.apiKeyVariable, reason),
                                 fix: msg("set {1}, or fix the keyring and run 'pwnvault config api-key'", Settings.apiKeyVariable))
             }
         }
         guard apiReachable else {
-            return .warning("API key", msg("{1} is well-formed; not verified because HIBP cannot be reached", source))
+            return .warning(phrase("API key"), msg("{1} is well-formed; not verified because HIBP cannot be reached", source))
         }
         let client = HIBPClient(baseURL: HIBPServices(context).baseURL, apiKey: key, version: CLI.version, transport: transport)
         do {
             let status = try blocking { try await client.subscriptionStatus() }
             let plan = Sanitizer.singleLine(status.subscriptionName)
-            return .ok("API key", status.rpm.map { msg("{1} is accepted by HIBP (subscription {2}, {3} requests a minute)", source, plan, $0) }
+            return .ok(phrase("API key"), status.rpm.map { msg("{1} is accepted by HIBP (subscription {2}, {3} requests a minute)", source, plan, $0) }
                 ?? msg("{1} is accepted by HIBP (subscription {2})", source, plan))
         } catch let error as HIBPError {
             switch error {
             case .unauthorized, .forbidden, .missingAPIKey:
-                return .problem("API key", msg("HIBP refused {1}: {2}", source, error.message),
+                return .problem(phrase("API key"), msg("HIBP refused {1}: {2}", source, error.message),
                                 fix: msg("check the key at https://haveibeenpwned.com/API/Key and store it again with 'pwnvault config api-key'"),
                                 status: .apiAuthorization)
             default:
-                return .warning("API key", msg("{1} is well-formed; HIBP could not confirm it ({2})", source, error.message))
+                return .warning(phrase("API key"), msg("{1} is well-formed; HIBP could not confirm it ({2})", source, error.message))
             }
         } catch {
-            return .warning("API key", msg("{1} is well-formed; HIBP could not confirm it", source))
+            return .warning(phrase("API key"), msg("{1} is well-formed; HIBP could not confirm it", source))
         }
     }
 
@@ -304,40 +304,40 @@ struct DoctorRun {
         let range = msg("{1}: only the first 6 hex characters of each e-mail address's SHA-1 are sent", KAnonymityMode.rangeLabel)
         switch context.settings.kAnonymity {
         case .off:
-            return .ok("lookup", msg("{1}: e-mail addresses are sent whole ({2}=off)", KAnonymityMode.wholeLabel, Settings.kAnonymityVariable))
+            return .ok(phrase("lookup"), msg("{1}: e-mail addresses are sent whole ({2}=off)", KAnonymityMode.wholeLabel, Settings.kAnonymityVariable))
         case .require:
-            return .ok("lookup", msg("{1} ({2}=require: a key whose plan lacks it ends the check, status 7)", range, Settings.kAnonymityVariable))
+            return .ok(phrase("lookup"), msg("{1} ({2}=require: a key whose plan lacks it ends the check, status 7)", range, Settings.kAnonymityVariable))
         case .auto:
             // The key check and watch would use: the environment's before the keyring's.
             let env = context.settings.environmentAPIKey?.secret()
             if let key = env ?? key, let folder = try? HIBPServices(context).cacheDirectory(),
                KAnonymityCache(directory: folder).isRefused(key, now: context.now()) {
-                return .ok("lookup", msg("{1}: HIBP refused this key the k-anonymity search within the last day, so e-mail addresses are sent whole (a plan with it: HIBP's Pro or High RPM)", KAnonymityMode.wholeLabel))
+                return .ok(phrase("lookup"), msg("{1}: HIBP refused this key the k-anonymity search within the last day, so e-mail addresses are sent whole (a plan with it: HIBP's Pro or High RPM)", KAnonymityMode.wholeLabel))
             }
-            return .ok("lookup", msg("{1}, while the key's plan allows it (else whole, after one refused request)", range))
+            return .ok(phrase("lookup"), msg("{1}, while the key's plan allows it (else whole, after one refused request)", range))
         }
     }
 
     private func shareMode() -> DoctorCheck {
-        if let reason = context.shareReason { return .ok("share mode", msg("on ({1})", reason)) }
-        if context.settings.shareMode { return .ok("share mode", msg("on ({1} is set)", Settings.shareVariable)) }
-        if context.arguments.has(GlobalOptions.noShare) { return .ok("share mode", msg("off for this run (--no-share)")) }
+        if let reason = context.shareReason { return .ok(phrase("share mode"), msg("on ({1})", reason)) }
+        if context.settings.shareMode { return .ok(phrase("share mode"), msg("on ({1} is set)", Settings.shareVariable)) }
+        if context.arguments.has(GlobalOptions.noShare) { return .ok(phrase("share mode"), msg("off for this run (--no-share)")) }
         if let reason = ShareModeDetector().detect(environment: context.environment) {
-            return .ok("share mode", msg("on whenever accounts are shown on this terminal ({1})", reason))
+            return .ok(phrase("share mode"), msg("on whenever accounts are shown on this terminal ({1})", reason))
         }
-        return .ok("share mode", msg("off: no screen share or terminal recorder detected (--share or {1}=1 turn it on)", Settings.shareVariable))
+        return .ok(phrase("share mode"), msg("off: no screen share or terminal recorder detected (--share or {1}=1 turn it on)", Settings.shareVariable))
     }
 
     /// Reads this process's core-file limit, which `ProcessHygiene.harden` sets to 0 at start.
     private func coreDumps() -> DoctorCheck {
         guard let limits = try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8),
               let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") }) else {
-            return .warning("core dumps", msg("cannot tell (/proc/self/limits is unreadable)"))
+            return .warning(phrase("core dumps"), msg("cannot tell (/proc/self/limits is unreadable)"))
         }
         let fields = line.dropFirst("Max core file size".count).split(separator: " ")
-        guard fields.count >= 2 else { return .warning("core dumps", msg("cannot tell (unexpected /proc/self/limits)")) }
-        if fields[0] == "0" && fields[1] == "0" { return .ok("core dumps", msg("disabled for pwnvault (core file size limit 0)")) }
-        return .problem("core dumps", msg("a crash could write memory to disk (core file size limit {1})", fields[0]),
+        guard fields.count >= 2 else { return .warning(phrase("core dumps"), msg("cannot tell (unexpected /proc/self/limits)")) }
+        if fields[0] == "0" && fields[1] == "0" { return .ok(phrase("core dumps"), msg("disabled for pwnvault (core file size limit 0)")) }
+        return .problem(phrase("core dumps"), msg("a crash could write memory to disk (core file size limit {1})", fields[0]),
                         fix: msg("please report this: pwnvault turns core dumps off when it starts"), status: .vault)
     }
 
