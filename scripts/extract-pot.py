@@ -5,7 +5,9 @@ xgettext reads no Swift, so this is the extractor: it finds `msg("…"` and `msg
 Sources/**/*.swift, decodes the Swift string literal (escapes, multi-line literals with their indentation
 and line continuations), and writes the messages in the order they first appear, each with the places
 that use it. `--check` compares with the committed file instead and exits 1 when they differ.
-Usage: scripts/extract-pot.py [--check] [REPO]"""
+`--unmarked` instead fails on English prose in a string literal that is neither a message nor listed in
+po/kept-english.txt (text that stays English on purpose, with the reason).
+Usage: scripts/extract-pot.py [--check | --unmarked] [REPO]"""
 import os
 import re
 import sys
@@ -136,7 +138,75 @@ def render(messages):
     return '\n'.join(out) + '\n'
 
 
+# What looks like English prose in a string literal (three lower-case words) but is not a message:
+# lines that compare with, assert on or label things; literals that are code, paths or debug
+# descriptions (`TypeName(…`). Anything else outside msg( / phrase( must be listed in
+# po/kept-english.txt with the reason it stays English (a path ending in / is a folder; an empty part matches all).
+UNMARKED_SKIP_LINE = re.compile(r'precondition\(|assert\(|assertionFailure\(|fatalError\(|DispatchQueue\(label:'
+                                r'|\.contains\("|\.hasPrefix\("|\.hasSuffix\("|== "|!= "|case \("|Mirror\(|OptionSpec\("|#"'
+                                r'|(description|debugDescription)\s*:?\s*String\s*\{')
+UNMARKED_CODE = re.compile(r'^(pwnvault|source |pass |complete |mapfile|\$|/|-|\[|\(|\\\\f|\.|#|\'|~|bash|zsh|fish'
+                           r'|CONTACTS|ACCOUNT|api-key|[A-Z][A-Za-z.]*\()|://|\$\(|\|')
+
+
+def unmarked(repo):
+    """Literals that read as English prose outside msg( and phrase(, and multi-line literals that are not
+    a message, as (path, line, text)."""
+    found = []
+    for root, dirs, files in os.walk(os.path.join(repo, 'Sources')):
+        dirs.sort()
+        for name in sorted(files):
+            if not name.endswith('.swift'):
+                continue
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, repo)
+            multi = False
+            for number, line in enumerate(open(path, encoding='utf-8'), 1):
+                stripped = line.strip()
+                if multi:
+                    multi = not stripped.startswith('"""')
+                    continue
+                if stripped.startswith('//'):
+                    continue
+                if line.count('"""') == 1:
+                    multi = True
+                    if not re.search(r'\b(msg|phrase)\(\s*"""', line):
+                        found.append((rel, number, stripped))
+                    continue
+                if UNMARKED_SKIP_LINE.search(line):
+                    continue
+                code = line.split(' //')[0]
+                for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', code):
+                    text = m.group(1)
+                    before = code[:m.start()]
+                    if len(re.findall(r'\b[a-z]{2,}\b', text)) < 3 or UNMARKED_CODE.search(text):
+                        continue
+                    if re.search(r'\b(msg|phrase)\(\s*(one:\s*)?$', before) or re.search(r'many:\s*$', before):
+                        continue
+                    found.append((rel, number, text))
+    return found
+
+
+def check_unmarked(repo):
+    kept = []
+    for line in open(os.path.join(repo, 'po', 'kept-english.txt'), encoding='utf-8'):
+        if line.strip() and not line.startswith('#'):
+            path, text, _reason = line.rstrip('\n').split('\t')
+            kept.append((path, text))
+    left = [(p, n, t) for p, n, t in unmarked(repo) if not any((p == kp or kp.endswith('/') and p.startswith(kp)) and kt in t
+                                                                    for kp, kt in kept)]
+    for p, n, t in left:
+        print(f"{p}:{n}: not a message and not in po/kept-english.txt: {t}", file=sys.stderr)
+    if left:
+        print("wrap user-facing text in msg(...) (or phrase(...) when it is stored), or list it in po/kept-english.txt "
+              "with the reason it stays English", file=sys.stderr)
+        sys.exit(1)
+
+
 def main():
+    if '--unmarked' in sys.argv:
+        rest = [a for a in sys.argv[1:] if a != '--unmarked']
+        return check_unmarked(rest[0] if rest else os.path.join(os.path.dirname(__file__), '..'))
     args = [a for a in sys.argv[1:] if a != '--check']
     repo = args[0] if args else os.path.join(os.path.dirname(__file__), '..')
     text = render(extract(repo))

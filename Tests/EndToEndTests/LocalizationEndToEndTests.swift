@@ -16,6 +16,14 @@ final class LocalizationEndToEndTests: XCTestCase {
         XCTAssertEqual(r.status, 0, "po/pwnvault.pot is stale: \(r.stderr)")
     }
 
+    /// A sentence written as a plain literal never reaches the template: the sources hold no English
+    /// prose outside msg(...) and phrase(...) but what po/kept-english.txt lists with its reason.
+    func testNoUserFacingTextIsLeftOutOfTheCatalog() {
+        let r = Sandbox.exec(Paths.python, [Paths.root.appendingPathComponent("scripts/extract-pot.py").path, "--unmarked",
+                                              Paths.root.path], input: nil, environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
     func testTheChineseCatalogTranslatesEveryMessageWithNothingFuzzy() {
         let po = Paths.root.appendingPathComponent("po/zh_CN.po").path
         let stats = Sandbox.exec("/usr/bin/env", ["msgfmt", "--check", "--statistics", "-o", "/dev/null", po], input: nil,
