@@ -32,6 +32,8 @@ public enum Gettext {
 
     /// What the process's `start` found (nil before it, and in unit tests).
     public nonisolated(unsafe) private(set) static var loaded: Loaded?
+    /// Whether a catalog was loaded: without one every message is its English original, asked of nobody.
+    public nonisolated(unsafe) private(set) static var translates = false
 
     /// `start` for this process: the binary's own path from /proc/self/exe.
     @discardableResult
@@ -52,6 +54,7 @@ public enum Gettext {
             .map { String($0.dropFirst("Language: ".count)).trimmingWhitespace() }
         let found = Loaded(locale: locale, catalog: header.isEmpty ? nil : Catalog(language: language ?? "unknown", folder: chosen))
         loaded = found
+        translates = found.catalog != nil
         return found
     }
 

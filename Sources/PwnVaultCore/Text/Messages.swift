@@ -5,13 +5,13 @@
 /// message in the sources and `po/pwnvault.pot` holds them all. Machine interfaces (JSON keys and values,
 /// exit statuses, option and command names) never go through here.
 public func msg(_ text: StaticString, _ arguments: any CustomStringConvertible...) -> String {
-    Messages.fill(Messages.inEnglish ? text.description : Gettext.text(text.description), arguments)
+    Messages.fill(Messages.translated(text), arguments)
 }
 
 /// A message whose words depend on a count, chosen by `ngettext` (never by concatenation):
 /// `msg(one: "{1} account", many: "{1} accounts", count: n, n)`.
 public func msg(one: StaticString, many: StaticString, count: Int, _ arguments: any CustomStringConvertible...) -> String {
-    let chosen = Messages.inEnglish ? (count == 1 ? one.description : many.description)
+    let chosen = !Gettext.translates || Messages.inEnglish ? (count == 1 ? one.description : many.description)
         : Gettext.plural(one.description, many.description, count)
     return Messages.fill(chosen, arguments)
 }
@@ -24,7 +24,22 @@ public func phrase(_ text: StaticString) -> String { text.description }
 public enum Messages {
     /// `english` in the reader's language: the translation of a `phrase` (or of any message's English
     /// text) when the catalog has one; anything else as it is (what libsecret or the system said).
-    public static func shown(_ english: String) -> String { inEnglish ? english : Gettext.text(english) }
+    public static func shown(_ english: String) -> String { !Gettext.translates || inEnglish ? english : Gettext.text(english) }
+
+    /// `text` in the reader's language: English at once when no catalog is loaded (LANG=C, and every
+    /// unit test), else gettext's answer, remembered per literal (`list` of 10,000 accounts asks for the
+    /// same few state words tens of thousands of times; each gettext call converts both ways).
+    static func translated(_ text: StaticString) -> String {
+        guard Gettext.translates, !inEnglish else { return text.description }
+        let key = UInt(bitPattern: text.utf8Start)
+        if let hit = lookups.withLock({ remembered[key] }) { return hit }
+        let found = Gettext.text(text.description)
+        lookups.withLock { remembered[key] = found }
+        return found
+    }
+
+    private static let lookups = Lock()
+    nonisolated(unsafe) private static var remembered: [UInt: String] = [:]
 
     /// True inside `english { … }`: `msg` gives the English original whatever the language.
     @TaskLocal static var inEnglish = false
