@@ -112,8 +112,22 @@ final class UIStateTests: XCTestCase {
         XCTAssertTrue(screen(s)[0].contains("pwnvault · Breach"))
         (s, _) = press([.escape, .tab, .enter], on: s)
         XCTAssertEqual(s.page, .detail(DetailPage(name: first[1])), "Tab picks the next breach")
-        XCTAssertTrue(HelpPage.lines.contains { $0.contains("Enter") && $0.contains("a breach's details") })
+        XCTAssertTrue(HelpPage.lines(width: 100).contains { $0.contains("Enter") && $0.contains("a breach's details") })
         XCTAssertTrue(UIView.keys(.result(ResultPage(id: 1))).contains { $0.key == "Enter" && $0.what == "breach" })
+    }
+
+    /// The key page wraps at any width under each key's hanging indent: no row wider than the window,
+    /// and every word of every description is there (it used to cut its 100-column lines).
+    func testTheKeyPageWrapsEveryDescriptionAtAnyWidth() {
+        let words = (HelpPage.sections.flatMap { $0.keys.map(\.1) } + [HelpPage.protection.text])
+            .flatMap { $0.split(separator: " ").map(String.init) }
+        for width in [40, 59, 79, 120] {
+            let rows = HelpPage.lines(width: width)
+            XCTAssertTrue(rows.allSatisfy { TerminalCells.width($0) <= width }, "\(width): \(rows.filter { TerminalCells.width($0) > width })")
+            let text = rows.joined(separator: " ")
+            for word in words { XCTAssertTrue(text.contains(word), "\(width): '\(word)' was cut") }
+            XCTAssertTrue(rows.contains { $0.hasPrefix("  R ") }, "keys start their rows")
+        }
     }
 
     func testLinksInDetailsWrapAndAreNeverCut() throws {
@@ -208,7 +222,7 @@ final class UIStateTests: XCTestCase {
         guard case let .check(filtered, what)? = effects.first else { return XCTFail("\(effects)") }
         XCTAssertEqual(filtered, [2, 3])
         XCTAssertEqual(what, "2 accounts")
-        XCTAssertTrue(HelpPage.lines.contains { $0.contains("R again") })
+        XCTAssertTrue(HelpPage.lines(width: 100).contains { $0.contains("R again") })
     }
 
     func testCheckProgressAndEndArriveAsEvents() throws {

@@ -37,7 +37,7 @@ extension UIState {
             if p.text.take(key, total: DetailPage.rows(self, name: p.name, width: size.columns - 1).count, height: pageHeight) { replaceTop(.detail(p)) }
         case let .help(p):
             var p = p
-            if p.text.take(key, total: HelpPage.lines.count, height: pageHeight) { replaceTop(.help(p)) }
+            if p.text.take(key, total: HelpPage.lines(width: size.columns - 1).count, height: pageHeight) { replaceTop(.help(p)) }
         case .pick: pickKey(key, &effects)
         }
     }

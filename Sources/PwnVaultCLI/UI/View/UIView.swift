@@ -28,7 +28,7 @@ enum UIView {
             }
         case let .help(page):
             out.append(bar(msg("pwnvault · Keys"), columns))
-            out += page.text.visible(HelpPage.lines.map { UIRow($0) }, height: pageHeight)
+            out += page.text.visible(HelpPage.lines(width: columns - 1).map { UIRow($0) }, height: pageHeight)
         }
         if let revealed = state.revealed {
             out = [bar(msg("pwnvault · Revealed #{1}", revealed.id), columns)] + revealed.pager.view(columns: columns, rows: rows - 2).map { UIRow($0) }
