@@ -48,6 +48,9 @@ final class TerminalCellsTests: XCTestCase {
         XCTAssertEqual(TerminalCells.wrap("数据泄露，账户", to: 6), ["数据泄", "露，账", "户"], "， stays with what it ends")
         XCTAssertEqual(TerminalCells.wrap("运行 'pwnvault check' 查看", to: 8), ["运行", "'pwnvault", "check'", "查看"],
                        "Latin words still break only at spaces")
+        XCTAssertEqual(TerminalCells.wrap("状态：'已泄露'、'待确认'", to: 16), ["状态：'已泄露'、", "'待确认'"],
+                       "an ASCII quote stays with the word it quotes")
+        XCTAssertEqual(TerminalCells.wrap("集'已泄露'", to: 7), ["集'已泄", "露'"], "never a line of a quote alone")
         XCTAssertEqual(TerminalCells.wrap("집꾸미기 집꾸미기", to: 10), ["집꾸미기", "집꾸미기"], "Korean breaks at its spaces")
         XCTAssertEqual(TerminalCells.wrap("第一行很长的句子", to: 6, then: 10), ["第一行", "很长的句子"], "then: the rest's width")
     }

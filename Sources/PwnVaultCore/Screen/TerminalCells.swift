@@ -119,6 +119,8 @@ public enum TerminalCells {
     /// Whether a line may break between `a` and `b` (adjacent, no space between): see `pieces`.
     public static func mayBreak(between a: Character, and b: Character) -> Bool {
         guard breaksAround(a) || breaksAround(b) else { return false }
+        // An ASCII quote after a full-width mark that ends a phrase (、'待确认') opens what follows.
+        if b == "'" || b == "\"" { return "，。、：；？！".contains(a) }
         return !closingMarks.contains(b) && !openingMarks.contains(a)
     }
 
@@ -131,9 +133,11 @@ public enum TerminalCells {
         }
     }
 
-    /// Marks that never begin a line (they close or end what is before them) and never end one.
-    static let closingMarks: Set<Character> = Set("，。、：；？！）」』】》〉”’…‥・～％,.;:!?)]}%")
-    static let openingMarks: Set<Character> = Set("（「『【《〈“‘([{")
+    /// Marks that never begin a line (they close or end what is before them), and marks that never end
+    /// one. ASCII quotes are both: whether `'` opens or closes cannot be told, and a line never starts
+    /// or ends with one cut from the word it quotes.
+    static let closingMarks: Set<Character> = Set("，。、：；？！）」』】》〉”’…‥・～％,.;:!?)]}%'\"")
+    static let openingMarks: Set<Character> = Set("（「『【《〈“‘([{'\"")
 
     /// `first` then the wrapped `text`, continuation lines indented to where `text` starts (a hanging
     /// indent): `exposed:  Email addresses, Names,` / `          Passwords`. When `first` leaves less
