@@ -94,6 +94,21 @@ final class KAnonymityEndToEndTests: XCTestCase {
         XCTAssertTrue(accountPaths().dropFirst(again).allSatisfy { !isRange($0.path) })
     }
 
+    /// With answers slower than the pace (300 ms at 6,000 a minute, 10 ms apart), all four lookups would
+    /// be in flight before the first refusal came back: the first range search is a probe, and the rest
+    /// wait for its answer, so the plan's refusal costs one request.
+    func testARefusalCostsOneRequestEvenWhenAnswersAreSlowerThanThePace() throws {
+        server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--latency-ms", "300"])
+        for account in accounts { server.control("/__control/accounts", #"{"account": "\#(account)"}"#) }
+        s.use(server)
+        let auto = try check()
+        XCTAssertEqual(auto.summary["lookup"] as? String, "whole address")
+        let paths = accountPaths()
+        XCTAssertEqual(paths.filter { isRange($0.path) }.count, 1, "\(paths)")
+        XCTAssertEqual(paths.filter { !isRange($0.path) }.count, accounts.count, "every account still looked up")
+        XCTAssertEqual(auto.results.count, accounts.count)
+    }
+
     /// The ui's checks look addresses up as `check` does: by prefix where the key allows it, never whole.
     func testTheUIsChecksSendOnlyPrefixes() throws {
         grant(true)

@@ -9,7 +9,8 @@ import FoundationEssentials
 /// the address's SHA-1 leave) unless `kAnonymity` is `.off` or the key is already known to be refused
 /// it (`rangeRefused`). In `.auto`, the first refusal (401/403) switches the rest of the run to the
 /// whole address: the refused account is asked again at the next slot (same pacing) and
-/// `onKAnonymityRefused` is told, once. In `.require`, the refusal ends the run
+/// `onKAnonymityRefused` is told, once; until the first range search is answered no other request
+/// starts, so that refusal costs one request. In `.require`, the refusal ends the run
 /// (`HIBPError.kAnonymityRefused`) before any address is sent whole.
 ///
 /// Stealer logs need a higher subscription and a domain the key verified: when HIBP refuses one
@@ -98,7 +99,7 @@ public struct AccountCheckRun: Sendable {
         let mode = kAnonymity
         let lookups = Lookups(useRange: mode == .require || (mode == .auto && !rangeRefused))
         let onRangeRefused = onKAnonymityRefused
-        var summary = try await scheduler.run(requests, perform: { request -> Answer in
+        let perform: @Sendable (Request) async throws -> Answer = { request in
             switch request {
             case let .breaches(t) where t.kind == .email && mode != .off:
                 if lookups.useRange {
@@ -130,12 +131,28 @@ public struct AccountCheckRun: Sendable {
                     return .stealerLogs(nil)
                 }
             }
-        }, onResult: { scheduled in
+        }
+        let deliver: @Sendable (ScheduledResult<Request, Answer>) async -> Void = { scheduled in
             let target = scheduled.item.target
             if let (complete, error) = await pending.add(target.index, scheduled.result, at: now()) {
                 await onAttempt(target, complete, error)
             }
-        })
+        }
+        // On a key not known to be refused the range search, `.auto`'s first one is a probe: the rest
+        // take their slots once it is answered, so a plan without the search costs one refused request
+        // rather than one for every request already in flight (two at 600/min and 100 ms latency).
+        var summary: CheckRunSummary
+        if mode == .auto, lookups.useRange, requests.count > 1,
+           let probe = requests.firstIndex(where: { if case let .breaches(t) = $0 { t.kind == .email } else { false } }) {
+            var rest = requests
+            let first = rest.remove(at: probe)
+            let head = try await scheduler.run([first], perform: perform, onResult: deliver)
+            let tail = try await scheduler.run(rest, perform: perform, onResult: deliver)
+            summary = CheckRunSummary(succeeded: head.succeeded + tail.succeeded, failed: head.failed + tail.failed,
+                                      requests: head.requests + tail.requests)
+        } else {
+            summary = try await scheduler.run(requests, perform: perform, onResult: deliver)
+        }
         summary.kAnonymityLookups = lookups.range
         summary.wholeAddressLookups = lookups.whole
         return summary
