@@ -43,6 +43,8 @@ public struct AccountCheckRun: Sendable {
         case pastes([String])
         /// nil: the key may not search stealer logs.
         case stealerLogs([String]?)
+        /// The probe's range search was refused: its account is asked again by its whole address.
+        case refusedProbe
     }
 
     public let client: HIBPClient
@@ -99,6 +101,7 @@ public struct AccountCheckRun: Sendable {
         let mode = kAnonymity
         let lookups = Lookups(useRange: mode == .require || (mode == .auto && !rangeRefused))
         let onRangeRefused = onKAnonymityRefused
+        let telling = Telling()
         let perform: @Sendable (Request) async throws -> Answer = { request in
             switch request {
             case let .breaches(t) where t.kind == .email && mode != .off:
@@ -109,7 +112,8 @@ public struct AccountCheckRun: Sendable {
                         return .breaches(lookup)
                     } catch let error as HIBPError where error.refusesKAnonymity {
                         if mode == .require { throw HIBPError.kAnonymityRefused(detail: error.refusalDetail) }
-                        if lookups.stopUsingRange() { onRangeRefused(error) }
+                        // Told beside the requests that go on (the caller remembers it in a file, with fsync).
+                        if lookups.stopUsingRange() { telling.start { onRangeRefused(error) } }
                         throw HIBPError.lookupChanged
                     }
                 }
@@ -138,24 +142,42 @@ public struct AccountCheckRun: Sendable {
                 await onAttempt(target, complete, error)
             }
         }
-        // On a key not known to be refused the range search, `.auto`'s first one is a probe: the rest
-        // take their slots once it is answered, so a plan without the search costs one refused request
-        // rather than one for every request already in flight (two at 600/min and 100 ms latency).
-        var summary: CheckRunSummary
-        if mode == .auto, lookups.useRange, requests.count > 1,
-           let probe = requests.firstIndex(where: { if case let .breaches(t) = $0 { t.kind == .email } else { false } }) {
-            var rest = requests
-            let first = rest.remove(at: probe)
-            let head = try await scheduler.run([first], perform: perform, onResult: deliver)
-            let tail = try await scheduler.run(rest, perform: perform, onResult: deliver)
-            summary = CheckRunSummary(succeeded: head.succeeded + tail.succeeded, failed: head.failed + tail.failed,
-                                      requests: head.requests + tail.requests)
-        } else {
-            summary = try await scheduler.run(requests, perform: perform, onResult: deliver)
-        }
+        // The refusal of the range search may still be being told (remembered in a file): wait for it
+        // whether the run went through or stopped.
+        let ran: Result<CheckRunSummary, Error>
+        do { ran = .success(try await schedule(requests, probing: mode == .auto && lookups.useRange, lookups: lookups,
+                                                perform: perform, deliver: deliver)) } catch { ran = .failure(error) }
+        await telling.finish()
+        var summary = try ran.get()
         summary.kAnonymityLookups = lookups.range
         summary.wholeAddressLookups = lookups.whole
         return summary
+    }
+
+    /// Runs the requests. `probing` (`.auto` on a key not known to be refused the range search): the
+    /// first range search is a probe and the rest take their slots once it is answered, so a plan
+    /// without the search costs one refused request rather than one for every request already in
+    /// flight (two at 600/min and 100 ms latency). A refused probe is not retried inside its own run
+    /// (that would hold the rest for a second round trip): its account goes first in the rest, whole.
+    private func schedule(_ requests: [Request], probing: Bool, lookups: Lookups,
+                          perform: @escaping @Sendable (Request) async throws -> Answer,
+                          deliver: @escaping @Sendable (ScheduledResult<Request, Answer>) async -> Void) async throws -> CheckRunSummary {
+        guard probing, requests.count > 1,
+              let probe = requests.firstIndex(where: { if case let .breaches(t) = $0 { t.kind == .email } else { false } }) else {
+            return try await scheduler.run(requests, perform: perform, onResult: deliver)
+        }
+        var rest = requests
+        let first = rest.remove(at: probe)
+        let head = try await scheduler.run([first], perform: { request in
+            do { return try await perform(request) } catch HIBPError.lookupChanged { return .refusedProbe }
+        }, onResult: { scheduled in
+            if case .success(.refusedProbe) = scheduled.result { return }
+            await deliver(scheduled)
+        })
+        let refused = !lookups.useRange
+        let tail = try await scheduler.run(refused ? [first] + rest : rest, perform: perform, onResult: deliver)
+        return CheckRunSummary(succeeded: head.succeeded - (refused ? 1 : 0) + tail.succeeded,
+                               failed: head.failed + tail.failed, requests: head.requests + tail.requests)
     }
 
     /// Whether e-mail addresses still go by range search, and how many went each way. Shared by
@@ -172,6 +194,24 @@ public struct AccountCheckRun: Sendable {
         func count(range: Bool) { lock.withLock { if range { counts.range += 1 } else { counts.whole += 1 } } }
         var range: Int { lock.withLock { counts.range } }
         var whole: Int { lock.withLock { counts.whole } }
+    }
+
+    /// The refusal being told (remembered and announced) while the run goes on; awaited before it returns.
+    private final class Telling: @unchecked Sendable {
+        // Safe: every access holds `lock`.
+        private let lock = Lock()
+        private var task: Task<Void, Never>?
+        /// Runs `body` on a thread of its own: it writes a file with fsync, which on a pool thread held
+        /// the next request back by 45 ms (two pool threads on two cores, the other one in curl).
+        func start(_ body: @escaping @Sendable () -> Void) {
+            let task = Task {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    if !DetachedThread.start({ body(); done.resume() }) { body(); done.resume() }
+                }
+            }
+            lock.withLock { self.task = task }
+        }
+        func finish() async { await lock.withLock({ task })?.value }
     }
 
     /// The first error a concurrent callback sets.
@@ -205,6 +245,7 @@ public struct AccountCheckRun: Sendable {
             case let .success(.breaches(lookup)): breaches[index] = lookup.breachNames
             case let .success(.pastes(keys)): pastes[index] = keys
             case let .success(.stealerLogs(sites)): if let sites { stealer[index] = sites }
+            case .success(.refusedProbe): break   // never delivered: the account is asked again
             case let .failure(error): if failures[index] == nil { failures[index] = error }
             }
         }
