@@ -180,9 +180,9 @@ final class SettingsTests: XCTestCase {
     func testTheDocumentationListsEveryVariableOnceWithADefaultAndOneLine() {
         let names = Settings.documentation.map(\.name)
         XCTAssertEqual(names.sorted(), [
-            "HIBP_API_KEY", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "LC_TELEPHONE", "NO_COLOR", "PAGER", "PWNVAULT_API_URL", "PWNVAULT_HTTP_TIMEOUT", "PWNVAULT_KEYRING",
+            "HIBP_API_KEY", "HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LC_TELEPHONE", "NO_COLOR", "PAGER", "PWNVAULT_API_URL", "PWNVAULT_HTTP_TIMEOUT", "PWNVAULT_KEYRING",
             "PWNVAULT_KEYRING_PROMPT_TIMEOUT_MS", "PWNVAULT_KEYRING_TIMEOUT_MS", "PWNVAULT_K_ANONYMITY", "PWNVAULT_MAX_WAIT", "PWNVAULT_PASSPHRASE_FILE", "PWNVAULT_PASSWORDS_URL", "PWNVAULT_SHARE",
-            "PWNVAULT_VAULT", "TERM", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
+            "PWNVAULT_VAULT", "TERM", "TEXTDOMAINDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
         ])
         for entry in Settings.documentation {
             XCTAssertFalse(entry.defaultValue.isEmpty, entry.name)
