@@ -85,30 +85,33 @@ def read_literal(text, pos, path):
 CALL = re.compile(r'\b(?:msg|phrase)\(\s*(one:\s*)?')
 
 
-def extract(repo):
-    messages = {}                              # (msgid, plural) -> [places]
+def sources(repo):
+    """(path relative to repo, text) of every Swift source, in a stable order."""
     for root, dirs, files in os.walk(os.path.join(repo, 'Sources')):
         dirs.sort()
         for name in sorted(files):
-            if not name.endswith('.swift'):
+            if name.endswith('.swift'):
+                path = os.path.join(root, name)
+                yield os.path.relpath(path, repo), open(path, encoding='utf-8').read()
+
+
+def extract(repo):
+    messages = {}                              # (msgid, plural) -> [places]
+    for rel, text in sources(repo):
+        for m in CALL.finditer(text):
+            before = text[text.rfind('\n', 0, m.start()) + 1:m.start()]
+            if before.lstrip().startswith('//') or before.rstrip().endswith('func'):
                 continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, repo)
-            text = open(path, encoding='utf-8').read()
-            for m in CALL.finditer(text):
-                before = text[text.rfind('\n', 0, m.start()) + 1:m.start()]
-                if before.lstrip().startswith('//') or before.rstrip().endswith('func'):
-                    continue
-                line = text.count('\n', 0, m.start()) + 1
-                value, end = read_literal(text, m.end(), rel)
-                plural = None
-                if m.group(1):
-                    rest = re.match(r'\s*,\s*many:\s*', text[end:])
-                    assert rest, f"{rel}:{line}: msg(one:) without many:"
-                    plural, _ = read_literal(text, end + rest.end(), rel)
-                places = messages.setdefault((value, plural), [])
-                if rel not in places:          # file names only (xgettext --add-location=file): an edit
-                    places.append(rel)         # elsewhere in the file leaves the template as it is
+            line = text.count('\n', 0, m.start()) + 1
+            value, end = read_literal(text, m.end(), rel)
+            plural = None
+            if m.group(1):
+                rest = re.match(r'\s*,\s*many:\s*', text[end:])
+                assert rest, f"{rel}:{line}: msg(one:) without many:"
+                plural, _ = read_literal(text, end + rest.end(), rel)
+            places = messages.setdefault((value, plural), [])
+            if rel not in places:          # file names only (xgettext --add-location=file): an edit
+                places.append(rel)         # elsewhere in the file leaves the template as it is
     return messages
 
 
@@ -153,37 +156,31 @@ def unmarked(repo):
     """Literals that read as English prose outside msg( and phrase(, and multi-line literals that are not
     a message, as (path, line, text)."""
     found = []
-    for root, dirs, files in os.walk(os.path.join(repo, 'Sources')):
-        dirs.sort()
-        for name in sorted(files):
-            if not name.endswith('.swift'):
+    for rel, text in sources(repo):
+        multi = False
+        for number, line in enumerate(text.splitlines(keepends=True), 1):
+            stripped = line.strip()
+            if multi:
+                multi = not stripped.startswith('"""')
                 continue
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, repo)
-            multi = False
-            for number, line in enumerate(open(path, encoding='utf-8'), 1):
-                stripped = line.strip()
-                if multi:
-                    multi = not stripped.startswith('"""')
+            if stripped.startswith('//'):
+                continue
+            if line.count('"""') == 1:
+                multi = True
+                if not re.search(r'\b(msg|phrase)\(\s*"""', line):
+                    found.append((rel, number, stripped))
+                continue
+            if UNMARKED_SKIP_LINE.search(line):
+                continue
+            code = line.split(' //')[0]
+            for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', code):
+                text = m.group(1)
+                before = code[:m.start()]
+                if len(re.findall(r'\b[a-z]{2,}\b', text)) < 3 or UNMARKED_CODE.search(text):
                     continue
-                if stripped.startswith('//'):
+                if re.search(r'\b(msg|phrase)\(\s*(one:\s*)?$', before) or re.search(r'many:\s*$', before):
                     continue
-                if line.count('"""') == 1:
-                    multi = True
-                    if not re.search(r'\b(msg|phrase)\(\s*"""', line):
-                        found.append((rel, number, stripped))
-                    continue
-                if UNMARKED_SKIP_LINE.search(line):
-                    continue
-                code = line.split(' //')[0]
-                for m in re.finditer(r'"((?:[^"\\]|\\.)*)"', code):
-                    text = m.group(1)
-                    before = code[:m.start()]
-                    if len(re.findall(r'\b[a-z]{2,}\b', text)) < 3 or UNMARKED_CODE.search(text):
-                        continue
-                    if re.search(r'\b(msg|phrase)\(\s*(one:\s*)?$', before) or re.search(r'many:\s*$', before):
-                        continue
-                    found.append((rel, number, text))
+                found.append((rel, number, text))
     return found
 
 
