@@ -77,7 +77,7 @@ public struct Settings: Sendable, Equatable {
         ("LC_MESSAGES", msg("(unset)"), msg("the locale for messages, when LC_ALL is unset: zh_CN.UTF-8 speaks Simplified Chinese; C, POSIX or a language without a catalog is English")),
         ("LANG", msg("(unset)"), msg("the locale when LC_ALL and the LC_ variable above for the purpose are unset")),
         ("LANGUAGE", msg("(unset)"), msg("the languages of messages in order of preference (zh_CN:en), as gettext reads it; not under the C locale")),
-        ("TEXTDOMAINDIR", msg("(unset)"), msg("the folder of the message catalogs (LANG/LC_MESSAGES/pwnvault.mo), before PREFIX/share/locale beside the installed binary")),
+        ("TEXTDOMAINDIR", msg("(unset)"), msg("the folder of the message catalogs, a pwnvault.mo per language, looked in before PREFIX/share/locale beside the installed binary")),
         ("NO_COLOR", msg("(unset)"), msg("any non-empty value turns colors off")),
         ("TERM", msg("(unset)"), msg("the terminal type; dumb counts as no terminal (no colors, accounts redacted)")),
         ("PAGER", "less -FRX", msg("the program long output is shown through on a terminal")),
