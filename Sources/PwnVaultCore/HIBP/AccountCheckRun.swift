@@ -201,8 +201,8 @@ public struct AccountCheckRun: Sendable {
         // Safe: every access holds `lock`.
         private let lock = Lock()
         private var task: Task<Void, Never>?
-        /// Runs `body` on a thread of its own: it writes a file with fsync, which on a pool thread held
-        /// the next request back by 45 ms (two pool threads on two cores, the other one in curl).
+        /// Runs `body` on a thread of its own: it writes a file with fsync, which should not hold one of
+        /// the cooperative pool's threads (one per core) while the requests go on.
         func start(_ body: @escaping @Sendable () -> Void) {
             let task = Task {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
