@@ -102,6 +102,13 @@ final class CheckSchedulerTests: XCTestCase {
             defer { done.set() }
             return try await body()
         }
+        Self.step(clock, executor, until: done, cancel: { task.cancel() })
+        return try await task.value
+    }
+
+    /// Lets `executor` run what is queued and advances `clock` whenever everything waits, until `done`;
+    /// a run where nothing runs and nothing sleeps for about 2 s is cancelled and fails the test.
+    static func step(_ clock: VirtualClock, _ executor: SteppingExecutor, until done: Flag, cancel: () -> Void) {
         var idleRounds = 0
         while !done.isSet {
             executor.waitUntilIdle()
@@ -109,10 +116,9 @@ final class CheckSchedulerTests: XCTestCase {
             if clock.advance() { idleRounds = 0; continue }
             // Nothing queued, nobody asleep, not done: a job may be on its way from another thread.
             idleRounds += 1
-            if idleRounds > 200 { task.cancel(); XCTFail("the run is stuck: nothing runs and nothing sleeps"); break }
+            if idleRounds > 2000 { cancel(); XCTFail("the run is stuck: nothing runs and nothing sleeps"); break }
             usleep(1000)
         }
-        return try await task.value
     }
 
     /// Unchecked: its mutable state is only touched with `lock` held.

@@ -22,16 +22,7 @@ final class CheckSessionTests: XCTestCase {
             do { box.value = .success(try await body()) } catch { box.value = .failure(error) }
             done.set()
         }
-        var idleRounds = 0
-        while !done.isSet {
-            executor.waitUntilIdle()
-            if done.isSet { break }
-            if clock.advance() { idleRounds = 0; continue }
-            // Nothing queued, nobody asleep, not done: a job may be on its way from another thread.
-            idleRounds += 1
-            if idleRounds > 2000 { task.cancel(); XCTFail("the run is stuck: nothing runs and nothing sleeps"); break }
-            usleep(1000)
-        }
+        CheckSchedulerTests.step(clock, executor, until: done, cancel: { task.cancel() })
         while !done.isSet { usleep(1000) }
         return try box.value!.get()
     }

@@ -107,7 +107,7 @@ final class GateReflectionTests: XCTestCase {
         },
         "VaultSession": { [try session()] },
         "CheckEntry": { [CheckEntry(account: try account(email, id: 3)), CheckEntry(parsed: try parsed(phone), source: "argument 1")] },
-        "CheckOutcome": { [try outcome()] },
+        "CheckOutcome": { [try outcome(), try failedOutcome()] },
         "CheckSessionReport": {
             var report = CheckSessionReport()
             report.outcomes = [try outcome()]
@@ -141,6 +141,14 @@ final class GateReflectionTests: XCTestCase {
         let a = try account(email, id: 3)
         return CheckOutcome(entry: CheckEntry(account: a), known: a, result: a.result, attemptError: nil, news: a.findings,
                             saved: true, attempt: attempt)
+    }
+
+    /// The same account's failed attempt, its error texts (English and shown) quoting the hostile strings.
+    static func failedOutcome() throws -> CheckOutcome {
+        let a = try account(email, id: 3)
+        return CheckOutcome(entry: CheckEntry(account: a), known: a, result: a.result,
+                            attemptError: "not checked: \(email) \(sensitiveBreach)", attemptErrorText: "未检查：\(email) \(pasteID)",
+                            news: [], saved: false, attempt: attempt)
     }
 
     /// A transport that never answers anything useful (a check session is only built here, not run).
