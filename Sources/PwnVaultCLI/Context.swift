@@ -66,7 +66,7 @@ struct Context {
             })
             session = try VaultSession.open(at: location, keyring: keyring, requirePassphrase: requirePassphrase, retry: retry) { reason in
                 // One line saying why the keyring was not used, unless the user turned it off on purpose.
-                if let reason, settings.keyring != .none { console.note(msg("{1}; using the passphrase", reason)) }
+                if let reason, settings.keyring != .none { console.note(msg("{1}; using the passphrase", reason.message)) }
                 let prompt = msg("Passphrase for {1}: ", location.displayPath)
                 if source == .terminal, let terminalPrompt {
                     defer { onScreen.text = nil }
@@ -85,7 +85,7 @@ struct Context {
     /// and status lines): a locked or missing keyring is a `KeyringOnlyError`, status 5.
     func openVaultThroughKeyringOnly() throws -> VaultSession {
         try VaultSession.open(at: try vaultLocation(), keyring: keyring) { reason in
-            throw KeyringOnlyError(keyringReason: reason, provider: keyring.provider())
+            throw KeyringOnlyError(bypass: reason, provider: keyring.provider())
         }
     }
 }
@@ -97,19 +97,17 @@ private final class PendingLine: @unchecked Sendable {   // one thread: the comm
 
 /// An unattended run never prompts: when the keyring cannot open the vault, it stops with the keyring status.
 struct KeyringOnlyError: UserFacingError {
-    /// What the keyring layer said, if anything.
-    let keyringReason: String?
+    /// Why the keyring did not open the vault, if it said.
+    let bypass: KeyringBypass?
     /// Computed when read, so that text built in `Messages.english` (a log, JSON) is English.
-    var reason: String { keyringReason ?? msg("the keyring did not open the vault") }
+    var reason: String { bypass?.message ?? msg("the keyring did not open the vault") }
     /// Who serves the keyring, so the hint says what to change there.
     let provider: KeyringProvider
     var message: String { msg("{1}; watch never asks for a passphrase", reason) }
     var hint: String? {
         // The key is missing (or stale): a run on a terminal puts it there; but only once the keyring
         // is open, so a locked keyring gets the advice alone.
-        // The reason as the keyring layer words it, in English or (once it is translated) in the reader's language.
-        let missing = ["the keyring has no key for this vault", "the keyring's key for this vault does not open it"]
-        return missing.contains(reason) || [msg("the keyring has no key for this vault"), msg("the keyring's key for this vault does not open it")].contains(reason)
+        bypass?.keyringLacksTheKey == true
             ? msg("run 'pwnvault list' once on a terminal, with the keyring unlocked, to put this vault's key there; then {1}", provider.unattendedAdvice)
             : provider.unattendedAdvice
     }

@@ -6,8 +6,7 @@ import FoundationEssentials
 /// servers. Refused: other schemes, user-info (`user:pass@`), queries, fragments, backslashes,
 /// whitespace, and any host that merely starts like a loopback address (`127.0.0.1.evil.com`).
 /// IPv4 hosts must be written as four plain decimal numbers, so that no parser reads them differently.
-/// This is the safety rule only: `Settings` also refuses what the transport cannot reach
-/// (`CurlTransport.cannotReachReason`; libcurl reaches every address accepted here, `[::1]` included).
+/// libcurl reaches every address accepted here, `[::1]` included.
 public enum APIURLPolicy {
     /// The longest address accepted.
     public static let maximumLength = 2048

@@ -181,12 +181,6 @@ public struct Settings: Sendable, Equatable {
                                                       variable: Self.apiURLVariable)
         passwordsBaseURL = try APIURLPolicy.validateAPIBase(value(Self.passwordsURLVariable) ?? Self.defaultPasswordsURL,
                                                             variable: Self.passwordsURLVariable)
-        for (variable, url) in [(Self.apiURLVariable, apiBaseURL), (Self.passwordsURLVariable, passwordsBaseURL)] {
-            if let reason = CurlTransport.cannotReachReason(url) {
-                throw SettingsError.unreachableAPIURL(variable: variable, shownAddress: SettingsError.shown(url.absoluteString),
-                                                      reason: reason)
-            }
-        }
         environmentAPIKey = EnvironmentAPIKey(value(Self.apiKeyVariable))
 
         /// A whole number of seconds in `range` from `variable`, or `fallback` when it is unset.

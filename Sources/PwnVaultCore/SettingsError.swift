@@ -6,9 +6,6 @@ public enum SettingsError: UserFacingError, Equatable {
     /// environment variable it came from, when it came from one; `reason` says what is wrong.
     /// `shownAddress` is the address with any user-info removed (it may hold a password).
     case unsafeAPIURL(variable: String?, shownAddress: String, reason: String)
-    /// A safe API address that the HTTP transport cannot reach (`CurlTransport.cannotReachReason`):
-    /// refused when the setting is read, rather than failing with a network error at the first request.
-    case unreachableAPIURL(variable: String, shownAddress: String, reason: String)
 
     public var message: String {
         switch self {
@@ -17,8 +14,6 @@ public enum SettingsError: UserFacingError, Equatable {
         case let .unsafeAPIURL(variable, address, reason):
             return variable.map { msg("refusing the API address '{1}' in {2}: {3}", address, $0, reason) }
                 ?? msg("refusing the API address '{1}': {2}", address, reason)
-        case let .unreachableAPIURL(variable, address, reason):
-            return msg("cannot use the API address '{1}' in {2}: {3}", address, variable, reason)
         }
     }
 
@@ -28,8 +23,6 @@ public enum SettingsError: UserFacingError, Equatable {
             return msg("fix {1} or unset it to use the default", variable)
         case .unsafeAPIURL:
             return msg("use an https:// address, or http://127.0.0.1:PORT for a test server on this machine")
-        case let .unreachableAPIURL(variable, _, _):
-            return msg("set {1} with a host name instead; for a test server on ::1 use http://localhost:PORT, which reaches ::1 as well as 127.0.0.1", variable)
         }
     }
 

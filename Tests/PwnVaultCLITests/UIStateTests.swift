@@ -237,6 +237,19 @@ final class UIStateTests: XCTestCase {
         XCTAssertTrue(footer(s).contains("check done"))
     }
 
+    /// A save failure outranks a check's closing line; any other message gives way to it. Decided on the
+    /// event's case, so a translated "could not save" (any wording) keeps its place too.
+    func testASaveFailureOutranksTheClosingLineWhateverItsWording() throws {
+        var (s, _) = press([.char("r")], on: try makeState())
+        s = UIUpdate.update(s, .saveFailed("无法保存：磁盘已满")).0
+        s = UIUpdate.update(s, .checkEnded("check done: 1 of 1 checked")).0
+        XCTAssertTrue(footer(s).contains("无法保存"), footer(s))
+        (s, _) = press([.char("r")], on: try makeState())
+        s = UIUpdate.update(s, .said("could not save: but only said, not failed")).0
+        s = UIUpdate.update(s, .checkEnded("check done: 1 of 1 checked")).0
+        XCTAssertTrue(footer(s).contains("check done"), footer(s))
+    }
+
     // MARK: reveal
 
     func testRevealAsksThePassphraseThenAnyKeyFocusLossOrTheTimeHidesIt() throws {

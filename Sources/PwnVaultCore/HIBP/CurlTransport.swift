@@ -97,10 +97,6 @@ public struct CurlTransport: HTTPTransport {
         }
     }
 
-    /// Why this transport cannot send to `url`, or nil when it can. libcurl reaches every address the
-    /// URL policy accepts, IPv6 literals (`http://[::1]:8080/`) included.
-    public static func cannotReachReason(_ url: URL) -> String? { nil }
-
     // MARK: the parts
 
     /// "name: value", or "name;" for an empty value (libcurl's way to send a header with no value;

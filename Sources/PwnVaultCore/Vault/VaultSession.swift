@@ -9,9 +9,35 @@ public enum UnlockMethod: Equatable, Sendable {
     case passphrase(reason: String)
 }
 
+/// Why the vault was opened without the keyring. A caller decides on the case (which hint to give);
+/// `message` words it in the reader's language, `Messages.english { $0.message }` for scripts.
+public enum KeyringBypass: Equatable, Sendable {
+    /// The command asks for the passphrase itself (reveal, passwd): the keyring is not consulted.
+    case passphraseRequired
+    /// The keyring holds an item for this vault, but its key does not open it.
+    case keyDoesNotOpen
+    /// The keyring is usable and holds no key for this vault.
+    case noKey
+    /// The keyring could not be used at all (locked, absent, timed out…).
+    case keyring(KeyringError)
+
+    /// The reason in the reader's language (computed when read).
+    public var message: String {
+        switch self {
+        case .passphraseRequired: return msg("the passphrase is required for this command")
+        case .keyDoesNotOpen: return msg("the keyring's key for this vault does not open it")
+        case .noKey: return msg("the keyring has no key for this vault")
+        case let .keyring(error): return error.reason
+        }
+    }
+
+    /// True when the keyring works but lacks this vault's right key: a run on a terminal puts it there.
+    public var keyringLacksTheKey: Bool { self == .noKey || self == .keyDoesNotOpen }
+}
+
 /// Asked when the passphrase is needed. `reason` is non-nil when the keyring could not be used, so the
 /// caller can say why (one line on stderr) before prompting.
-public typealias PassphraseProvider = (_ reason: String?) throws -> SecretBytes
+public typealias PassphraseProvider = (_ reason: KeyringBypass?) throws -> SecretBytes
 
 /// An unlocked vault: the key, the header and the payload, and the only way to change them
 /// (`update`, which locks, re-reads, applies the change and saves atomically).
@@ -21,9 +47,6 @@ public final class VaultSession {
     public private(set) var header: VaultHeader
     public private(set) var payload: VaultPayload
     public let method: UnlockMethod
-    /// Why the keyring was not used, in the reader's language (nil when it was used): `method`'s
-    /// reason for people.
-    public private(set) var passphraseReasonShown: String?
     /// Present when this run proved knowledge of the passphrase (`open(requirePassphrase: true)`):
     /// what `Disclosure` asks for before it shows an account unmasked or names a sensitive breach.
     public private(set) var revealGrant: RevealGrant?
@@ -66,7 +89,6 @@ public final class VaultSession {
         let method: UnlockMethod = problem.map { p in .passphrase(reason: Messages.english { p.reason }) } ?? .keyring
         let session = VaultSession(location: location, store: store, header: made.header, payload: VaultPayload(),
                                    key: made.key, method: method, keyring: keyring, fileBytes: made.bytes)
-        session.passphraseReasonShown = problem?.reason
         if let notice { session.notices.append(notice) }
         return (session, problem)
     }
@@ -84,12 +106,11 @@ public final class VaultSession {
         let header = try readHeader(bytes, location: location, store: store)
         let item = KeyringItem.vaultKey(vaultID: header.vaultIDHex)
 
-        // Computed when read: English for `method` (scripts read it), the reader's language for the prompt.
-        var reason: () -> String
+        var reason: KeyringBypass
         var keyringHoldsWrongKey = false
         var keyringUsable = false
         if requirePassphrase {
-            reason = { msg("the passphrase is required for this command") }
+            reason = .passphraseRequired
         } else {
             do {
                 keyringUsable = true
@@ -100,18 +121,18 @@ public final class VaultSession {
                                             key: key, method: .keyring, keyring: keyring, fileBytes: bytes)
                     }
                     keyringHoldsWrongKey = true
-                    reason = { msg("the keyring's key for this vault does not open it") }
+                    reason = .keyDoesNotOpen
                 } else {
-                    reason = { msg("the keyring has no key for this vault") }
+                    reason = .noKey
                 }
             } catch let e as KeyringError {
                 keyringUsable = false
-                reason = { e.reason }
+                reason = .keyring(e)
             }
         }
 
         let key = try retry.run(retryIf: { ($0 as? VaultFormatError) == .wrongPassphrase }) { attempt in
-            let secret = try passphrase(requirePassphrase || attempt > 1 ? nil : reason())
+            let secret = try passphrase(requirePassphrase || attempt > 1 ? nil : reason)
             return try VaultFile.unwrapKey(header, passphrase: secret)
         }
         guard VaultFile.authenticates(header, key: key) else {
@@ -120,8 +141,7 @@ public final class VaultSession {
         }
         let payload = try openPayload(bytes, key: key, location: location, store: store)
         let session = VaultSession(location: location, store: store, header: header, payload: payload, key: key,
-                                   method: .passphrase(reason: Messages.english(reason)), keyring: keyring, fileBytes: bytes)
-        session.passphraseReasonShown = reason()
+                                   method: .passphrase(reason: Messages.english { reason.message }), keyring: keyring, fileBytes: bytes)
         if requirePassphrase { session.revealGrant = RevealGrant() }
         // The vault was moved here, or its keyring item was lost or wrong: put the right key in the keyring.
         if keyringUsable && !requirePassphrase {

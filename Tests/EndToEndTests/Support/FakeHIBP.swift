@@ -13,8 +13,8 @@ final class FakeHIBP {
     /// The loopback address it listens on: 127.0.0.1, or ::1.
     let host: String
     var apiURL: String { "http://\(authority)/api/v3" }
-    /// For the tests' own control requests. Swift's URLSession cannot reach `[::1]` (see
-    /// `CurlTransport.cannotReachReason`); `localhost` reaches a server on ::1 as well.
+    /// For the tests' own control requests (Foundation's URLSession cannot reach `[::1]`); `localhost`
+    /// reaches a server on ::1 as well.
     var base: String { host == "::1" ? "http://localhost:\(port)" : "http://\(authority)" }
     var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 

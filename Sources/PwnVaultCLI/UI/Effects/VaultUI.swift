@@ -132,9 +132,9 @@ final class VaultUI: FullScreenApp {
             }
             return .saved(session.payload.accounts, message: nil)
         } catch let error as UserFacingError {
-            return .said(msg("could not save: {1}", error.message))
+            return .saveFailed(msg("could not save: {1}", error.message))
         } catch {
-            return .said(msg("could not save the vault"))
+            return .saveFailed(msg("could not save the vault"))
         }
     }
 
@@ -148,9 +148,9 @@ final class VaultUI: FullScreenApp {
             return .saved(session.payload.accounts, message: n == 0 ? msg("nothing to acknowledge for #{1}", id)
                           : msg(one: "#{1}: acknowledged {2} finding", many: "#{1}: acknowledged {2} findings", count: n, id, n))
         } catch let error as UserFacingError {
-            return .said(msg("could not save: {1}", error.message))
+            return .saveFailed(msg("could not save: {1}", error.message))
         } catch {
-            return .said(msg("could not save the vault"))
+            return .saveFailed(msg("could not save the vault"))
         }
     }
 

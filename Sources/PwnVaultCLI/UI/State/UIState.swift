@@ -29,7 +29,10 @@ struct UIState {
     var catalogPage: CatalogPage
     var pickPage: PickPage?
 
-    var message: String?
+    /// The status line's message. Setting it forgets that it was a save failure.
+    var message: String? { didSet { messageIsSaveFailure = false } }
+    /// The message says the vault could not be saved: a check's closing line does not replace it.
+    var messageIsSaveFailure = false
     /// A longer message than the status line holds, shown above it until the next key.
     var notice: String?
     /// The status of the check running in the background, if one is.

@@ -18,6 +18,8 @@ enum UIEvent {
     case saved([Account], message: String?, select: Int? = nil)
     /// An effect has something to say (and changed nothing).
     case said(String, notice: String? = nil)
+    /// A change could not be saved (the text says why): it outranks what a check says when it ends.
+    case saveFailed(String)
     /// The passphrase opened the vault: the account, unmasked, until `until`.
     case revealed(id: Int, text: String, pager: TextPager, until: Double)
     case unlocked(Bool)

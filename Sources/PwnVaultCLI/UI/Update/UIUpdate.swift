@@ -43,6 +43,9 @@ extension UIState {
         case let .said(message, notice):
             self.message = message
             if let notice { self.notice = notice }
+        case let .saveFailed(message):
+            self.message = message
+            messageIsSaveFailure = true
         case let .revealed(id, text, pager, until):
             revealed = Revealed(id: id, text: text, until: until, pager: pager)
             revealedSomething = true
@@ -56,8 +59,7 @@ extension UIState {
         case let .checkEnded(closing):
             check = nil
             // "could not save: …" stays: it matters more.
-            let saveFailed = message.map { $0.hasPrefix(msg("could not save: {1}", "")) || $0 == msg("could not save the vault") } ?? false
-            if !saveFailed { message = closing }
+            if !messageIsSaveFailure { message = closing }
         }
     }
 
