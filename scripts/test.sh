@@ -15,6 +15,16 @@ echo "== swift build" >&2
 swift build --build-tests 2>&1 | grep -v -- '-pthread' | tail -n 3
 scripts/build-locale.sh   # the message catalogs, where the built binary finds them (.build/locale)
 
+# The Debian package (make deb), installed and used in clean Debian 12 and 13 systems
+# (scripts/test-deb.sh, Docs/TESTING.md). Not with arguments (a part of the XCTest suite), nor with
+# PWNVAULT_TEST_DEB=0.
+if [ $# -eq 0 ] && [ "${PWNVAULT_TEST_DEB:-1}" != 0 ]; then
+  echo "== the Debian package (scripts/test-deb.sh)" >&2
+  deb_start=$(date +%s)
+  scripts/test-deb.sh
+  echo "== the Debian package: $(( $(date +%s) - deb_start )) s" >&2
+fi
+
 # With arguments (swift test's own, e.g. --filter 'CheckEndToEndTests'), or PWNVAULT_TEST_WORKERS=1:
 # one `swift test` inside one private keyring session, serially, as before. Otherwise the tests run
 # in parallel, each worker inside a private keyring session of its own (Tests/Support/run-tests.py).
