@@ -95,7 +95,8 @@ else
 fi
 
 # --- 2. lintian, owners and modes, no build machine in the files -------------------------------------
-if lintian_out=$(lintian --fail-on error,warning "$deb" 2>&1); then ok "lintian: ${lintian_out:-no tag}"
+if lintian_out=$(lintian --fail-on error,warning "$deb" 2>&1 | grep -v 'running with root privileges'; exit "${PIPESTATUS[0]}")
+then ok "lintian: ${lintian_out:-no tag}"
 else fail "lintian: $lintian_out"; fi
 listing=$(dpkg-deb --fsys-tarfile "$deb" | tar -tvf -)
 if awk '$2 != "root/root" { bad = 1; print } END { exit bad }' <<< "$listing" >&2 \
@@ -104,7 +105,8 @@ else fail "owners or modes"; fi
 mkdir "$work/unpacked"
 dpkg-deb --extract "$deb" "$work/unpacked"
 leaks=()
-for needle in "$root" "$(dirname "$root")" "${HOME:-/root}/" "/home/"; do
+# (The Swift runtime's archives bring swift.org's own build paths, /home/build-user/…: not this machine's.)
+for needle in "$root" "$(dirname "$root")" "${HOME:-/root}/"; do
   [ "$needle" = "/" ] && continue
   hits=$(find "$work/unpacked" -type f -exec sh -c 'strings -a "$1" | grep -F -q -- "$2" && echo "$1"' _ {} "$needle" \;)
   [ -z "$hits" ] || leaks+=("$needle in: $hits")
@@ -154,13 +156,12 @@ mkdir -m 700 -p "$HOME"
 head -c 24 /dev/urandom | base64 > "$HOME/passphrase"; chmod 600 "$HOME/passphrase"
 out=$(PWNVAULT_PASSPHRASE_FILE=$HOME/passphrase pwnvault init 2>&1) && [ -f "$PWNVAULT_VAULT" ] \
   && ok "init with a passphrase file, no keyring" || fail "init: $out"
-export PWNVAULT_PASSPHRASE_FILE=$HOME/passphrase
-out=$(printf '%s\n' "$KEY" | pwnvault config api-key 2>&1) && ok "config api-key" || fail "config api-key: $out"
+export PWNVAULT_PASSPHRASE_FILE=$HOME/passphrase HIBP_API_KEY=$KEY   # no keyring to keep the API key in
 out=$(pwnvault add pwned.alice@example.com 2>&1) && ok "add an e-mail" || fail "add an e-mail: $out"
 out=$(pwnvault add "+44 7700 900123" 2>&1) && ok "add a phone number (libPwnVaultPhone.so from /usr/lib/pwnvault)" \
   || fail "add a phone number: $out"
 json=$(pwnvault list --json 2>&1)
-grep -Eq '"kind": *"phone"' <<< "$json" && ok "list --json has the phone number" || fail "list --json: $json"
+grep -Eq '"kind" *: *"phone"' <<< "$json" && ok "list --json has the phone number" || fail "list --json: $json"
 out=$(pwnvault check --all 2>&1); status=$?
 [ $status -eq 1 ] && ok "check --all against the fake HIBP on 127.0.0.1:$PORT (exit 1: new findings)" \
   || fail "check --all exited $status: $out"
@@ -180,7 +181,9 @@ after_purge=$(snapshot)
 gone=$(comm -23 <(echo "$before_purge") <(echo "$after_purge"))
 came=$(comm -13 <(echo "$before_purge") <(echo "$after_purge"))
 left=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done <<< "$files")
-named=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /tmp -o -path /var/log \) -prune -o -name '*pwnvault*' -print)
+# /var/cache/man: man-db's formatted copies of the page the test read (its cache, not the package's files).
+named=$(find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /tmp -o -path /var/log -o -path /var/cache/man \) -prune \
+  -o -name '*pwnvault*' -print)
 if [ "$gone" = "$files" ] && [ -z "$came" ] && [ -z "$left" ] && [ -z "$named" ] \
    && ! dpkg -S pwnvault >/dev/null 2>&1; then
   ok "apt-get purge pwnvault leaves none of its $(wc -l <<< "$files") files"
