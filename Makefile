@@ -45,7 +45,7 @@ test:
 
 # The Debian package, from the release build (SOURCE_DATE_EPOCH: the commit's time, unless set).
 deb: build
-	scripts/build-deb.sh
+	PWNVAULT_BIN="$(BIN)" scripts/build-deb.sh
 
 demo:
 	scripts/demo.sh

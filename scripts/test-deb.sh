@@ -84,7 +84,8 @@ version=$(dpkg-parsechangelog -l packaging/deb/changelog -S Version)
 deb=$root/pwnvault_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || { echo "deb: error: make deb made no $deb" >&2; exit 1; }
 mkdir -p "$work/second" "$work/tmp2"
-(umask 077 && TMPDIR="$work/tmp2" scripts/build-deb.sh "$work/second" >/dev/null)
+bin=$root/.build/release/pwnvault   # what make deb packaged (SwiftPM's link to the release folder)
+(umask 077 && TMPDIR="$work/tmp2" PWNVAULT_BIN="$bin" scripts/build-deb.sh "$work/second" >/dev/null)
 sum1=$(sha256sum < "$deb" | cut -d' ' -f1)
 sum2=$(sha256sum < "$work/second/$(basename "$deb")" | cut -d' ' -f1)
 echo "deb: $(basename "$deb"): $(stat -c %s "$deb") bytes; sha256 $sum1 (first), $sum2 (second)" >&2
