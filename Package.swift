@@ -53,8 +53,12 @@ let package = Package(
         // (-nostartfiles leaves it out) and libswiftCore.so with the toolchain's rpath (-static-stdlib names the
         // runtime's archives instead, from which nothing is taken). The process already runs the runtime that
         // is linked into the binary; a second one, from the toolchain, must never be loaded beside it.
+        // -soname: without one, the linker names the library's base version definition after its output
+        // path in .build, which put the build folder into the installed file (and made the Debian package's
+        // bytes depend on where it was built: scripts/test-deb.sh checks both).
         .target(name: "CPhoneShim", path: "Sources/CPhoneShim",
-                linkerSettings: [.linkedLibrary("phonenumber"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
+                linkerSettings: [.linkedLibrary("phonenumber"), .unsafeFlags(["-nostartfiles", "-static-stdlib",
+                                                                              "-Xlinker", "-soname=libPwnVaultPhone.so"])]),
         // GIO's GDBus (Debian's libglib2.0-dev) for desktop notifications, called through a fixed-arity
         // shim (GVariant constructors are variadic; one deadline per call).
         .target(name: "CNotifyShim", dependencies: ["CGLibDeadline"], path: "Sources/CNotifyShim", cSettings: glibHeaders),
