@@ -45,6 +45,9 @@ enum SessionRendering {
         case let .stealerLogsRefused(error):
             return msg("stealer logs not checked: {1} (they need a plan that includes them and an address on a domain the key verified); the rest goes on", error.message)
         case let .kAnonymityRefused(error):
+            if case .noRangeSearch = error {
+                return msg("{1}: e-mail addresses are sent whole instead, for the rest of this run and for a day (--k-anonymity=require stops instead)", error.message)
+            }
             return msg("the k-anonymity search was refused ({1}): e-mail addresses are sent whole for the rest of this run and for a day (--k-anonymity=require refuses instead)", error.message)
         }
     }

@@ -15,6 +15,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     private var _done = 0, _pwned = 0, _failed = 0
     private var _cancelled = false
     private var _stop: String?
+    private var _notes: [String] = []
     private var task: Task<Void, Never>?
     let ids: [Int]
     let what: String
@@ -38,6 +39,9 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     /// Whether anything happened since the last call.
     func takeChanged() -> Bool { locked { defer { _changed = false }; return _changed } }
     func takeResults() -> [(id: Int, attempt: CheckAttempt)] { locked { defer { _results = [] }; return _results } }
+    /// What the check session said that `check` says on stderr (a fallback, a refusal, an unknown
+    /// rate), in full, since the last call.
+    func takeNotes() -> [String] { locked { defer { _notes = [] }; return _notes } }
 
     func cancel() {
         posting {
@@ -66,6 +70,18 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         posting {
             guard _running, !_cancelled else { return }
             _status = msg("checking {1}: {2}/{3} done; {4}", what, _done, ids.count, HIBPServices.waitNote(wait, stopping: msg("Esc cancels")))
+            _changed = true
+        }
+    }
+
+    /// The session's notice (`SessionRendering.text`, the words check prints): on the status line
+    /// while the run goes on, and in full above it.
+    private func noticed(_ notice: CheckSessionEvent.Notice) {
+        let text = SessionRendering.text(notice)
+        posting {
+            _notes.append(text)
+            guard _running, !_cancelled else { return }
+            _status = msg("checking {1}: {2}/{3} done; {4}", what, _done, ids.count, text)
             _changed = true
         }
     }
@@ -106,12 +122,17 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         work.task = Task.detached {
             do {
                 try await session.discoverRate(given: given, requests: session.requests(for: entries)) { event in
-                    if case let .waiting(_, wait) = event { work.waiting(wait) }
+                    switch event {
+                    case let .waiting(_, wait): work.waiting(wait)
+                    case let .notice(notice): work.noticed(notice)
+                    default: break
+                    }
                 }
                 let report = await session.run(entries) { event in
                     switch event {
                     case let .result(outcome): work.add(outcome.entry.account!.id, outcome.attempt)
                     case let .waiting(_, wait): work.waiting(wait)
+                    case let .notice(notice): work.noticed(notice)
                     default: break
                     }
                 }

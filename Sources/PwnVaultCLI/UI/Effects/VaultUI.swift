@@ -118,6 +118,7 @@ final class VaultUI: FullScreenApp {
     /// Records the results `work` has posted and, once it has ended, its closing line.
     private func settle(_ work: UIWork) {
         let results = work.takeResults()
+        for note in work.takeNotes() { send(.checkNotice(note)) }
         if !results.isEmpty { send(record(results)) }
         if work.isRunning { send(.checkProgress(work.status)) } else { self.work = nil; send(.checkEnded(work.status)) }
     }
