@@ -52,6 +52,17 @@ enum SessionRendering {
         }
     }
 
+    /// A notice in a few words, for the ui's status line (the whole sentence goes above it).
+    static func short(_ notice: CheckSessionEvent.Notice) -> String {
+        switch notice {
+        case .rateUnknown: return msg("the key's rate is unknown: 10 requests a minute")
+        case .stealerLogsRefused: return msg("stealer logs not checked")
+        case let .kAnonymityRefused(error):
+            if case .noRangeSearch = error { return msg("sent whole: the server has no k-anonymity search") }
+            return msg("sent whole: the k-anonymity search was refused")
+        }
+    }
+
     /// Says what went wrong on the way to the catalog; `beforeNotes` first (it clears the progress bar).
     static func render(_ event: RunCatalogEvent, console: Console, beforeNotes: () -> Void = {}) {
         beforeNotes()

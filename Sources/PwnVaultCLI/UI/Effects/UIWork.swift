@@ -16,6 +16,9 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     private var _cancelled = false
     private var _stop: String?
     private var _notes: [String] = []
+    /// The session's notices in short, kept at the end of the status line for the rest of the run and
+    /// on its closing line.
+    private var _marks: [String] = []
     private var task: Task<Void, Never>?
     let ids: [Int]
     let what: String
@@ -34,7 +37,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         wake.wake()
     }
 
-    var status: String { locked { _status } }
+    var status: String { locked { ([_status] + _marks).joined(separator: "; ") } }
     var isRunning: Bool { locked { _running } }
     /// Whether anything happened since the last call.
     func takeChanged() -> Bool { locked { defer { _changed = false }; return _changed } }
@@ -74,14 +77,13 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         }
     }
 
-    /// The session's notice (`SessionRendering.text`, the words check prints): on the status line
-    /// while the run goes on, and in full above it.
+    /// The session's notice: in short on the status line from here on (closing line included), and in
+    /// full (`SessionRendering.text`, the words check prints) above it.
     private func noticed(_ notice: CheckSessionEvent.Notice) {
-        let text = SessionRendering.text(notice)
+        let text = SessionRendering.text(notice), mark = SessionRendering.short(notice)
         posting {
             _notes.append(text)
-            guard _running, !_cancelled else { return }
-            _status = msg("checking {1}: {2}/{3} done; {4}", what, _done, ids.count, text)
+            if !_marks.contains(mark) { _marks.append(mark) }
             _changed = true
         }
     }
