@@ -16,6 +16,13 @@ requests may arrive closer than 60/RPM.
    the catalog cached, the vault opened through the keyring) next to curl making the same two
    requests back to back on one connection; median of 7; target <= 1.3x curl.
 
+3. Issue 29, the keyed request after the status question: a first run of the day (no rate remembered)
+   asks subscription/status, then checks 4 addresses; at 600/min (100 ms latency) and 100/min, 10 runs
+   each, with addresses sent whole, with the range search probed (the plan does not say; the fake
+   refuses it) and with the plan including it. Reported: the closest two keyed arrivals (the status
+   question included) over the interval; floor 0.98 (HIBP's limiter counts arrivals), target 0 x 429.
+   PACING_ONLY=status runs this part alone.
+
 Run through bench/run.sh pacing (BENCH_RUNS=N changes the 10).
 """
 import os, statistics, subprocess, sys, tempfile, time
@@ -76,7 +83,59 @@ def one_account_pastes(rpm=6000, latency=100):
         server.wait()
 
 
+def status_then_checks(rpm, latency, config, mode):
+    """One first run: (closest keyed arrivals in s, 429s, keyed requests)."""
+    work = tempfile.mkdtemp(prefix="pwnvault-pacing-status-")
+    server, base = check_bench.start_server(work, rpm, latency, burst=1)
+    try:
+        env = check_bench.bench_env(work, base)
+        env["PWNVAULT_KEYRING"] = "none"
+        env["PWNVAULT_K_ANONYMITY"] = mode
+        run = lambda args, **kw: subprocess.run([BIN] + args, env=env, stdout=subprocess.DEVNULL,
+                                                stderr=subprocess.PIPE, **kw)
+        run(["init", "--weak-passphrase-ok", "--kdf", "interactive"], check=True)
+        accounts = [f"{'pwned' if i % 2 else 'clean'}.status{i}@example.com" for i in range(4)]
+        for a in accounts:   # the fake's range search lists only accounts it was told about
+            check_bench.control(base, "/__control/accounts", {"account": a})
+        run(["add"] + accounts, check=True)
+        check_bench.control(base, "/__control/config", config)   # also refills the key's bucket
+        check_bench.control(base, "/__control/reset", {})
+        r = run(["check", "--all"], timeout=120)
+        assert r.returncode in (0, 1), r.stderr.decode()
+        log = check_bench.control(base, "/__control/log")
+        keyed = sorted(e["monotonic"] for e in log
+                       if "/breachedaccount/" in e["path"] or "/subscription/" in e["path"])
+        assert any("/subscription/status" in e["path"] for e in log), "the rate was not asked"
+        gap = min(b - a for a, b in zip(keyed, keyed[1:]))
+        return gap, sum(1 for e in log if e["status"] == 429), len(keyed)
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def after_the_status_question():
+    variants = [("whole address", {}, "off"),
+                ("range probed (plan does not say)", {"k_anonymity_field": False}, "auto"),
+                ("range (plan includes it)", {"k_anonymity": True}, "auto")]
+    print(f"Issue 29: a first run asks subscription/status, then checks 4 addresses; strict limiter, {RUNS} runs "
+          "each; closest two keyed arrivals (the status question included):\n")
+    print("| key rate (per min) | latency | lookup | runs | 429s in all | closest arrivals (ms) / interval (ms) "
+          "| ratio (floor 0.98) |")
+    print("|---:|---:|---|---:|---:|---:|---:|")
+    for rpm, latency in ((600, 100), (100, 0)):
+        interval = 60000 / rpm
+        for name, config, mode in variants:
+            runs = [status_then_checks(rpm, latency, config, mode) for _ in range(RUNS)]
+            gap = min(r[0] for r in runs) * 1000
+            print(f"| {rpm:,} | {latency} ms | {name} | {len(runs)} | {sum(r[1] for r in runs)} | "
+                  f"{gap:.1f} / {interval:.1f} | {gap / interval:.3f} |", flush=True)
+    print()
+
+
 def main():
+    after_the_status_question()
+    if os.environ.get("PACING_ONLY") == "status":
+        return
     rows = [repeated("first run, strict", 30, 600, 100, "keyring")]
     # The same with e-mail addresses sent whole: the fake key's plan has no k-anonymity search, so with
     # the default (auto) a first run spends two slots on refused range searches before it knows.

@@ -18,6 +18,9 @@ final class KAnonymityEndToEndTests: XCTestCase {
         for account in accounts {
             server.control("/__control/accounts", #"{"account": "\#(account)"}"#)
         }
+        // subscription/status does not say what the plan includes: the probe these tests are about
+        // (RangeAnswerEndToEndTests cover a plan that says).
+        server.control("/__control/config", #"{"k_anonymity_field": false}"#)
         s.initVault()
         XCTAssertEqual(s.run(["add"] + accounts).status, 0)
     }
@@ -100,6 +103,7 @@ final class KAnonymityEndToEndTests: XCTestCase {
     func testARefusalCostsOneRequestEvenWhenAnswersAreSlowerThanThePace() throws {
         server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--latency-ms", "300"])
         for account in accounts { server.control("/__control/accounts", #"{"account": "\#(account)"}"#) }
+        server.control("/__control/config", #"{"k_anonymity_field": false}"#)
         s.use(server)
         let auto = try check()
         XCTAssertEqual(auto.summary["lookup"] as? String, "whole address")

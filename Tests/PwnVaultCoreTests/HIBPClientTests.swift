@@ -72,8 +72,10 @@ final class HIBPClientTests: XCTestCase {
         let pascal = StubTransport(status: 200, body: #"[{"HashSuffix":"D622FFBB50B11B0EFD307BE358624A26EE","Websites":["Adobe"]}]"#)
         let pascalFound = try await client(pascal).breachedAccountRange("test@example.com")
         XCTAssertEqual(pascalFound.breachNames, ["Adobe"])
-        let notFound = try await client(StubTransport(status: 404)).breachedAccountRange("test@example.com")
-        XCTAssertEqual(notFound, .clean)
+        // Issue 29: a 404 is what a server without the endpoint answers, never "no breach found".
+        await assertThrows(.noRangeSearch(status: 404)) {
+            try await self.client(StubTransport(status: 404)).breachedAccountRange("test@example.com")
+        }
         await assertThrows(.forbidden(cfRay: nil, detail: "No k-anonymity.")) {
             try await self.client(StubTransport(status: 403, body: "No k-anonymity.")).breachedAccountRange("test@example.com")
         }
@@ -140,6 +142,38 @@ final class HIBPClientTests: XCTestCase {
         XCTAssertNil(breach)
         let empty = try await client(StubTransport(status: 200, body: "[]")).breachedAccount("x@y.z")
         XCTAssertEqual(empty, .clean)
+    }
+
+    /// Issue 29, the one table (`HIBPEndpoint`): a 404 is "not found" only where HIBP documents it, and
+    /// only with HIBP's empty body; a range answer counts only as the documented, non-empty list.
+    func testA404IsNotFoundOnlyWhereDocumentedAndARangeAnswerOnlyInItsShape() async throws {
+        let page = StubTransport(status: 404, body: "<html><body>404 Not Found</body></html>")
+        await assertThrows(.unexpectedStatus(404)) { try await self.client(page).breachedAccount("a@b.c") }
+        await assertThrows(.unexpectedStatus(404)) { try await self.client(page).pastes("a@b.c") }
+        let blank = try await client(StubTransport(status: 404, body: " \r\n")).breachedAccount("a@b.c")
+        XCTAssertEqual(blank, .clean, "HIBP's empty 404 (whitespace allowed)")
+        await assertThrows(.unexpectedStatus(404)) { try await self.client(StubTransport(status: 404)).subscriptionStatus() }
+        await assertThrows(.unexpectedStatus(404)) { try await self.client(StubTransport(status: 404)).subscribedDomains() }
+        XCTAssertEqual(HIBPEndpoint.allCases.filter { $0.notFound == .answer },
+                       [.breachedAccount, .pasteAccount, .stealerLogsByEmail, .breachedDomain, .breach])
+        for body in ["[]", "{}", "<html>Not a list</html>", #"[{"hashSuffix":"XYZ","websites":["Adobe"]}]"#,
+                     #"[{"Name":"Adobe"}]"#] {
+            await assertThrows(.noRangeSearch(status: 200)) {
+                try await self.client(StubTransport(status: 200, body: body)).breachedAccountRange("test@example.com")
+            }
+        }
+        XCTAssertEqual(HIBPError.noRangeSearch(status: 404).stopsRun, false, "auto goes whole")
+        XCTAssertEqual(HIBPError.kAnonymityUnavailable(status: 404).exitStatus, .apiAuthorization)
+        XCTAssertEqual(HIBPError.kAnonymityUnavailable(status: nil).exitStatus.rawValue, 7)
+    }
+
+    func testSubscriptionStatusSaysWhatThePlanIncludes() async throws {
+        for (body, expected) in [(#"{"SubscriptionName":"Pwned 5","Rpm":1000,"IncludesKAnon":true}"#, true as Bool?),
+                                 (#"{"SubscriptionName":"Pwned 1","Rpm":10,"IncludesKAnon":false}"#, false),
+                                 (#"{"SubscriptionName":"Pwned 1","Rpm":10}"#, nil)] {
+            let status = try await client(StubTransport(status: 200, body: body)).subscriptionStatus()
+            XCTAssertEqual(status.includesKAnonymity, expected, body)
+        }
     }
 
     func testBreachedAccountDecodes() async throws {

@@ -614,7 +614,7 @@ class Config:
     FIELDS = ("rpm", "latency_ms", "burst", "timeout_s")
 
     def __init__(self, rpm, latency_ms, burst, timeout_s, keys, stealer_logs=True, domains=(TEST_DOMAIN,),
-                 entitlements=None, k_anonymity=False):
+                 entitlements=None, k_anonymity=False, range_endpoint=True, k_anonymity_field=True):
         self.rpm = rpm
         self.latency_ms = latency_ms
         self.burst = burst
@@ -628,10 +628,17 @@ class Config:
         # k-anonymity searches (breachedaccount/range): HIBP sells them with its larger plans only
         # (Pro and High RPM, per troyhunt.com's announcement), so a key lacks them unless told.
         self.k_anonymity = k_anonymity
+        # A server without breachedaccount/range (an HIBP-compatible server that lacks it): the path is
+        # unknown, answered as every unknown path is (404, no body).
+        self.range_endpoint = range_endpoint
+        # Whether subscription/status says what the plan includes of k-anonymity (IncludesKAnon); when
+        # false the field is absent, as in answers that predate it ("unknown", not "no").
+        self.k_anonymity_field = k_anonymity_field
 
     def copy(self):
         return Config(self.rpm, self.latency_ms, self.burst, self.timeout_s, self.keys, self.stealer_logs,
-                      self.domains, self.entitlements, self.k_anonymity)
+                      self.domains, self.entitlements, self.k_anonymity, self.range_endpoint,
+                      self.k_anonymity_field)
 
     def as_dict(self):
         return {"rpm": self.rpm, "latency_ms": self.latency_ms, "burst": self.burst,
@@ -639,7 +646,8 @@ class Config:
                 "keys": {k: (v if isinstance(v, str) else (self.rpm if v is None else v))
                          for k, v in sorted(self.keys.items())},
                 "stealer_logs": self.stealer_logs, "domains": list(self.domains),
-                "k_anonymity": self.k_anonymity,
+                "k_anonymity": self.k_anonymity, "range_endpoint": self.range_endpoint,
+                "k_anonymity_field": self.k_anonymity_field,
                 "entitlements": {k: dict(v) for k, v in sorted(self.entitlements.items())}}
 
     def entitled(self, key):
@@ -652,6 +660,10 @@ class Config:
     def includes_k_anonymity(self, key):
         """Whether a lower-case key's subscription includes breachedaccount/range."""
         return self.entitlements.get(key, {}).get("k_anonymity", self.k_anonymity)
+
+    def states_k_anonymity(self, key):
+        """Whether subscription/status names IncludesKAnon for a lower-case key."""
+        return self.entitlements.get(key, {}).get("k_anonymity_field", self.k_anonymity_field)
 
     @staticmethod
     def parse_domains(value, what):
@@ -670,11 +682,11 @@ class Config:
         """Applies a JSON object of changes; raises ValueError naming the first bad one."""
         if not isinstance(changes, dict):
             raise ValueError("the body must be a JSON object")
-        unknown = sorted(set(changes) - set(self.FIELDS) - {"keys", "stealer_logs", "domains", "entitlements",
-                                                            "k_anonymity"})
+        flags = ("stealer_logs", "k_anonymity", "range_endpoint", "k_anonymity_field")
+        unknown = sorted(set(changes) - set(self.FIELDS) - {"keys", "domains", "entitlements"} - set(flags))
         if unknown:
-            raise ValueError("unknown setting %r (known: %s, keys, stealer_logs, domains, entitlements, k_anonymity)"
-                             % (unknown[0], ", ".join(self.FIELDS)))
+            raise ValueError("unknown setting %r (known: %s, keys, domains, entitlements, %s)"
+                             % (unknown[0], ", ".join(self.FIELDS), ", ".join(flags)))
         checks = {"rpm": (0, 1_000_000), "latency_ms": (0, 120_000), "burst": (1, 100_000),
                   "timeout_s": (0, 600)}
         for field, (low, high) in checks.items():
@@ -693,8 +705,9 @@ class Config:
             parsed.update([parse_key_spec(spec)])
         if "stealer_logs" in changes and not isinstance(changes["stealer_logs"], bool):
             raise ValueError("stealer_logs must be true or false")
-        if "k_anonymity" in changes and not isinstance(changes["k_anonymity"], bool):
-            raise ValueError("k_anonymity must be true or false")
+        for flag in ("k_anonymity", "range_endpoint", "k_anonymity_field"):
+            if flag in changes and not isinstance(changes[flag], bool):
+                raise ValueError("%s must be true or false" % flag)
         domains = self.parse_domains(changes["domains"], "domains") if "domains" in changes else None
         overrides = changes.get("entitlements", {})
         if not isinstance(overrides, dict):
@@ -704,10 +717,11 @@ class Config:
             if not isinstance(key, str) or not _KEY_FORMAT.fullmatch(key):
                 raise ValueError("entitlements: a key is 32 hexadecimal characters: %r" % (key,))
             if override is not None:
-                if not isinstance(override, dict) or set(override) - {"stealer_logs", "domains", "k_anonymity"}:
+                if not isinstance(override, dict) or set(override) - {"stealer_logs", "domains", "k_anonymity",
+                                                                      "k_anonymity_field"}:
                     raise ValueError("entitlements: each key takes {\"stealer_logs\": bool, \"domains\": [...], "
-                                     "\"k_anonymity\": bool} or null")
-                for flag in ("stealer_logs", "k_anonymity"):
+                                     "\"k_anonymity\": bool, \"k_anonymity_field\": bool} or null")
+                for flag in ("stealer_logs", "k_anonymity", "k_anonymity_field"):
                     if flag in override and not isinstance(override[flag], bool):
                         raise ValueError("entitlements: %s must be true or false" % flag)
                 override = dict(override)
@@ -722,6 +736,10 @@ class Config:
             self.stealer_logs = changes["stealer_logs"]
         if "k_anonymity" in changes:
             self.k_anonymity = changes["k_anonymity"]
+        if "range_endpoint" in changes:
+            self.range_endpoint = changes["range_endpoint"]
+        if "k_anonymity_field" in changes:
+            self.k_anonymity_field = changes["k_anonymity_field"]
         if domains is not None:
             self.domains = domains
         for key, override in parsed_overrides.items():
@@ -873,6 +891,10 @@ class FakeHIBP:
         query = {k.lower(): v for k, v in urllib.parse.parse_qsl(raw_query, keep_blank_values=True)}
         catalog = self.catalog   # one consistent catalog for the whole request
         if len(service) == 3 and service[:2] == ["breachedaccount", "range"]:
+            with self.lock:
+                offered = self.config.range_endpoint
+            if not offered:
+                return not_found_reply()   # as any path this server does not know
             return self.only_get(method) or self.breached_account_range(parts[5], headers, now, catalog)
         if len(service) == 2 and service[0] in ("breachedaccount", "pasteaccount", "stealerlogsbyemail"):
             account = normalise_account(urllib.parse.unquote(parts[4]))
@@ -1123,6 +1145,8 @@ class FakeHIBP:
         with self.lock:
             limit = self.config.keys.get(key)
             rpm = self.config.rpm if limit is None else limit
+            k_anon = self.config.includes_k_anonymity(key) and self.config.range_endpoint
+            states_k_anon = self.config.states_k_anonymity(key)
         tiers = [(10, "Pwned 1", 25), (50, "Pwned 2", 100), (100, "Pwned 3", 500), (500, "Pwned 4", 2500),
                  (1000, "Pwned 5", 10000)]
         name, max_accounts = "Pwned Custom", 100000
@@ -1130,14 +1154,17 @@ class FakeHIBP:
             if rpm == tier_rpm:
                 name, max_accounts = tier_name, tier_accounts
         until = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=365)).replace(microsecond=0)
-        return json_reply(200, {
+        status = {
             "SubscriptionName": name,
             "Description": "A fake-hibp subscription allowing %d requests per minute." % rpm,
             "SubscribedUntil": until.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "Rpm": rpm,
             "DomainSearchMaxBreachedAccounts": max_accounts,
             "IncludesStealerLogs": self.entitled(headers)[0],
-        })
+        }
+        if states_k_anon:
+            status["IncludesKAnon"] = k_anon
+        return json_reply(200, status)
 
     def password_range(self, prefix, raw_query, headers):
         if not re.fullmatch(r"[0-9A-Fa-f]{5}", prefix):
@@ -1602,6 +1629,12 @@ def parse_arguments(argv):
     parser.add_argument("--fixtures", help="JSON file of accounts (and passwords) to serve")
     parser.add_argument("--catalog", default=DEFAULT_CATALOG, help=argparse.SUPPRESS)
     parser.add_argument("--quiet", action="store_true", help="do not log requests to stderr")
+    parser.add_argument("--k-anonymity", action="store_true",
+                        help="every key's plan includes breachedaccount/range (default: no key's does)")
+    parser.add_argument("--no-range-endpoint", action="store_true",
+                        help="serve no breachedaccount/range: 404 as for any unknown path")
+    parser.add_argument("--no-k-anonymity-field", action="store_true",
+                        help="subscription/status leaves IncludesKAnon out (the plan's k-anonymity unknown)")
     args = parser.parse_args(argv)
     if args.rpm < 0 or args.burst < 1 or args.latency_ms < 0 or args.timeout_s < 0:
         parser.error("--rpm, --latency-ms and --timeout-s must be >= 0 and --burst >= 1")
@@ -1624,7 +1657,9 @@ def main(argv=None):
     except DataError as e:
         print("fake-hibp: error: %s" % e, file=sys.stderr)
         return 1
-    config = Config(args.rpm, args.latency_ms, args.burst, args.timeout_s, args.keys)
+    config = Config(args.rpm, args.latency_ms, args.burst, args.timeout_s, args.keys,
+                    k_anonymity=args.k_anonymity, range_endpoint=not args.no_range_endpoint,
+                    k_anonymity_field=not args.no_k_anonymity_field)
     app = FakeHIBP(catalog, passwords, book, config, quiet=args.quiet)
     try:
         server = FakeHIBPServer(args.port, app, args.host)

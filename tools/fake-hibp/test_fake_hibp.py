@@ -943,6 +943,58 @@ class KAnonymityTests(ServerTestCase):
             self.assertEqual(self.control("POST", "config", bad).status, 400, bad)
 
 
+class RangeEndpointAndPlanTests(ServerTestCase):
+    """A server without breachedaccount/range, and subscription/status's IncludesKAnon: true, false or absent."""
+
+    def status(self, key=KEY):
+        r = self.get("/api/v3/subscription/status", key=key)
+        self.assertEqual(r.status, 200, r.body)
+        return r.json()
+
+    def test_without_the_range_endpoint_it_answers_as_for_an_unknown_path(self):
+        self.configure(k_anonymity=True, range_endpoint=False)
+        r = self.get("/api/v3/breachedaccount/range/ABCDEF")
+        unknown = self.get("/api/v3/nosuchendpoint/ABCDEF")
+        self.assertEqual((r.status, r.body), (404, b""))
+        self.assertEqual((r.status, r.body, r.headers.get("content-type")),
+                         (unknown.status, unknown.body, unknown.headers.get("content-type")))
+        self.assertEqual(self.get("/api/v3/breachedaccount/range/ABCDEF", key=None).status, 404,
+                         "no key asked for: the path is unknown")
+        self.assertIs(self.status()["IncludesKAnon"], False, "no range search to include")
+        self.assertEqual(self.account("breachedaccount", "multiple-breaches@" + TEST_DOMAIN).status, 200)
+        self.configure(range_endpoint=True)
+        self.assertEqual(self.get("/api/v3/breachedaccount/range/ABCDEF").status, 200)
+
+    def test_status_names_includes_k_anon_true_false_or_leaves_it_out(self):
+        self.assertIs(self.status()["IncludesKAnon"], False, "present and false by default")
+        self.configure(k_anonymity=True)
+        self.assertIs(self.status()["IncludesKAnon"], True)
+        self.configure(k_anonymity_field=False)
+        self.assertNotIn("IncludesKAnon", self.status())
+        self.assertEqual(self.get("/api/v3/breachedaccount/range/ABCDEF").status, 200, "the search itself unchanged")
+        config = self.configure(k_anonymity_field=True, entitlements={SLOW_KEY: {"k_anonymity_field": False}})
+        self.assertIs(config["k_anonymity_field"], True)
+        self.assertIn("IncludesKAnon", self.status())
+        self.assertNotIn("IncludesKAnon", self.status(key=SLOW_KEY))
+        for bad in ({"range_endpoint": "no"}, {"k_anonymity_field": 0},
+                    {"entitlements": {KEY: {"k_anonymity_field": "yes"}}}):
+            self.assertEqual(self.control("POST", "config", bad).status, 400, bad)
+
+
+class RangeCommandLineTests(unittest.TestCase):
+    def test_options_set_the_starting_config(self):
+        server = FakeServer("--quiet", "--rpm", "0", "--key", KEY, "--no-range-endpoint", "--no-k-anonymity-field",
+                            "--k-anonymity")
+        try:
+            config = json.loads(request(server.port, "/__control/config").body)
+            self.assertEqual((config["range_endpoint"], config["k_anonymity_field"], config["k_anonymity"]),
+                             (False, False, True))
+            r = request(server.port, "/api/v3/breachedaccount/range/ABCDEF", {"User-Agent": UA, "hibp-api-key": KEY})
+            self.assertEqual(r.status, 404)
+        finally:
+            server.stop()
+
+
 class DomainTests(ServerTestCase):
     EXPECTED_TEST_DOMAIN = {
         "account-exists": ["Adobe"],

@@ -16,6 +16,8 @@ enum StatusCommand: Command {
         report.keyring = context.settings.keyring == .none ? nil : context.keyring.provider().identifier
         report.shareMode = context.shareReason?.english
         report.messages = Gettext.loaded?.catalog.map { "\($0.language) (\($0.folder))" }
+        let key = LookupText.key(context)
+        report.lookup = LookupText.label(context, key: key)
         if context.json {
             try context.console.json(report)
             return .success
@@ -39,6 +41,7 @@ enum StatusCommand: Command {
             (msg("backup:"), report.backup ?? msg("none yet (made at the first change)")),
             (msg("share mode:"), context.shareReason.map { msg("on ({1})", $0) } ?? msg("off")),
             (msg("messages:"), report.messages ?? msg("English (built in)")),
+            (msg("lookup:"), LookupText.describe(context, key: key)),
         ]
         let w = rows.map { TerminalCells.width($0.0) }.max()!
         for (k, v) in rows { c.hanging(TerminalCells.pad(k, to: w + 1), v).forEach { c.out($0) } }
@@ -67,6 +70,9 @@ struct StatusReport: Encodable {
     var keyring: String?
     /// The message catalog in use (`zh_CN (/usr/local/share/locale)`), or nil for the built-in English.
     var messages: String?
+    /// How `check` and `watch` look e-mail addresses up: "k-anonymity", "whole address" (`--k-anonymity=off`,
+    /// a plan without the range search, or a fallback remembered), or "none" (`require` would stop).
+    var lookup: String?
 
     /// `absolutePaths` (for `--json`): whole paths, as scripts need them; otherwise `~/…` for people.
     init(session: VaultSession, keyringNote: String?, absolutePaths: Bool = true) {

@@ -45,7 +45,21 @@ enum SessionRendering {
         case let .stealerLogsRefused(error):
             return msg("stealer logs not checked: {1} (they need a plan that includes them and an address on a domain the key verified); the rest goes on", error.message)
         case let .kAnonymityRefused(error):
+            if case .noRangeSearch = error {
+                return msg("{1}: e-mail addresses are sent whole instead, for the rest of this run and for a day (--k-anonymity=require stops instead)", error.message)
+            }
             return msg("the k-anonymity search was refused ({1}): e-mail addresses are sent whole for the rest of this run and for a day (--k-anonymity=require refuses instead)", error.message)
+        }
+    }
+
+    /// A notice in a few words, for the ui's status line (the whole sentence goes above it).
+    static func short(_ notice: CheckSessionEvent.Notice) -> String {
+        switch notice {
+        case .rateUnknown: return msg("the key's rate is unknown: 10 requests a minute")
+        case .stealerLogsRefused: return msg("stealer logs not checked")
+        case let .kAnonymityRefused(error):
+            if case .noRangeSearch = error { return msg("sent whole: the server has no k-anonymity search") }
+            return msg("sent whole: the k-anonymity search was refused")
         }
     }
 

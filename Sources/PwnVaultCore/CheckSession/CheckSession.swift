@@ -41,6 +41,8 @@ public final class CheckSession: @unchecked Sendable {
     let cacheDirectory: URL?
     let now: @Sendable () -> Date
     let random: @Sendable () -> Double
+    /// What `subscription/status` said of the range search in this run, once asked.
+    private let plan = PlanAnswer()
 
     public init(transport: any HTTPTransport, baseURL: URL, version: String, apiKey: SecretBytes,
                 clock: any SchedulerClock = SystemSchedulerClock(), now: @escaping @Sendable () -> Date,
@@ -91,7 +93,11 @@ public final class CheckSession: @unchecked Sendable {
         let client = self.client
         let rpm: Int?
         do {
-            rpm = try await scheduler.one { try await client.subscriptionStatus() }.rpm
+            let status = try await scheduler.one { try await client.subscriptionStatus() }
+            rpm = status.rpm
+            // The plan says whether it includes the range search (absent: unknown, then probed).
+            plan.set(status.includesKAnonymity)
+            cacheDirectory.map(KAnonymityCache.init(directory:))?.rememberPlan(status.includesKAnonymity, for: apiKey, now: now())
         } catch let e as HIBPError where e.stopsRun {
             throw e
         } catch {
@@ -124,17 +130,23 @@ public final class CheckSession: @unchecked Sendable {
         let targets = entries.enumerated().map { $1.target($0) }
         let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
                                        onLongWait: { onEvent(.waiting(reason: .checks, duration: $0)) })
-        // A refusal of the range search is remembered for a day (auto starts whole meanwhile).
-        let remembered: KAnonymityCache? = options.kAnonymity == .auto ? cacheDirectory.map(KAnonymityCache.init(directory:)) : nil
+        // A refusal of the range search (or a server without it) is remembered for a day (auto starts
+        // whole meanwhile) and told once per key; what the plan says (this run's question, else
+        // remembered for a day) decides without probing.
+        let cache = cacheDirectory.map(KAnonymityCache.init(directory:))
+        let remembered: KAnonymityCache? = options.kAnonymity == .auto ? cache : nil
         let key = apiKey
         let now = self.now
         let refusedBefore = remembered?.isRefused(key, now: now()) ?? false
+        let planIncludes = plan.asked ? plan.value : cache?.planIncludes(for: key, now: now())
         let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: options.pastes, stealerLogs: options.stealerLogs,
-                                       kAnonymity: options.kAnonymity, rangeRefused: refusedBefore, now: now,
+                                       kAnonymity: options.kAnonymity, rangeRefused: refusedBefore, planIncludes: planIncludes, now: now,
                                        onStealerLogsRefused: { onEvent(.notice(.stealerLogsRefused($0))) },
                                        onKAnonymityRefused: { error in
-            remembered?.rememberRefusal(for: key, now: now())
-            onEvent(.notice(.kAnonymityRefused(error)))
+            let fallback: KAnonymityCache.Fallback
+            if case .noRangeSearch = error { fallback = .noRangeSearch } else { fallback = .refused }
+            let tell = remembered?.rememberRefusal(for: key, now: now(), fallback: fallback) ?? true
+            if tell { onEvent(.notice(.kAnonymityRefused(error))) }
         })
         let outcomes = Outcomes()
         let saver = CheckResultSaver(session: vault, unannounced: options.unannounced,
@@ -167,13 +179,26 @@ public final class CheckSession: @unchecked Sendable {
             else if summary.kAnonymityLookups > 0 { report.lookup = KAnonymityMode.rangeLabel }
         case let .failure(error as HIBPError):
             report.stop = error
-            if case .kAnonymityRefused = error { report.lookup = KAnonymityMode.rangeLabel }
+            switch error {
+            case .kAnonymityRefused, .kAnonymityUnavailable: report.lookup = KAnonymityMode.rangeLabel
+            default: break
+            }
         case .failure(is CancellationError): report.interrupted = true
         case let .failure(error): report.stop = error
         }
         report.saveFailure = saveFailure
         onEvent(.finished(report))
         return report
+    }
+
+    /// The range-search answer of `subscription/status`, set once it was asked in this run.
+    private final class PlanAnswer: @unchecked Sendable {
+        // Safe: every access holds `lock`.
+        private let lock = Lock()
+        private var stored: (asked: Bool, value: Bool?) = (false, nil)
+        func set(_ value: Bool?) { lock.withLock { stored = (true, value) } }
+        var asked: Bool { lock.withLock { stored.asked } }
+        var value: Bool? { lock.withLock { stored.value } }
     }
 
     /// The outcomes collected from the saver's queue.

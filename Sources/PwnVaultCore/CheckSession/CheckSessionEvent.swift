@@ -20,7 +20,9 @@ public enum CheckSessionEvent: @unchecked Sendable {
         case rateUnknown
         /// The key may not search stealer logs: the rest goes on without them (once per run).
         case stealerLogsRefused(HIBPError)
-        /// The k-anonymity search was refused: addresses are sent whole from here on (once per run).
+        /// The k-anonymity search was refused, or the server has none (`HIBPError.noRangeSearch`):
+        /// addresses are sent whole from here on. Told once per key (`KAnonymityCache`), never where
+        /// the plan said it lacks the search.
         case kAnonymityRefused(HIBPError)
     }
 

@@ -13,6 +13,13 @@ import FoundationEssentials
 /// starts, so that refusal costs one request. In `.require`, the refusal ends the run
 /// (`HIBPError.kAnonymityRefused`) before any address is sent whole.
 ///
+/// A server without the range search (a 404 there, or an answer that is not the documented list:
+/// `HIBPError.noRangeSearch`) is met the same way: `.auto` goes whole (told as the refusal is), and
+/// `.require` stops (`HIBPError.kAnonymityUnavailable`). Such an answer never makes an account clean.
+/// Where the key's plan says (`planIncludes`, from `subscription/status`), nothing is probed: a plan
+/// without the search sends no range request (and `.require` stops before any request), a plan with it
+/// searches by range from the first request on.
+///
 /// Stealer logs need a higher subscription and a domain the key verified: when HIBP refuses one
 /// (401 or 403), that account goes on without them and `onStealerLogsRefused` is told, once per run.
 public struct AccountCheckRun: Sendable {
@@ -55,16 +62,18 @@ public struct AccountCheckRun: Sendable {
     public let kAnonymity: KAnonymityMode
     /// HIBP refused this key the range search before (`KAnonymityCache`): `.auto` starts whole.
     public let rangeRefused: Bool
+    /// What the key's plan says of the range search (`SubscriptionStatus.includesKAnonymity`); nil: unknown.
+    public let planIncludes: Bool?
     private let onStealerLogsRefused: @Sendable (HIBPError) -> Void
     private let onKAnonymityRefused: @Sendable (HIBPError) -> Void
 
     public init(client: HIBPClient, scheduler: CheckScheduler, pastes: Bool, stealerLogs: Bool = false,
-                kAnonymity: KAnonymityMode = .off, rangeRefused: Bool = false,
+                kAnonymity: KAnonymityMode = .off, rangeRefused: Bool = false, planIncludes: Bool? = nil,
                 now: @escaping @Sendable () -> Date = Date.init,
                 onStealerLogsRefused: @escaping @Sendable (HIBPError) -> Void = { _ in },
                 onKAnonymityRefused: @escaping @Sendable (HIBPError) -> Void = { _ in }) {
         self.client = client; self.scheduler = scheduler; self.pastes = pastes; self.stealerLogs = stealerLogs
-        self.kAnonymity = kAnonymity; self.rangeRefused = rangeRefused
+        self.kAnonymity = kAnonymity; self.rangeRefused = rangeRefused; self.planIncludes = planIncludes
         self.now = now; self.onStealerLogsRefused = onStealerLogsRefused; self.onKAnonymityRefused = onKAnonymityRefused
     }
 
@@ -99,7 +108,8 @@ public struct AccountCheckRun: Sendable {
         let refused = Flag()
         let onRefused = onStealerLogsRefused
         let mode = kAnonymity
-        let lookups = Lookups(useRange: mode == .require || (mode == .auto && !rangeRefused))
+        let planExcludes = planIncludes == false
+        let lookups = Lookups(useRange: (mode == .require && !planExcludes) || (mode == .auto && !rangeRefused && !planExcludes))
         let onRangeRefused = onKAnonymityRefused
         let telling = Telling()
         let perform: @Sendable (Request) async throws -> Answer = { request in
@@ -111,13 +121,18 @@ public struct AccountCheckRun: Sendable {
                         lookups.count(range: true)
                         return .breaches(lookup)
                     } catch let error as HIBPError where error.refusesKAnonymity {
-                        if mode == .require { throw HIBPError.kAnonymityRefused(detail: error.refusalDetail) }
+                        if mode == .require {
+                            if case let .noRangeSearch(status) = error { throw HIBPError.kAnonymityUnavailable(status: status) }
+                            throw HIBPError.kAnonymityRefused(detail: error.refusalDetail)
+                        }
                         // Told beside the requests that go on (the caller remembers it in a file, with fsync).
                         if lookups.stopUsingRange() { telling.start { onRangeRefused(error) } }
                         throw HIBPError.lookupChanged
                     }
                 }
-                if mode == .require { throw HIBPError.kAnonymityRefused(detail: "") }
+                if mode == .require {
+                    throw planExcludes ? HIBPError.kAnonymityUnavailable(status: nil) : HIBPError.kAnonymityRefused(detail: "")
+                }
                 let lookup = try await client.breachedAccount(t.account)
                 lookups.count(range: false)
                 return .breaches(lookup)
@@ -145,7 +160,7 @@ public struct AccountCheckRun: Sendable {
         // The refusal of the range search may still be being told (remembered in a file): wait for it
         // whether the run went through or stopped.
         let ran: Result<CheckRunSummary, Error>
-        do { ran = .success(try await schedule(requests, probing: mode == .auto && lookups.useRange, lookups: lookups,
+        do { ran = .success(try await schedule(requests, probing: mode == .auto && lookups.useRange && planIncludes == nil, lookups: lookups,
                                                 perform: perform, deliver: deliver)) } catch { ran = .failure(error) }
         await telling.finish()
         var summary = try ran.get()
@@ -272,10 +287,11 @@ extension CheckRunSummary {
 
 extension HIBPError {
     /// A range search the key's subscription does not include: 401, or HIBP's own 403 (Cloudflare's
-    /// block, with a cf-ray, is the network's doing and stops the run as it would anyway).
+    /// block, with a cf-ray, is the network's doing and stops the run as it would anyway); or a server
+    /// that has no range search at all.
     var refusesKAnonymity: Bool {
         switch self {
-        case .unauthorized, .forbidden(nil, _): return true
+        case .unauthorized, .forbidden(nil, _), .noRangeSearch: return true
         default: return false
         }
     }

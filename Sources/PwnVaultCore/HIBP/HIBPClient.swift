@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// Have I Been Pwned API v3, one request per call. Statuses are mapped to `HIBPError` per the
-/// contract (Docs: shared/docs/hibp-api.md); 404 from an account search means "not found", not an error.
+/// contract (Docs: shared/docs/hibp-api.md); a 404 means "not found" only where `HIBPEndpoint` (the one
+/// table of what each endpoint's 404 means) says HIBP documents it, in HIBP's shape (no body).
 ///
 /// The client never retries and never waits: pacing, 429 waits and backoff belong to `CheckScheduler`.
 /// The API key stays in `SecretBytes` and goes into the `hibp-api-key` header only when a request that
@@ -33,7 +34,7 @@ public struct HIBPClient: Sendable {
 
     // MARK: endpoints
 
-    /// The breaches `account` is in (`breachedaccount/{account}`), `.clean` on 404.
+    /// The breaches `account` is in (`breachedaccount/{account}`), `.clean` on HIBP's 404.
     /// - Parameters:
     ///   - truncate: true (HIBP's default) returns names only, to be joined with `BreachCatalog`;
     ///     false returns full breach objects.
@@ -42,7 +43,7 @@ public struct HIBPClient: Sendable {
         var query: [(String, String)] = []
         if !truncate { query.append(("truncateResponse", "false")) }
         if let domain { query.append(("domain", domain)) }
-        let response = try await send(["breachedaccount", try Self.accountSegment(account)], query: query, needsKey: true)
+        let response = try await send(.breachedAccount, ["breachedaccount", try Self.accountSegment(account)], query: query, needsKey: true)
         if response.status == 404 { return .clean }
         let list: [Breach] = try Self.decode(response)
         return list.isEmpty ? .clean : .breached(list)
@@ -51,7 +52,13 @@ public struct HIBPClient: Sendable {
     /// The breaches `email` is in, asked by k-anonymity (`breachedaccount/range/{prefix}`): only the
     /// first 6 hex characters of the SHA-1 of the address leave; HIBP answers every suffix it holds
     /// under that prefix with its breach `Name`s (`[{"hashSuffix", "websites"}]`), and the one that
-    /// matches the rest of the hash is this address's. `.clean` on 404 or when no suffix matches.
+    /// matches the rest of the hash is this address's. `.clean` when no suffix matches.
+    ///
+    /// Only the documented answer counts: a JSON list of entries, each a 34-hex `hashSuffix` and its
+    /// `websites`, holding at least one entry (a 6-hex prefix is shared by hundreds of addresses in
+    /// HIBP's data: an empty range does not happen). A 404 (what a server without the endpoint
+    /// answers), any other 200 body, or an empty list throws `HIBPError.noRangeSearch`: the server has
+    /// no range search, which is never "no breach found".
     ///
     /// What HIBP's announcement (troyhunt.com, "HIBP Mega Update: Passkeys, k-Anonymity Searches…")
     /// shows: the SHA-1 of `test@example.com`, in upper-case hex, `567159` as the prefix, lower-case
@@ -65,9 +72,12 @@ public struct HIBPClient: Sendable {
     public func breachedAccountRange(_ email: String) async throws -> AccountLookup {
         let hash = Self.rangeHash(email)
         let prefix = String(hash.prefix(6)), suffix = String(hash.dropFirst(6))
-        let response = try await send(["breachedaccount", "range", prefix], query: [], needsKey: true)
-        if response.status == 404 { return .clean }
-        let entries: [RangeEntry] = try Self.decode(response)
+        let response = try await send(.breachedAccountRange, ["breachedaccount", "range", prefix], query: [], needsKey: true)
+        if response.status != 200 { throw HIBPError.noRangeSearch(status: response.status) }
+        guard let entries = try? JSONDecoder().decode([RangeEntry].self, from: response.body), !entries.isEmpty,
+              entries.allSatisfy({ Self.isHashSuffix($0.hashSuffix) }) else {
+            throw HIBPError.noRangeSearch(status: response.status)
+        }
         guard let match = entries.first(where: { $0.hashSuffix.uppercased() == suffix }), !match.websites.isEmpty else {
             return .clean
         }
@@ -80,6 +90,11 @@ public struct HIBPClient: Sendable {
         var digest = [UInt8](repeating: 0, count: SHA1.digestBytes)
         normalized.withUnsafeBytes { m in digest.withUnsafeMutableBytes { SHA1.hash(m, into: $0) } }
         return Sodium.hex(digest).uppercased()
+    }
+
+    /// 34 hex digits: the rest of an SHA-1 after its 6-hex prefix.
+    static func isHashSuffix(_ text: String) -> Bool {
+        text.utf8.count == 34 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// One entry of a range answer.
@@ -97,7 +112,7 @@ public struct HIBPClient: Sendable {
     /// The pastes `account` appeared in (`pasteaccount/{account}`); empty on 404. Internal: paste ids
     /// are vault data, recorded by `AccountCheckRun` and shown only through the disclosure gate.
     func pastes(_ account: String) async throws -> [Paste] {
-        let response = try await send(["pasteaccount", try Self.accountSegment(account)], query: [], needsKey: true)
+        let response = try await send(.pasteAccount, ["pasteaccount", try Self.accountSegment(account)], query: [], needsKey: true)
         if response.status == 404 { return [] }
         return try Self.decode(response)
     }
@@ -106,7 +121,7 @@ public struct HIBPClient: Sendable {
     /// Needs a subscription that includes stealer logs: otherwise HIBP answers 401 or 403. Internal:
     /// the websites are vault data, recorded by `AccountCheckRun` and named only in `reveal`.
     func stealerLogs(_ email: String) async throws -> [String] {
-        let response = try await send(["stealerlogsbyemail", try Self.accountSegment(email)], query: [], needsKey: true)
+        let response = try await send(.stealerLogsByEmail, ["stealerlogsbyemail", try Self.accountSegment(email)], query: [], needsKey: true)
         if response.status == 404 { return [] }
         return try Self.decode(response)
     }
@@ -115,36 +130,33 @@ public struct HIBPClient: Sendable {
     /// part of each address and the breach `Name`s it is in. Empty on 404. Includes sensitive breaches:
     /// the aliases come back inside a `DomainSearch`, which keeps them internal.
     public func breachedDomain(_ domain: String) async throws -> DomainSearch {
-        let response = try await send(["breacheddomain", try Self.accountSegment(domain, subject: .domain)], query: [], needsKey: true)
+        let response = try await send(.breachedDomain, ["breacheddomain", try Self.accountSegment(domain, subject: .domain)], query: [], needsKey: true)
         if response.status == 404 { return DomainSearch(domain: domain, aliases: [:]) }
         return DomainSearch(domain: domain, aliases: try Self.decode(response))
     }
 
     /// The domains the key may search (`subscribeddomains`).
     public func subscribedDomains() async throws -> [SubscribedDomain] {
-        let response = try await send(["subscribeddomains"], query: [], needsKey: true)
-        if response.status == 404 { return [] }
+        let response = try await send(.subscribedDomains, ["subscribeddomains"], query: [], needsKey: true)
         return try Self.decode(response)
     }
 
     /// The public breach catalog (`breaches`, no key), or only the breaches of `domain`.
     public func breaches(domain: String? = nil) async throws -> [Breach] {
-        let response = try await send(["breaches"], query: domain.map { [("Domain", $0)] } ?? [], needsKey: false)
-        if response.status == 404 { throw HIBPError.unexpectedStatus(404) }
+        let response = try await send(.breaches, ["breaches"], query: domain.map { [("Domain", $0)] } ?? [], needsKey: false)
         return try Self.decode(response)
     }
 
     /// One breach by its `Name` (`breach/{name}`, no key); nil when HIBP does not know it.
     public func breach(named name: String) async throws -> Breach? {
-        let response = try await send(["breach", try Self.accountSegment(name, subject: .breachName)], query: [], needsKey: false)
+        let response = try await send(.breach, ["breach", try Self.accountSegment(name, subject: .breachName)], query: [], needsKey: false)
         if response.status == 404 { return nil }
         return try Self.decode(response)
     }
 
     /// The key's subscription, including its own rate limit (`subscription/status`).
     public func subscriptionStatus() async throws -> SubscriptionStatus {
-        let response = try await send(["subscription", "status"], query: [], needsKey: true)
-        if response.status == 404 { throw HIBPError.unexpectedStatus(404) }
+        let response = try await send(.subscriptionStatus, ["subscription", "status"], query: [], needsKey: true)
         return try Self.decode(response)
     }
 
@@ -168,8 +180,10 @@ public struct HIBPClient: Sendable {
                            secretHeaders: secrets, timeout: timeout)
     }
 
-    /// Sends and maps every status but 200 and 404 to an `HIBPError`. Cancellation passes through.
-    private func send(_ path: [String], query: [(String, String)], needsKey: Bool) async throws -> HTTPResponse {
+    /// Sends and maps every status but 200 to an `HIBPError`, and a 404 too unless it is `endpoint`'s
+    /// documented "not found" (`HIBPEndpoint`): the range search's 404 comes back to its caller, which
+    /// says the server has no range search. Cancellation passes through.
+    private func send(_ endpoint: HIBPEndpoint, _ path: [String], query: [(String, String)], needsKey: Bool) async throws -> HTTPResponse {
         let request = try request(path, query: query, needsKey: needsKey)
         let response: HTTPResponse
         do {
@@ -185,6 +199,9 @@ public struct HIBPClient: Sendable {
             throw HIBPError.transport(reason: phrase("network error"))
         }
         if let error = Self.error(for: response, apiKey: apiKey, subject: .of(endpoint: path.first ?? "")) { throw error }
+        if response.status == 404 && endpoint != .breachedAccountRange && !endpoint.isNotFoundAnswer(response) {
+            throw HIBPError.unexpectedStatus(404)
+        }
         return response
     }
 

@@ -39,6 +39,14 @@ public enum HIBPError: Error, Hashable, Sendable {
     /// `--k-anonymity=require`: HIBP refused the key the k-anonymity search (401/403 to
     /// `breachedaccount/range`), and no address may be sent whole. `detail` is HIBP's sentence.
     case kAnonymityRefused(detail: String)
+    /// The server answered `breachedaccount/range` with something that is not a range answer (a 404,
+    /// as every server answers a path it does not know, or a body that is not the documented list):
+    /// it has no range search. Never "no breach found"; `auto` sends addresses whole instead.
+    case noRangeSearch(status: Int)
+    /// `--k-anonymity=require` on a server without the range search (`status`: what it answered to
+    /// `breachedaccount/range`), or a key whose plan does not include it (`status` nil: the plan, by
+    /// `subscription/status`, says so): no address may be sent whole.
+    case kAnonymityUnavailable(status: Int?)
     /// Internal to a run: the range search was refused and `auto` now asks for the whole address:
     /// the scheduler asks again at the next slot, with no backoff. Never shown.
     case lookupChanged
@@ -57,7 +65,7 @@ public enum HIBPError: Error, Hashable, Sendable {
     /// True when no further request of the run can succeed: stop starting new ones.
     public var stopsRun: Bool {
         switch self {
-        case .unauthorized, .forbidden, .missingAPIKey, .unreachable, .waitTooLong, .kAnonymityRefused: return true
+        case .unauthorized, .forbidden, .missingAPIKey, .unreachable, .waitTooLong, .kAnonymityRefused, .kAnonymityUnavailable: return true
         default: return false
         }
     }
@@ -108,6 +116,12 @@ extension HIBPError: UserFacingError {
             return detail.isEmpty
                 ? msg("Have I Been Pwned refused this key the k-anonymity search, and --k-anonymity=require sends no address whole")
                 : msg("Have I Been Pwned refused this key the k-anonymity search, and --k-anonymity=require sends no address whole: {1}", detail)
+        case let .noRangeSearch(status):
+            return msg("the server at the api address has no k-anonymity search (it answered HTTP {1} to breachedaccount/range, not a list of hash suffixes)", status)
+        case let .kAnonymityUnavailable(status?):
+            return msg("the server at the api address has no k-anonymity search (it answered HTTP {1} to breachedaccount/range), and --k-anonymity=require sends no address whole", status)
+        case .kAnonymityUnavailable(nil):
+            return msg("this key's plan does not include the k-anonymity search (as subscription/status says), and --k-anonymity=require sends no address whole")
         case .lookupChanged: return msg("the lookup changed to the whole address")
         }
     }
@@ -130,6 +144,11 @@ extension HIBPError: UserFacingError {
         case .malformedBody, .bodyTooLarge: return msg("if the api address was changed from the default, check it")
         case .kAnonymityRefused:
             return msg("it needs a plan that includes it (HIBP's Pro and High RPM plans); --k-anonymity=auto sends the address whole instead")
+        case .noRangeSearch: return msg("--k-anonymity=auto sends e-mail addresses whole to such a server; check {1} if it was changed", Settings.apiURLVariable)
+        case .kAnonymityUnavailable(_?):
+            return msg("check {1} if it was changed; --k-anonymity=auto sends the address whole instead", Settings.apiURLVariable)
+        case .kAnonymityUnavailable(nil):
+            return msg("it needs a plan that includes it (HIBP's Pro and High RPM plans); --k-anonymity=auto sends the address whole instead")
         case .lookupChanged: return nil
         }
     }
@@ -138,7 +157,7 @@ extension HIBPError: UserFacingError {
         switch self {
         // A Cloudflare block is the network's doing, not the key's: the same status as an outage.
         case .forbidden(_?, _): return .network
-        case .unauthorized, .forbidden, .missingAPIKey, .kAnonymityRefused: return .apiAuthorization
+        case .unauthorized, .forbidden, .missingAPIKey, .kAnonymityRefused, .kAnonymityUnavailable: return .apiAuthorization
         default: return .network
         }
     }

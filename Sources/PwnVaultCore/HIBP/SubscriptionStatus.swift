@@ -9,13 +9,21 @@ public struct SubscriptionStatus: Codable, Hashable, Sendable {
     public var rpm: Int?
     public var domainSearchMaxBreachedAccounts: Int?
     public var includesStealerLogs: Bool
+    /// Whether the plan includes the k-anonymity search (`breachedaccount/range`): HIBP's
+    /// `IncludesKAnon`. Nil when the answer does not say (absent means "unknown", not "no"). The
+    /// name is the one HIBP's published schema of this answer gives (api-evangelist/haveibeenpwned,
+    /// json-schema/hibp-subscription-status-schema.json, and its example payload); HIBP's own API page
+    /// was not readable here to confirm it.
+    public var includesKAnonymity: Bool?
 
     public init(subscriptionName: String, description: String = "", subscribedUntil: Date? = nil, rpm: Int?,
-                domainSearchMaxBreachedAccounts: Int? = nil, includesStealerLogs: Bool = false) {
+                domainSearchMaxBreachedAccounts: Int? = nil, includesStealerLogs: Bool = false,
+                includesKAnonymity: Bool? = nil) {
         self.subscriptionName = subscriptionName; self.description = description
         self.subscribedUntil = subscribedUntil; self.rpm = rpm
         self.domainSearchMaxBreachedAccounts = domainSearchMaxBreachedAccounts
         self.includesStealerLogs = includesStealerLogs
+        self.includesKAnonymity = includesKAnonymity
     }
 
     enum CodingKeys: String, CodingKey {
@@ -23,6 +31,7 @@ public struct SubscriptionStatus: Codable, Hashable, Sendable {
         case subscribedUntil = "SubscribedUntil", rpm = "Rpm"
         case domainSearchMaxBreachedAccounts = "DomainSearchMaxBreachedAccounts"
         case includesStealerLogs = "IncludesStealerLogs"
+        case includesKAnonymity = "IncludesKAnon"
     }
 
     public init(from decoder: Decoder) throws {
@@ -33,7 +42,8 @@ public struct SubscriptionStatus: Codable, Hashable, Sendable {
                   subscribedUntil: try c.decodeIfPresent(String.self, forKey: .subscribedUntil).flatMap(HIBPTimestamp.parse),
                   rpm: rpm.flatMap { $0 > 0 ? $0 : nil },
                   domainSearchMaxBreachedAccounts: try c.decodeIfPresent(Int.self, forKey: .domainSearchMaxBreachedAccounts),
-                  includesStealerLogs: try c.decodeIfPresent(Bool.self, forKey: .includesStealerLogs) ?? false)
+                  includesStealerLogs: try c.decodeIfPresent(Bool.self, forKey: .includesStealerLogs) ?? false,
+                  includesKAnonymity: try c.decodeIfPresent(Bool.self, forKey: .includesKAnonymity))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -44,5 +54,6 @@ public struct SubscriptionStatus: Codable, Hashable, Sendable {
         try c.encodeIfPresent(rpm, forKey: .rpm)
         try c.encodeIfPresent(domainSearchMaxBreachedAccounts, forKey: .domainSearchMaxBreachedAccounts)
         try c.encode(includesStealerLogs, forKey: .includesStealerLogs)
+        try c.encodeIfPresent(includesKAnonymity, forKey: .includesKAnonymity)
     }
 }

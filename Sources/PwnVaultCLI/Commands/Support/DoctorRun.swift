@@ -299,23 +299,11 @@ struct DoctorRun {
 
     // MARK: this process
 
-    /// How `check` and `watch` will look e-mail addresses up: by k-anonymity, or whole.
+    /// How `check` and `watch` will look e-mail addresses up: by k-anonymity, or whole (and why).
     private func lookup(_ key: SecretBytes?) -> DoctorCheck {
-        let range = msg("{1}: only the first 6 hex characters of each e-mail address's SHA-1 are sent", KAnonymityMode.rangeLabel)
-        switch context.settings.kAnonymity {
-        case .off:
-            return .ok(phrase("lookup"), msg("{1}: e-mail addresses are sent whole ({2}=off)", KAnonymityMode.wholeLabel, Settings.kAnonymityVariable))
-        case .require:
-            return .ok(phrase("lookup"), msg("{1} ({2}=require: a key whose plan lacks it ends the check, status 7)", range, Settings.kAnonymityVariable))
-        case .auto:
-            // The key check and watch would use: the environment's before the keyring's.
-            let env = context.settings.environmentAPIKey?.secret()
-            if let key = env ?? key, let folder = try? HIBPServices(context).cacheDirectory(),
-               KAnonymityCache(directory: folder).isRefused(key, now: context.now()) {
-                return .ok(phrase("lookup"), msg("{1}: HIBP refused this key the k-anonymity search within the last day, so e-mail addresses are sent whole (a plan with it: HIBP's Pro or High RPM)", KAnonymityMode.wholeLabel))
-            }
-            return .ok(phrase("lookup"), msg("{1}, while the key's plan allows it (else whole, after one refused request)", range))
-        }
+        // The key check and watch would use: the environment's before the keyring's.
+        let env = context.settings.environmentAPIKey?.secret()
+        return .ok(phrase("lookup"), LookupText.describe(context, key: env ?? key))
     }
 
     private func shareMode() -> DoctorCheck {

@@ -15,6 +15,10 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     private var _done = 0, _pwned = 0, _failed = 0
     private var _cancelled = false
     private var _stop: String?
+    private var _notes: [String] = []
+    /// The session's notices in short, kept at the end of the status line for the rest of the run and
+    /// on its closing line.
+    private var _marks: [String] = []
     private var task: Task<Void, Never>?
     let ids: [Int]
     let what: String
@@ -33,11 +37,14 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         wake.wake()
     }
 
-    var status: String { locked { _status } }
+    var status: String { locked { ([_status] + _marks).joined(separator: "; ") } }
     var isRunning: Bool { locked { _running } }
     /// Whether anything happened since the last call.
     func takeChanged() -> Bool { locked { defer { _changed = false }; return _changed } }
     func takeResults() -> [(id: Int, attempt: CheckAttempt)] { locked { defer { _results = [] }; return _results } }
+    /// What the check session said that `check` says on stderr (a fallback, a refusal, an unknown
+    /// rate), in full, since the last call.
+    func takeNotes() -> [String] { locked { defer { _notes = [] }; return _notes } }
 
     func cancel() {
         posting {
@@ -66,6 +73,17 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         posting {
             guard _running, !_cancelled else { return }
             _status = msg("checking {1}: {2}/{3} done; {4}", what, _done, ids.count, HIBPServices.waitNote(wait, stopping: msg("Esc cancels")))
+            _changed = true
+        }
+    }
+
+    /// The session's notice: in short on the status line from here on (closing line included), and in
+    /// full (`SessionRendering.text`, the words check prints) above it.
+    private func noticed(_ notice: CheckSessionEvent.Notice) {
+        let text = SessionRendering.text(notice), mark = SessionRendering.short(notice)
+        posting {
+            _notes.append(text)
+            if !_marks.contains(mark) { _marks.append(mark) }
             _changed = true
         }
     }
@@ -106,12 +124,17 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         work.task = Task.detached {
             do {
                 try await session.discoverRate(given: given, requests: session.requests(for: entries)) { event in
-                    if case let .waiting(_, wait) = event { work.waiting(wait) }
+                    switch event {
+                    case let .waiting(_, wait): work.waiting(wait)
+                    case let .notice(notice): work.noticed(notice)
+                    default: break
+                    }
                 }
                 let report = await session.run(entries) { event in
                     switch event {
                     case let .result(outcome): work.add(outcome.entry.account!.id, outcome.attempt)
                     case let .waiting(_, wait): work.waiting(wait)
+                    case let .notice(notice): work.noticed(notice)
                     default: break
                     }
                 }

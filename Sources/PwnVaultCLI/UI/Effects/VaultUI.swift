@@ -117,9 +117,13 @@ final class VaultUI: FullScreenApp {
 
     /// Records the results `work` has posted and, once it has ended, its closing line.
     private func settle(_ work: UIWork) {
+        // Whether it ended is read before its results are taken: a check that ends between the two
+        // (its last result, then its end) would otherwise be dropped with that last result unrecorded.
+        let running = work.isRunning
         let results = work.takeResults()
+        for note in work.takeNotes() { send(.checkNotice(note)) }
         if !results.isEmpty { send(record(results)) }
-        if work.isRunning { send(.checkProgress(work.status)) } else { self.work = nil; send(.checkEnded(work.status)) }
+        if running { send(.checkProgress(work.status)) } else { self.work = nil; send(.checkEnded(work.status)) }
     }
 
     /// Saves check results as they come (what `check` saves), on the interface's own thread.

@@ -29,4 +29,7 @@ enum UIEvent {
     /// The background check moved on (its status line), or ended (`ended`: its closing line).
     case checkProgress(String)
     case checkEnded(String)
+    /// The background check said something `check` says on stderr (a fallback, a refusal): in full,
+    /// above the status line, until the next key.
+    case checkNotice(String)
 }

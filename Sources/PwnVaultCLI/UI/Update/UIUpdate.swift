@@ -56,6 +56,8 @@ extension UIState {
             push(.pick)
         case let .checkProgress(status):
             if check != nil { check = status }
+        case let .checkNotice(text):
+            notice = text
         case let .checkEnded(closing):
             check = nil
             // "could not save: …" stays: it matters more.
