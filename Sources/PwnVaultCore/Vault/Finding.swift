@@ -188,6 +188,11 @@ extension Account {
     /// Findings HIBP no longer lists, in the order first seen.
     public var unlistedFindings: [Finding] { knownFindings.filter { !$0.isListed } }
 
+    /// When HIBP stopped listing the account in the breach `name` (nil: listed, or no such finding).
+    public func unlistedSince(ofBreach name: String) -> Date? {
+        knownFindings.first { $0.kind == .breach && $0.key == name }?.unlistedSince
+    }
+
     /// Findings `watch` still has to deliver (`Finding.awaitsAnnouncement`), in the order first seen.
     public var unannouncedFindings: [Finding] { findings.filter(\.awaitsAnnouncement) }
 
