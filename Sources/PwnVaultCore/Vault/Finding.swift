@@ -234,6 +234,13 @@ extension Account {
     }
 }
 
+/// Changes print as counts: the findings in them never name what they are.
+extension Account.FindingChanges: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "FindingChanges(\(found.count) found, \(unlisted.count) unlisted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["foundCount": found.count, "unlistedCount": unlisted.count]) }
+}
+
 /// A finding's identity: its kind and key.
 struct FindingID: Hashable {
     let kind: FindingKind
