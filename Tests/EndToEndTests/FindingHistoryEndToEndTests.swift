@@ -158,6 +158,23 @@ final class FindingHistoryEndToEndTests: XCTestCase {
         XCTAssertEqual(rows.first?["unlistedBreaches"] as? [String], ["Adobe"])
     }
 
+    func testRevealsPrivateScreenListsThemInAGroupOfTheirOwn() throws {
+        vaultInTwoBreaches()
+        server.control("/__control/unlist", #"{"account": "\#(Self.two)", "breaches": ["Adobe"]}"#)
+        XCTAssertEqual(s.run(["check", "#1"]).status, 1)
+        // ptyrun plays an 80×24 terminal that reports focus; the passphrase, then the screen, then q.
+        let steps: [(String, String)] = [("\\x1b[?1004$p", "\\x1b[?1004;1$y\\x1b[?1;2c"),
+                                         ("Passphrase for", Sandbox.passphrase + "\\n"),
+                                         ("1 breach no longer listed by HIBP:", "q")]
+        var driver = [Paths.support("ptyrun.py"), "--timeout", "60", "--cols", "80", "--rows", "24"]
+        for step in steps { driver += ["--expect", step.0, "--send", step.1] }
+        driver += ["--", Paths.binary, "reveal", "--timeout", "600"]
+        let r = Sandbox.exec(Paths.python, driver, input: nil, environment: s.environment)
+        XCTAssertEqual(r.status, 0, r.stdout)
+        XCTAssertTrue(r.stdout.contains("Adobe (no longer listed since "), r.stdout)
+        XCTAssertTrue(r.stdout.contains(Self.two), "reveal shows the account itself: \(r.stdout)")
+    }
+
     // MARK: watch and the notification
 
     func testWatchReportsItOnceAndTheNotificationNamesNoAccount() throws {
