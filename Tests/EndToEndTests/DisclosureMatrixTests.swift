@@ -82,6 +82,9 @@ class DisclosureMatrixTests: XCTestCase {
         XCTAssertEqual(s.run(["add", "fault-escape@example.org"]).status, 0)
         let checked = s.run(["check", "--all"])
         XCTAssertEqual(checked.status, 1, checked.all)
+        // Issue 29: HIBP then stops listing #5, so the runs below say its breaches (escapes in every field)
+        // are no longer listed: check's news first, then show, list --json, reveal and watch.
+        server.control("/__control/unlist", #"{"account": "fault-escape@example.org"}"#)
         s.environment.merge(language) { $1 }
     }
 

@@ -57,7 +57,9 @@ final class ListJSONTests: XCTestCase {
                                unnamedBreaches: Int.random(in: 0...9, using: &g),
                                pasteCount: Bool.random(using: &g) ? Int.random(in: -1...100_000, using: &g) : nil,
                                addedAt: randomDate(&g), lastFailure: FailureRow(failure),
-                               new: Int.random(in: 0...50, using: &g), unacknowledged: Int.random(in: 0...50, using: &g))
+                               new: Int.random(in: 0...50, using: &g), unacknowledged: Int.random(in: 0...50, using: &g),
+                               unlisted: Int.random(in: 0...9, using: &g),
+                               unlistedBreaches: (0..<Int.random(in: 0...2, using: &g)).map { _ in randomText(&g) })
     }
 
     func testNoRowsIsTheEncodersEmptyArray() throws {
@@ -82,7 +84,8 @@ final class ListJSONTests: XCTestCase {
             row = ListCommand.Row(id: row.id, kind: row.kind, label: nil, status: row.status,
                                   checkedAt: Date(timeIntervalSince1970: seconds), breaches: [], breachCount: 0,
                                   sensitiveBreaches: 0, unnamedBreaches: 0, pasteCount: nil,
-                                  addedAt: Date(timeIntervalSince1970: seconds), lastFailure: nil, new: 0, unacknowledged: 0)
+                                  addedAt: Date(timeIntervalSince1970: seconds), lastFailure: nil, new: 0, unacknowledged: 0,
+                                  unlisted: 0, unlistedBreaches: [])
             try assertSameAsTheEncoder([row])
         }
     }

@@ -108,10 +108,10 @@ final class UIStateTests: XCTestCase {
         let first = ResultPage.breaches(s, id: 1).map(\.name)
         XCTAssertEqual(Set(first), ["Adobe", "Estonia"])
         (s, _) = press([.enter], on: s)
-        XCTAssertEqual(s.page, .detail(DetailPage(name: first[0])))
+        XCTAssertEqual(s.page, .detail(DetailPage(name: first[0], account: 1)))
         XCTAssertTrue(screen(s)[0].contains("pwnvault · Breach"))
         (s, _) = press([.escape, .tab, .enter], on: s)
-        XCTAssertEqual(s.page, .detail(DetailPage(name: first[1])), "Tab picks the next breach")
+        XCTAssertEqual(s.page, .detail(DetailPage(name: first[1], account: 1)), "Tab picks the next breach")
         XCTAssertTrue(HelpPage.lines(width: 100).contains { $0.contains("Enter") && $0.contains("a breach's details") })
         XCTAssertTrue(UIView.keys(.result(ResultPage(id: 1))).contains { $0.key == "Enter" && $0.what == "breach" })
     }
@@ -128,6 +128,29 @@ final class UIStateTests: XCTestCase {
             for word in words { XCTAssertTrue(text.contains(word), "\(width): '\(word)' was cut") }
             XCTAssertTrue(rows.contains { $0.hasPrefix("  R ") }, "keys start their rows")
         }
+    }
+
+    /// Issue 29: after an answer that no longer lists Estonia, the accounts page counts it, the result
+    /// page keeps it with its mark and the day, and its detail page opened from there says so first.
+    func testABreachNoLongerListedStaysOnTheResultAndDetailPages() throws {
+        var accounts = try makeAccounts()
+        let later = now.addingTimeInterval(-60)
+        let changes = accounts[0].recordChanges(CheckAttempt(result: CheckResult(status: .breached, checkedAt: later, breaches: ["Adobe"])))
+        XCTAssertEqual(changes.unlisted.map(\.key), ["Estonia"])
+        var s = UIState(accounts: accounts, catalog: catalog, policy: DisplayPolicy(terminal: true, shareMode: false), shareReason: nil, colors: true)
+        s = UIUpdate.update(s, .resize(UIState.Size(columns: 100, rows: 40))).0
+        XCTAssertTrue(screen(s).contains { $0.contains("#1") && $0.contains("· 1 no longer listed") }, "\(screen(s))")
+        (s, _) = press([.enter], on: s)
+        let result = screen(s)
+        XCTAssertTrue(result.contains { $0.contains("Estonian Citizens") && $0.contains("(no longer listed by HIBP since 2025-06-15)") }, "\(result)")
+        XCTAssertTrue(result.contains { $0.contains("found earlier in 1 breach that HIBP no longer lists") }, "\(result)")
+        XCTAssertEqual(Set(ResultPage.breaches(s, id: 1).map(\.name)), ["Adobe", "Estonia"], "both can still be opened")
+        (s, _) = press([.enter], on: s)
+        XCTAssertEqual(s.page, .detail(DetailPage(name: "Estonia", account: 1)), "the newest first")
+        XCTAssertTrue(screen(s).contains { $0.contains("#1 (no longer listed by HIBP since 2025-06-15)") }, "\(screen(s))")
+        (s, _) = press([.escape, .tab, .enter], on: s)
+        XCTAssertEqual(s.page, .detail(DetailPage(name: "Adobe", account: 1)))
+        XCTAssertFalse(screen(s).contains { $0.contains("no longer listed") }, "Adobe is listed: \(screen(s))")
     }
 
     func testLinksInDetailsWrapAndAreNeverCut() throws {

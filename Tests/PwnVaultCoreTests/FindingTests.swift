@@ -174,6 +174,97 @@ final class FindingTests: XCTestCase {
         }
     }
 
+    // MARK: history, not a cache (issue 29)
+
+    func testAFindingNoLongerListedIsKeptMarkedThenListedAgainWithoutBeingNew() {
+        var a = account()
+        a.record(answer(["Adobe", "Linked"], at: t1, pastes: ["P/1"], sites: ["shop.example"]))
+        a.acknowledge(breachNames: ["Linked"], at: t1)
+        // Nothing listed: the breaches stay, marked since this answer; the acknowledged one is marked
+        // but is no news. Pastes and stealer logs not asked: left as they are.
+        let gone = a.recordChanges(answer([], at: t2))
+        XCTAssertEqual(gone.found.count, 0)
+        XCTAssertEqual(gone.unlisted.map(\.key), ["Adobe"], "news: only what the user has not dealt with")
+        XCTAssertEqual(a.findings.count, 4, "nothing is deleted")
+        XCTAssertEqual(a.findings.filter { !$0.isListed }.map(\.key), ["Adobe", "Linked"])
+        XCTAssertEqual(a.findings.first { $0.key == "Adobe" }?.unlistedSince, t2)
+        XCTAssertEqual(a.findings.first { $0.key == "Linked" }?.acknowledgedAt, t1, "acknowledged stays acknowledged")
+        XCTAssertTrue(a.findings.filter { $0.kind != .breach }.allSatisfy(\.isListed), "not asked: not unlisted")
+        XCTAssertEqual(a.unacknowledgedFindings.map(\.key), ["Adobe", "P/1", "shop.example"], "an unlisted finding still counts")
+        XCTAssertEqual(a.result.status, .clean, "the result is the latest answer's")
+
+        // The same answer again: no news, the first date stays.
+        let t3 = t2.addingTimeInterval(3600)
+        XCTAssertTrue(a.recordChanges(answer([], at: t3, pastes: [], sites: ["shop.example"])).unlisted.map(\.key) == ["P/1"],
+                      "a paste, once pastes are asked and not listed")
+        XCTAssertEqual(a.findings.first { $0.key == "Adobe" }?.unlistedSince, t2)
+
+        // Listed again: the mark goes, and it is not new (first seen stays t1).
+        let t4 = t3.addingTimeInterval(3600)
+        let back = a.recordChanges(answer(["Adobe"], at: t4))
+        XCTAssertEqual(back.found.count, 0, "listed again is not new")
+        XCTAssertEqual(back.unlisted.count, 0)
+        XCTAssertTrue(a.findings.first { $0.key == "Adobe" }!.isListed)
+        XCTAssertEqual(a.findings.first { $0.key == "Adobe" }?.firstSeen, t1)
+        XCTAssertFalse(a.findings.first { $0.key == "Linked" }!.isListed == true, "Linked is still not listed")
+        XCTAssertEqual(a.newFindings.count, 0)
+        XCTAssertEqual(a.findings.first { $0.key == "Linked" }?.acknowledgedAt, t1)
+
+        // A failure changes nothing.
+        XCTAssertTrue(a.recordChanges(.failure("boom", at: t4.addingTimeInterval(60))).isEmpty)
+        XCTAssertEqual(a.findings.filter { !$0.isListed }.map(\.key), ["Linked", "P/1"])
+    }
+
+    func testAWatchRunWaitsToDeliverTheChangeAndAListingAgainVoidsIt() {
+        var a = account()
+        a.record(answer(["Adobe", "Linked"], at: t1))
+        let gone = a.recordChanges(answer(["Linked"], at: t2), unannounced: true)
+        XCTAssertEqual(gone.unlisted.map(\.key), ["Adobe"])
+        XCTAssertEqual(a.unannouncedFindings.map(\.key), ["Adobe"], "delivered by watch like a new finding")
+        XCTAssertFalse(a.unannouncedFindings[0].isListed)
+        a.record(answer(["Linked", "Adobe"], at: t2.addingTimeInterval(60)), unannounced: true)
+        XCTAssertEqual(a.unannouncedFindings.count, 0, "listed again before delivery: nothing to say")
+    }
+
+    func testAnAnswerThatNeverListsSensitiveBreachesLeavesThemListed() {
+        var a = account()
+        a.record(CheckAttempt.answer(breaches: ["Secret", "Adobe"], at: t1))   // a domain search: sensitive ones too
+        let plain = a.recordChanges(answer([], at: t2), isSensitive: { $0 == "Secret" })
+        XCTAssertEqual(plain.unlisted.map(\.key), ["Adobe"], "breachedaccount never lists a sensitive breach")
+        XCTAssertTrue(a.findings.first { $0.key == "Secret" }!.isListed)
+        let domain = a.recordChanges(CheckAttempt.answer(breaches: [], at: t2.addingTimeInterval(60)), isSensitive: { $0 == "Secret" })
+        XCTAssertEqual(domain.unlisted.map(\.key), ["Secret"], "a domain search lists them: one that does not, unlists")
+    }
+
+    func testUnlistedSinceIsWrittenLastOnlyWhenSetAndReadBack() throws {
+        var a = account()
+        a.record(answer(["Adobe", "Fresh"], at: t1))
+        a.recordChanges(answer(["Fresh"], at: t2), unannounced: true)
+        let payload = VaultPayload(nextID: 2, accounts: [a])
+        let (back, json) = try roundTrip(payload)
+        XCTAssertEqual(back, payload)
+        XCTAssertTrue(json.contains(#""findings":[{"firstSeen":"2023-11-15T22:13:20.000Z","key":"Adobe","kind":"breach","unannounced":true,"unlistedSince":"2023-11-16T22:13:20.000Z"},{"firstSeen":"2023-11-15T22:13:20.000Z","key":"Fresh","kind":"breach"}]"#), json)
+        // An older vault (no member) reads as listed; null is absent; anything but a timestamp is damage.
+        func read(_ member: String) throws -> Account {
+            let text = #"{"schema":1,"nextID":2,"accounts":[{"id":1,"entered":"e","normalized":"e","kind":"username","addedAt":"2024-01-01T00:00:00.000Z","result":{"status":"clean","checkedAt":"2024-01-02T00:00:00.000Z","breaches":[]},"findings":[{"kind":"breach","key":"A","firstSeen":"2024-01-01T00:00:00.000Z"\#(member)}]}]}"#
+            return try PayloadCodecTests.plaintext(json: text).withUnsafeBytes { try PayloadCodec.decode($0) }.accounts[0]
+        }
+        XCTAssertTrue(try read("").findings[0].isListed)
+        XCTAssertTrue(try read(#","unlistedSince":null"#).findings[0].isListed)
+        XCTAssertEqual(try read(#","unlistedSince":"2024-01-02T00:00:00.000Z""#).findings[0].unlistedSince,
+                       Date(timeIntervalSince1970: 1_704_153_600))
+        for (value, reason) in [(#""yesterday""#, "an invalid value at"), ("1", "a value of the wrong type at")] {
+            XCTAssertThrowsError(try read(#","unlistedSince":"# + value)) { error in
+                guard case let .damaged(r) = error as? VaultFormatError else { return XCTFail("\(error)") }
+                XCTAssertEqual(r, "the payload has \(reason) accounts[0].findings[0].unlistedSince", value)
+            }
+        }
+        XCTAssertThrowsError(try read(#","unlistedSince":null,"unlistedSince":null"#)) { error in
+            guard case let .damaged(r) = error as? VaultFormatError else { return XCTFail("\(error)") }
+            XCTAssertEqual(r, "the payload has accounts[0].findings[0].unlistedSince twice")
+        }
+    }
+
     // MARK: the gate
 
     func testTheNotificationNamesLabelsIdsAndTitlesButNoAccountAndNoSensitiveBreach() {

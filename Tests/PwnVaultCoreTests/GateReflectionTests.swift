@@ -78,6 +78,7 @@ final class GateReflectionTests: XCTestCase {
         "CheckResult": { [result, result.recording(.failure("timed out", at: date))] },
         "CheckAttempt": { [attempt] },
         "Finding": { try account(email, id: 3).findings },
+        "Account.FindingChanges": { [try unlisting()] },
         "VaultPayload": { [VaultPayload(nextID: 6, accounts: [try account(email, id: 3), try account(phone, id: 4)])] },
         "UnknownJSONMembers": { [try account(email, id: 3).unknownMembers] },
         "AccountCheckRun.Target": { [AccountCheckRun.Target(index: 0, account: try account(email, id: 3)),
@@ -136,11 +137,19 @@ final class GateReflectionTests: XCTestCase {
                               maxLabelLength: AccountLabel.maxLength)
     }
 
-    /// A check session's outcome for the hostile e-mail address, with what it found.
+    /// A check session's outcome for the hostile e-mail address, with what it found and what it no
+    /// longer lists.
     static func outcome() throws -> CheckOutcome {
         let a = try account(email, id: 3)
         return CheckOutcome(entry: CheckEntry(account: a), known: a, result: a.result, attemptError: nil, news: a.findings,
-                            saved: true, attempt: attempt)
+                            unlisted: try unlisting().unlisted, saved: true, attempt: attempt)
+    }
+
+    /// What an answer that lists nothing any more changes in the hostile account: every finding unlisted.
+    static func unlisting() throws -> Account.FindingChanges {
+        var a = try account(email, id: 3)
+        return a.recordChanges(CheckAttempt(result: .answer(breaches: [], pasteCount: 0, at: date.addingTimeInterval(60)),
+                                            pastes: [], stealerLogSites: []))
     }
 
     /// The same account's failed attempt, its error texts (English and shown) quoting the hostile strings.

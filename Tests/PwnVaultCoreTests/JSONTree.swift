@@ -72,6 +72,7 @@ indirect enum JSONTree: Equatable {
                                                      "firstSeen": timestamp(f.firstSeen)]
                         if let at = f.acknowledgedAt { m["acknowledgedAt"] = timestamp(at) }
                         if f.unannounced == true { m["unannounced"] = .bool(true) }
+                        if let since = f.unlistedSince { m["unlistedSince"] = timestamp(since) }
                         return .object(m)
                     })
                 }

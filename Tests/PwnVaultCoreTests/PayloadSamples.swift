@@ -73,7 +73,7 @@ enum PayloadSamples {
         (0..<Int.random(in: 0...3, using: &g)).map { _ in
             Finding(kind: FindingKind.allCases.randomElement(using: &g)!, key: text(maxLength: 12, using: &g),
                     firstSeen: date(using: &g), acknowledgedAt: Bool.random(using: &g) ? date(using: &g) : nil,
-                    unannounced: Bool.random(using: &g))
+                    unannounced: Bool.random(using: &g), unlistedSince: Bool.random(using: &g) ? date(using: &g) : nil)
         }
     }
 

@@ -87,6 +87,7 @@ struct ReferenceFinding: Codable {
                               firstSeen: try c.decode(Date.self, forKey: .firstSeen),
                               acknowledgedAt: try c.decodeIfPresent(Date.self, forKey: .acknowledgedAt))
         finding.unannounced = try c.decodeIfPresent(Bool.self, forKey: .unannounced)
+        finding.unlistedSince = try c.decodeIfPresent(Date.self, forKey: .unlistedSince)
         self.finding = finding
     }
 
@@ -97,5 +98,6 @@ struct ReferenceFinding: Codable {
         try c.encode(finding.firstSeen, forKey: .firstSeen)
         try c.encodeIfPresent(finding.acknowledgedAt, forKey: .acknowledgedAt)
         try c.encodeIfPresent(finding.unannounced, forKey: .unannounced)
+        try c.encodeIfPresent(finding.unlistedSince, forKey: .unlistedSince)
     }
 }

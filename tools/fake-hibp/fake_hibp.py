@@ -823,6 +823,7 @@ class FakeHIBP:
         self.passwords = passwords
         self.book = book
         self.added = {}                     # account -> what /__control/accounts added to it
+        self.unlisted = {}                  # account -> breach Names /__control/unlist hides ("*": all)
         self.initial_config = config.copy()
         self.config = config
         self.quiet = quiet
@@ -1052,6 +1053,11 @@ class FakeHIBP:
             record.pastes = sorted(record.pastes + added["pastes"], key=lambda p: p["Date"] or "", reverse=True)
             record.stealer_logs = sorted(set(record.stealer_logs) | set(added["stealer_logs"]))
             record.owner_verified = record.owner_verified or added["owner_verified"]
+        with self.lock:
+            hidden = set(self.unlisted.get(account, ()))
+        if hidden:
+            # An opt-out, a removed breach, a wrong answer: HIBP stops listing the account there.
+            record.breaches = [] if "*" in hidden else [n for n in record.breaches if n not in hidden]
         return record
 
     def domain_search(self, domain, catalog, initial=False):
@@ -1194,10 +1200,11 @@ class FakeHIBP:
     def control(self, method, raw_path, body):
         """Handles the test-control API; never rate-limited, delayed, faulted or logged."""
         name = raw_path[len("/__control/"):].rstrip("/")
-        if name not in ("config", "faults", "log", "stats", "reset", "breaches", "accounts"):
+        if name not in ("config", "faults", "log", "stats", "reset", "breaches", "accounts", "unlist"):
             return not_found_reply()
         allowed = {"config": ("GET", "POST"), "faults": ("GET", "POST"), "log": ("GET",),
-                   "stats": ("GET",), "reset": ("POST",), "breaches": ("POST",), "accounts": ("POST",)}[name]
+                   "stats": ("GET",), "reset": ("POST",), "breaches": ("POST",), "accounts": ("POST",),
+                   "unlist": ("POST",)}[name]
         if method not in allowed:
             return text_reply(405, "use %s\n" % " or ".join(allowed), headers=[("Allow", ", ".join(allowed))])
         payload = None
@@ -1225,6 +1232,8 @@ class FakeHIBP:
                     return self.control_breach(payload)
                 if name == "accounts":
                     return self.control_account(payload)
+                if name == "unlist":
+                    return self.control_unlist(payload)
                 if not isinstance(payload, dict) or set(payload) - {"config", "data"}:
                     raise ValueError("reset takes an empty body or {\"config\": true, \"data\": true}")
                 self.log.clear()
@@ -1236,6 +1245,7 @@ class FakeHIBP:
                 if payload.get("data") is True:
                     self.catalog = self.initial_catalog
                     self.added.clear()
+                    self.unlisted.clear()
                 return json_reply(200, {"reset": True})
             except ValueError as e:
                 return json_reply(400, {"error": str(e)})
@@ -1291,6 +1301,43 @@ class FakeHIBP:
         return json_reply(200, {"account": account, "added": {
             "breaches": added["breaches"], "pastes": added["pastes"], "stealerLogs": added["stealer_logs"],
             "ownerVerified": added["owner_verified"]}})
+
+    def control_unlist(self, payload):
+        """Stops listing an account in some breaches, or in all (called with the lock held):
+        {"account": "x@example.com", "breaches": ["Adobe"]} hides those (omitted: every breach), for
+        breachedaccount, the range search and the domain search alike; {"account": ..., "relist": true}
+        lists it again as before. Catalog entries are not touched."""
+        if not isinstance(payload, dict) or not isinstance(payload.get("account"), str):
+            raise ValueError("the body must be {\"account\": \"x@example.com\", \"breaches\": [...]} "
+                             "or {\"account\": \"x@example.com\", \"relist\": true}")
+        unknown = sorted(set(payload) - {"account", "breaches", "relist"})
+        if unknown:
+            raise ValueError("unknown field %r (known: account, breaches, relist)" % unknown[0])
+        account = normalise_account(payload["account"])
+        if not account or len(account) > MAX_ACCOUNT_LENGTH or _CONTROL_CHARS.search(account):
+            raise ValueError("the account must be 1-%d characters without control characters" % MAX_ACCOUNT_LENGTH)
+        relist = payload.get("relist", False)
+        if not isinstance(relist, bool):
+            raise ValueError("relist must be true or false")
+        if relist:
+            if "breaches" in payload:
+                raise ValueError("relist takes no breaches: it lists the account again everywhere")
+            self.unlisted.pop(account, None)
+            return json_reply(200, {"account": account, "unlisted": []})
+        names = payload.get("breaches")
+        if names is None:
+            hidden = {"*"}
+        else:
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                raise ValueError("breaches must be a list of breach Names")
+            hidden = set()
+            for n in names:
+                entry = self.catalog.get(n)
+                hidden.add(entry["Name"] if entry is not None else n)
+        if account not in self.unlisted and len(self.unlisted) >= MAX_RUNTIME_ACCOUNTS:
+            raise ValueError("at most %d accounts may be changed at run time" % MAX_RUNTIME_ACCOUNTS)
+        self.unlisted[account] = set(self.unlisted.get(account, set())) | hidden
+        return json_reply(200, {"account": account, "unlisted": sorted(self.unlisted[account])})
 
     def queue_faults(self, payload):
         if not isinstance(payload, dict):

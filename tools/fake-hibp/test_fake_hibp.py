@@ -756,6 +756,49 @@ class ControlTests(ServerTestCase):
         self.assertEqual(self.control("GET", "nothing").status, 404)
 
 
+class UnlistTests(ServerTestCase):
+    """/__control/unlist: HIBP stops listing an account in some breaches, or in all, between requests."""
+
+    ACCOUNT = "multiple-breaches@" + TEST_DOMAIN
+
+    def names(self, account=None):
+        r = self.account("breachedaccount", account or self.ACCOUNT, key=TEST_KEY)
+        return [b["Name"] for b in r.json()] if r.status == 200 else r.status
+
+    def test_some_breaches_then_all_then_listed_again(self):
+        self.assertEqual(self.names(), ["Adobe", "Brightmere", "Lanternfish"])
+        r = self.control("POST", "unlist", {"account": self.ACCOUNT.upper(), "breaches": ["adobe"]})
+        self.assertEqual(r.status, 200, r.body)
+        self.assertEqual(r.json(), {"account": self.ACCOUNT, "unlisted": ["Adobe"]})
+        self.assertEqual(self.names(), ["Brightmere", "Lanternfish"])
+        self.assertEqual(self.control("POST", "unlist", {"account": self.ACCOUNT}).json()["unlisted"], ["*", "Adobe"])
+        self.assertEqual(self.names(), 404, "listed in no breach: the documented 404")
+        self.assertEqual(self.control("POST", "unlist", {"account": self.ACCOUNT, "relist": True}).status, 200)
+        self.assertEqual(self.names(), ["Adobe", "Brightmere", "Lanternfish"])
+
+    def test_hides_breaches_control_accounts_added_and_the_range_and_domain_searches_too(self):
+        account = "ann@" + TEST_DOMAIN
+        self.control("POST", "accounts", {"account": account, "breaches": ["Adobe", "Brightmere"]})
+        self.control("POST", "unlist", {"account": account, "breaches": ["Brightmere"]})
+        self.assertEqual(self.names(account), ["Adobe"])
+        self.configure(k_anonymity=True)
+        digest = hashlib.sha1(account.encode()).hexdigest().upper()
+        ranged = self.get("/api/v3/breachedaccount/range/" + digest[:6]).json()
+        self.assertEqual([e["websites"] for e in ranged if e["hashSuffix"] == digest[6:]], [["Adobe"]])
+        domain = self.get("/api/v3/breacheddomain/" + TEST_DOMAIN).json()
+        self.assertEqual(domain.get("ann"), ["Adobe"])
+
+    def test_reset_with_data_forgets_it_and_bad_bodies_are_refused(self):
+        self.control("POST", "unlist", {"account": self.ACCOUNT})
+        self.assertEqual(self.control("POST", "reset", {"data": True}).status, 200)
+        self.assertEqual(len(self.names()), 3)
+        for body in ({}, {"account": 3}, {"account": self.ACCOUNT, "breaches": "Adobe"},
+                     {"account": self.ACCOUNT, "relist": "yes"}, {"account": self.ACCOUNT, "relist": True, "breaches": []},
+                     {"account": self.ACCOUNT, "other": 1}, [self.ACCOUNT]):
+            self.assertEqual(self.control("POST", "unlist", body).status, 400, body)
+        self.assertEqual(self.control("GET", "unlist").status, 405)
+
+
 class StealerLogTests(ServerTestCase):
     def stealer(self, account, **kwargs):
         return self.account("stealerlogsbyemail", account, **kwargs)

@@ -80,6 +80,12 @@ enum CheckCommand: Command {
         let saved: Bool
         let checkedAt: Date?
         let lastFailure: FailureRow?
+        /// Findings HIBP no longer lists (`show --json` marks their breaches `"listed": false`).
+        let unlisted: Int
+        /// Findings not acknowledged that this answer stopped listing (news, said once), and the named
+        /// breaches among them.
+        let newlyUnlisted: Int
+        let newlyUnlistedBreaches: [String]
     }
 
     struct Summary: Encodable {
@@ -221,7 +227,7 @@ enum CheckCommand: Command {
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         let json = context.json
-        let report = SessionRendering.runGuarded(session, entries, progress: progress) { event in
+        let report = SessionRendering.runGuarded(session, entries, progress: progress, catalog: pending) { event in
             switch event {
             case let .result(outcome):
                 if !json {
@@ -248,6 +254,11 @@ enum CheckCommand: Command {
         if let stop = stop as? HIBPError { summary.stoppedBy = Messages.english { stop.message } }   // JSON: English
         summary.lookup = report.lookup
 
+        if !json {
+            // What a clean answer covers for a phone number or a username: once per run, under the results.
+            let cleanKinds = Set(report.outcomes.filter { $0.attemptClean }.map(\.entry.kind))
+            if let coverage = CoverageText.line(for: cleanKinds) { c.out(lines: c.wrapped(coverage).map { c.styled($0, .dim) }) }
+        }
         if json {
             let rows = report.outcomes.map { row(for: $0, catalog: catalog, console: c) }
             try c.json(Report(results: rows.sorted { ($0.id ?? 0) < ($1.id ?? 0) }, summary: summary))
@@ -271,7 +282,8 @@ enum CheckCommand: Command {
     }
 
     static func row(for o: CheckOutcome, catalog: BreachCatalog?, console c: Console) -> Row {
-        let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(o.result, catalog: catalog)
+        let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog, includingUnlisted: false) }
+            ?? c.disclosure.breaches(o.result, catalog: catalog)
         let newNames = disclosed.shown.filter(disclosed.isNew).map(\.name)
         return Row(id: o.entry.account?.id, input: o.entry.source, label: o.entry.account.flatMap { c.label($0) },
                    status: o.result.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
@@ -282,7 +294,9 @@ enum CheckCommand: Command {
                    newStealerLogSites: o.news.filter { $0.kind == .stealerLog }.count,
                    unacknowledged: o.known?.unacknowledgedFindings.count ?? (o.result.breachCount),
                    pasteCount: o.result.pasteCount, error: o.attemptError, saved: o.saved,
-                   checkedAt: o.result.checkedAt, lastFailure: FailureRow(o.result.lastFailure))
+                   checkedAt: o.result.checkedAt, lastFailure: FailureRow(o.result.lastFailure),
+                   unlisted: o.known?.unlistedFindings.count ?? 0, newlyUnlisted: o.unlisted.count,
+                   newlyUnlistedBreaches: c.disclosure.unlistedNews(o.unlisted, catalog: catalog).shown.map(\.name))
     }
 
     static func line(for o: CheckOutcome, catalog: BreachCatalog?, console c: Console) -> String {
@@ -316,14 +330,25 @@ enum CheckCommand: Command {
                       count: sites, sites, newSites, newMark)
                 : msg(one: "in info-stealer logs of {1} website", many: "in info-stealer logs of {1} websites", count: sites, sites))
         }
+        // Found earlier, no longer listed: said once as news (the names), then counted.
+        let unlistedNow = c.disclosure.unlistedParts(o.unlisted, catalog: catalog)
+        let unlistedKept = o.known?.unlistedFindings.count ?? 0
+        extras += unlistedNow
         switch result.status {
         case .breached:
-            let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog) } ?? c.disclosure.breaches(result, catalog: catalog)
+            let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog, includingUnlisted: false) }
+                ?? c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
             let named = BreachRendering(c).titles(disclosed, newMark: newMark)
-            let lead = who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)
+            var lead = who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)
+            if unlistedNow.isEmpty && unlistedKept > 0 { lead = msg("{1} · {2} no longer listed", lead, unlistedKept) }
             return oneLine(lead, named, extras: extras.map { msg("; {1}", $0) }.joined(), width: c.width,
                            more: o.known.map { "pwnvault show '#\($0.id)'" })
+        case .clean where unlistedKept > 0:
+            // Not green: the account was in breaches (pastes, …) HIBP no longer lists.
+            var found = c.styled(msg("HIBP lists no breach for it now"), .yellow)
+            if unlistedNow.isEmpty { found = msg("{1} · {2} no longer listed", found, unlistedKept) }
+            return who + "  " + ([found] + extras).joined(separator: msg("; "))
         case .clean:
             let found = c.styled(msg("no breach found"), .green)
             return who + "  " + (extras.isEmpty ? found : msg("{1}, but {2}", found, extras.joined(separator: msg("; "))))

@@ -46,6 +46,10 @@ enum ListCommand: Command {
         let new: Int
         /// Findings nobody acknowledged yet, new or not.
         let unacknowledged: Int
+        /// Findings HIBP no longer lists (kept: history, not a cache), and the named breaches among them
+        /// (not in `breaches`, which is the latest answer's).
+        let unlisted: Int
+        let unlistedBreaches: [String]
     }
 
     /// The rows as `Console.json` would encode them with JSONEncoder, byte for byte (members in the
@@ -76,6 +80,10 @@ enum ListCommand: Command {
                 json.key("sensitiveBreaches"); json.int(row.sensitiveBreaches)
                 json.key("status"); json.string(row.status.rawValue)
                 json.key("unacknowledged"); json.int(row.unacknowledged)
+                json.key("unlisted"); json.int(row.unlisted)
+                json.key("unlistedBreaches"); json.openArray()
+                for name in row.unlistedBreaches { json.element(); json.string(name) }
+                json.closeArray()
                 json.key("unnamedBreaches"); json.int(row.unnamedBreaches)
                 json.closeObject()
             }
@@ -96,14 +104,17 @@ enum ListCommand: Command {
         let accounts = filters.isEmpty ? all : all.filter { a in filters.contains { $0.matches(a) } }
         let c = context.console
         if context.json {
-            let catalog = accounts.contains { $0.result.breachCount > 0 } ? HIBPServices(context).cachedCatalog() : nil
+            let catalog = accounts.contains { $0.result.breachCount > 0 || !$0.unlistedFindings.isEmpty } ? HIBPServices(context).cachedCatalog() : nil
             c.json(document: Self.json(accounts.map { a in
                 let disclosed = c.disclosure.breaches(a.result, catalog: catalog)
+                let unlisted = a.unlistedFindings
                 return Row(id: a.id, kind: a.kind, label: c.label(a), status: a.result.status, checkedAt: a.result.checkedAt,
                            breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                            sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                            pasteCount: a.result.pasteCount, addedAt: a.addedAt, lastFailure: FailureRow(a.result.lastFailure),
-                           new: a.newFindings.count, unacknowledged: a.unacknowledgedFindings.count)
+                           new: a.newFindings.count, unacknowledged: a.unacknowledgedFindings.count,
+                           unlisted: unlisted.count,
+                           unlistedBreaches: unlisted.isEmpty ? [] : c.disclosure.unlistedNews(unlisted, catalog: catalog).shown.map(\.name))
             }))
             return .success
         }

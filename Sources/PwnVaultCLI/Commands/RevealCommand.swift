@@ -47,6 +47,8 @@ enum RevealCommand: Command {
         let breaches: [String]
         let pastes: [String]
         let stealerLogSites: [String]
+        /// Breaches the account was found in that HIBP no longer lists (not in `breaches`).
+        let unlistedBreaches: [String]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -89,7 +91,7 @@ enum RevealCommand: Command {
         }
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
         let chosen = try accounts(context, session: session)
-        let catalog = chosen.contains { $0.result.breachCount > 0 }
+        let catalog = chosen.contains { $0.result.breachCount > 0 || !$0.unlistedFindings.isEmpty }
             ? HIBPServices(context).catalogIfAvailable(covering: chosen.map(\.result)) : nil
 
         let reporting = screen.settle()
@@ -139,7 +141,7 @@ enum RevealCommand: Command {
         let session = try context.openVault(requirePassphrase: true)
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
         let chosen = try accounts(context, session: session)
-        let catalog = chosen.contains { $0.result.breachCount > 0 }
+        let catalog = chosen.contains { $0.result.breachCount > 0 || !$0.unlistedFindings.isEmpty }
             ? HIBPServices(context).catalogIfAvailable(covering: chosen.map(\.result)) : nil
         try StandardOutputFile.restrictIfRegularFile()
         if context.json {
@@ -147,7 +149,8 @@ enum RevealCommand: Command {
                                         label: Disclosure.revealedLabel($0, grant: grant), status: $0.result.status,
                                         breaches: Disclosure.revealedBreaches($0.result, catalog: catalog, grant: grant).map(\.name),
                                         pastes: Disclosure.revealedPastes($0, grant: grant),
-                                        stealerLogSites: Disclosure.revealedStealerLogSites($0, grant: grant)) })
+                                        stealerLogSites: Disclosure.revealedStealerLogSites($0, grant: grant),
+                                        unlistedBreaches: Disclosure.revealedUnlistedBreaches($0, catalog: catalog, grant: grant).map(\.breach.name)) })
         } else {
             for a in chosen {
                 // A file for scripts: its words stay English whatever the language, like --json.

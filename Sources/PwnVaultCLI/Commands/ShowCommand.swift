@@ -42,6 +42,9 @@ enum ShowCommand: Command {
         let new: Int
         let unacknowledged: Int
         let stealerLogSites: Int
+        /// Findings (breaches, pastes, stealer-log websites) HIBP no longer lists; their breaches are in
+        /// `breaches` with `"listed": false` (or counted).
+        let unlisted: Int
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -50,7 +53,7 @@ enum ShowCommand: Command {
             throw UsageError.missingArgument(command: "show")
         }
         let result = account.result
-        let catalog = result.breachCount == 0 ? nil
+        let catalog = result.breachCount == 0 && !account.unlistedFindings.contains(where: { $0.kind == .breach }) ? nil
             : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has(Self.refresh), covering: [result])
         let c = context.console
         let disclosed = c.disclosure.breaches(of: account, catalog: catalog)
@@ -58,13 +61,14 @@ enum ShowCommand: Command {
 
         if context.json {
             try c.json(Report(id: account.id, label: c.label(account), status: result.status, checkedAt: result.checkedAt,
-                              breachCount: disclosed.total,
+                              breachCount: disclosed.total - disclosed.unlistedCount,
                               breaches: visible.map { BreachRendering.JSON($0, in: disclosed) },
                               sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                               pasteCount: result.pasteCount, error: result.errorMessage,
                               lastFailure: FailureRow(result.lastFailure), new: account.newFindings.count,
                               unacknowledged: account.unacknowledgedFindings.count,
-                              stealerLogSites: account.knownFindings.filter { $0.kind == .stealerLog }.count))
+                              stealerLogSites: account.knownFindings.filter { $0.kind == .stealerLog }.count,
+                              unlisted: account.unlistedFindings.count))
             return .success
         }
 

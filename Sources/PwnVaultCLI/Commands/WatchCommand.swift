@@ -54,6 +54,10 @@ enum WatchCommand: Command {
         let unnamedBreaches: Int
         let pastes: Int
         let stealerLogSites: Int
+        /// Findings found earlier that HIBP stopped listing in this run (news too), and the named
+        /// (not sensitive) breaches among them.
+        let unlisted: Int
+        let unlistedBreaches: [String]
     }
 
     struct Report: Encodable {
@@ -161,7 +165,7 @@ enum WatchCommand: Command {
         let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map(CheckEntry.init(account:))
         let progress = Progress(console: c, total: entries.count, enabled: false)
         var report = entries.isEmpty ? CheckSessionReport()
-            : SessionRendering.runGuarded(checks, entries, progress: progress) { event in
+            : SessionRendering.runGuarded(checks, entries, progress: progress, catalog: checks.readyCatalog(catalog, fetched: true)) { event in
                 SessionRendering.note(event, say: progress.note)
             }
         if let error = report.saveFailure { throw error }
@@ -227,7 +231,9 @@ enum WatchCommand: Command {
     static func show(_ news: [(account: Account, findings: [Finding])], catalog: BreachCatalog?, console c: Console) {
         guard !news.isEmpty else { return }
         for item in news {
-            c.out(msg("{1}: ", c.heading(item.account) + "  " + c.styled(msg("NEW"), .red))
+            // NEW for what was found first; a change that is only "no longer listed" is news without it.
+            let mark = item.findings.contains(where: \.isListed) ? "  " + c.styled(msg("NEW"), .red) : ""
+            c.out(msg("{1}: ", c.heading(item.account) + mark)
                   + c.disclosure.newsParts(item.findings, catalog: catalog).joined(separator: msg("; ")))
         }
         c.out(msg("details and what to do: {1}; when dealt with: {2}", "pwnvault show '#ID'", "pwnvault ack '#ID'"))
@@ -245,7 +251,9 @@ enum WatchCommand: Command {
     static func newsRow(_ a: Account, _ findings: [Finding], catalog: BreachCatalog?, console c: Console) -> NewsRow {
         let d = c.disclosure.news(findings, catalog: catalog)
         return NewsRow(id: a.id, label: c.label(a), breaches: d.shown.map(\.name), sensitiveBreaches: d.sensitive,
-                       unnamedBreaches: d.unnamed, pastes: findings.filter { $0.kind == .paste }.count,
-                       stealerLogSites: findings.filter { $0.kind == .stealerLog }.count)
+                       unnamedBreaches: d.unnamed, pastes: findings.filter { $0.kind == .paste && $0.isListed }.count,
+                       stealerLogSites: findings.filter { $0.kind == .stealerLog && $0.isListed }.count,
+                       unlisted: findings.filter { !$0.isListed }.count,
+                       unlistedBreaches: c.disclosure.unlistedNews(findings, catalog: catalog).shown.map(\.name))
     }
 }

@@ -16,14 +16,24 @@ enum AccountResultText {
             let error = result.errorMessage ?? msg("unknown error")
             out.append(c.styled(result.lastFailure.map { msg("the last check failed ({1}): {2}", StateText.time($0.at), error) }
                                 ?? msg("the last check failed: {1}", error), .yellow))
+        case .clean where disclosed.unlistedCount > 0:
+            // Not green: the account was in breaches HIBP no longer lists (listed below).
+            out.append(c.styled(msg("HIBP lists no breach for it now"), .yellow))
         case .clean:
             out.append(c.styled(c.colors ? msg(" NO BREACH FOUND ") : msg("no breach found"), .green))
         case .breached:
-            let n = disclosed.total
+            let n = disclosed.total - disclosed.unlistedCount
             out.append(c.styled(c.colors ? msg(one: " PWNED IN {1} BREACH ", many: " PWNED IN {1} BREACHES ", count: n, n)
                                 : msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red))
         }
         if let at = result.checkedAt { out.append(c.styled(msg("checked {1}", StateText.time(at)), .dim)) }
+        if result.hasAnswer, disclosed.unlistedCount > 0 {
+            let n = disclosed.unlistedCount
+            out += c.wrapped(msg(one: "found earlier in {1} breach that HIBP no longer lists (an opt-out, a retired breach or a wrong answer): the account was in it, and what leaked is still out",
+                                          many: "found earlier in {1} breaches that HIBP no longer lists (an opt-out, a retired breach or a wrong answer): the account was in them, and what leaked is still out",
+                                          count: n, n)).map { c.styled($0, .yellow) }
+        }
+        if result.status == .clean, let coverage = CoverageText.line(for: account.kind) { out += c.wrapped(coverage).map { c.styled($0, .dim) } }
         if result.hasAnswer, let failure = result.lastFailure {
             // The saved answer stays; say that it is older than the latest attempt, and why that failed.
             out.append(c.styled(msg("the latest check failed ({1}): {2}; this is the result of {3}", StateText.time(failure.at), failure.message,

@@ -28,16 +28,23 @@ struct BreachRendering {
     /// Titles for a one-line list (`check`, `domain`): breaches in the gate's order (newest first), each
     /// new one followed by `newMark` (nil: no marks), then what is only counted.
     func titles(_ disclosed: DisclosedBreaches, newMark: String? = msg("NEW")) -> [String] {
-        disclosed.shown.map { b in title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "") } + disclosed.countedNotes
+        disclosed.shown.map { b in
+            title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "")
+                + (disclosed.unlistedSince(b) == nil ? "" : " " + (disclosed.isRetired(b) ? msg("(retired by HIBP)") : msg("(no longer listed)")))
+        } + disclosed.countedNotes
     }
 
     /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]  NEW`, what was
     /// exposed, and (unless acknowledged) what to do, each under a hanging indent.
     func entry(_ b: Breach, in disclosed: DisclosedBreaches? = nil) -> [String] {
         let date = b.breachDate.map { "\($0)" } ?? TerminalCells.pad(msg("unknown"), to: 10)
-        let mark = disclosed.map { d in
+        var mark = disclosed.map { d in
             d.isNew(b) ? "  " + console.styled(msg("NEW"), .red) : d.isAcknowledged(b) ? "  " + console.styled(msg("(acknowledged)"), .dim) : ""
         } ?? ""
+        if let d = disclosed, let since = d.unlistedSince(b) {
+            mark += "  " + console.styled(d.isRetired(b) ? msg("(retired by HIBP, no longer listed since {1})", Self.day(since))
+                                                       : msg("(no longer listed by HIBP since {1})", Self.day(since)), .yellow)
+        }
         var lines = console.hanging(date + "  ", styledTitle(b) + mark)
         if !b.dataClasses.isEmpty {
             lines += console.hanging("            " + msg("exposed: "), dataClasses(b))
@@ -171,16 +178,22 @@ struct BreachRendering {
         let acknowledged: Bool?
         /// What to do when one's account is in it, one line per kind of data exposed (none once acknowledged).
         let advice: [String]?
+        /// For an account's breach: whether HIBP's latest answer lists it (false: found earlier, no longer listed).
+        let listed: Bool?
+        /// For an account's breach no longer listed: when HIBP stopped listing it.
+        let unlistedSince: Date?
 
         /// An account's breach, as the gate disclosed it: with its new and acknowledged marks and advice.
         init(_ b: Breach, in disclosed: DisclosedBreaches) {
             let acknowledged = disclosed.isAcknowledged(b)
-            self.init(b, advice: !acknowledged, new: disclosed.isNew(b), acknowledged: acknowledged)
+            let since = disclosed.unlistedSince(b)
+            self.init(b, advice: !acknowledged, new: disclosed.isNew(b), acknowledged: acknowledged, listed: since == nil, unlistedSince: since)
         }
 
         /// A catalog entry; `advice` adds what to do when one's account is in it.
-        init(_ b: Breach, advice: Bool = false, new: Bool? = nil, acknowledged: Bool? = nil) {
+        init(_ b: Breach, advice: Bool = false, new: Bool? = nil, acknowledged: Bool? = nil, listed: Bool? = nil, unlistedSince: Date? = nil) {
             self.new = new
+            self.listed = listed; self.unlistedSince = unlistedSince
             self.acknowledged = acknowledged
             // The JSON's advice stays English whatever the reader's language (a script reads it).
             self.advice = advice ? Messages.english { BreachAdvice.lines(for: b) } : (acknowledged == true ? [] : nil)

@@ -16,6 +16,12 @@ enum RevealedLines {
                 : msg(one: "{1} breach:", many: "{1} breaches:", count: breaches.count, breaches.count), indent: 2))
             out += breaches.map { TextPager.Line($0.text, indent: 4) }
         }
+        let unlisted = unlistedNames(of: a, catalog: catalog, grant: grant)
+        if !unlisted.isEmpty {
+            out.append(TextPager.Line(msg(one: "{1} breach no longer listed by HIBP:", many: "{1} breaches no longer listed by HIBP:",
+                                          count: unlisted.count, unlisted.count), indent: 2))
+            out += unlisted.map { TextPager.Line($0, indent: 4) }
+        }
         let pastes = Disclosure.revealedPastes(a, grant: grant)
         if !pastes.isEmpty {
             out.append(TextPager.Line(msg(one: "{1} paste (source/id):", many: "{1} pastes (source/id):", count: pastes.count, pastes.count), indent: 2))
@@ -40,6 +46,8 @@ enum RevealedLines {
         parts.append(status)
         let breaches = names(of: a, catalog: catalog, grant: grant)
         if !breaches.isEmpty { parts.append(breaches.map(\.text).joined(separator: ", ")) }
+        let unlisted = unlistedNames(of: a, catalog: catalog, grant: grant)
+        if !unlisted.isEmpty { parts.append(msg("no longer listed by HIBP: {1}", unlisted.joined(separator: ", "))) }
         let pastes = Disclosure.revealedPastes(a, grant: grant)
         if !pastes.isEmpty { parts.append(msg("pastes: {1}", pastes.joined(separator: ", "))) }
         let sites = Disclosure.revealedStealerLogSites(a, grant: grant)
@@ -52,6 +60,17 @@ enum RevealedLines {
         var parts = ["#\(a.id)", Disclosure.revealed(a, grant: grant)]
         if let l = Disclosure.revealedLabel(a, grant: grant) { parts.append("(\(l))") }
         return parts.joined(separator: " ") + "  " + status
+    }
+
+    /// Every breach HIBP no longer lists, newest first: `Adobe (retired by HIBP)`, `Dropbox (since 2026-12-03)`.
+    static func unlistedNames(of a: Account, catalog: BreachCatalog?, grant: RevealGrant) -> [String] {
+        Disclosure.revealedUnlistedBreaches(a, catalog: catalog, grant: grant).map { item in
+            let b = item.breach
+            let title = b.isSensitive ? msg("{1} (sensitive)", Sanitizer.singleLine(b.hasDetails ? b.title : b.name))
+                : Sanitizer.singleLine(b.hasDetails ? b.title : b.name)
+            return item.retired ? msg("{1} (retired by HIBP, no longer listed since {2})", title, BreachRendering.day(item.since))
+                                : msg("{1} (no longer listed since {2})", title, BreachRendering.day(item.since))
+        }
     }
 
     /// Every breach, newest first: its title (the name when the catalog lacks it), sensitive ones marked.

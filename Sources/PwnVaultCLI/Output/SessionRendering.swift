@@ -6,12 +6,12 @@ enum SessionRendering {
     /// Runs a session's checks under a `ScreenGuard`: Ctrl-Z and focus loss clear the progress bar
     /// (result lines wait) and `fg` or focus-in draw it again; Ctrl-C, SIGTERM and SIGHUP cancel the run,
     /// which keeps every finished result. The bar is cleared and waiting lines printed after.
-    static func runGuarded(_ session: CheckSession, _ entries: [CheckEntry], progress: Progress,
+    static func runGuarded(_ session: CheckSession, _ entries: [CheckEntry], progress: Progress, catalog: RunCatalog? = nil,
                            onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) -> CheckSessionReport {
         let box = Collector.Box<CheckSessionReport>()
         let done = DispatchSemaphore(value: 0)
         let task = Task {
-            box.set(await session.run(entries, onEvent: onEvent))
+            box.set(await session.run(entries, catalog: catalog, onEvent: onEvent))
             done.signal()
         }
         let screenGuard = try? ScreenGuard.install(interrupts: .report, watchFocus: progress.isEnabled,

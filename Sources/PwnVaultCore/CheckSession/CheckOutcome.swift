@@ -12,15 +12,17 @@ public struct CheckOutcome: @unchecked Sendable {
     /// The same in the reader's language, for a person (the English one when only that is known).
     public let attemptErrorText: String?
     public let news: [Finding]
+    /// Findings not acknowledged that this answer no longer lists (`Finding.unlistedSince` set now).
+    public let unlisted: [Finding]
     public let saved: Bool
     /// This attempt alone, as HIBP answered it (for a caller that records it itself: the ui).
     public let attempt: CheckAttempt
 
     public init(entry: CheckEntry, known: Account?, result: CheckResult, attemptError: String?, attemptErrorText: String? = nil,
-                news: [Finding], saved: Bool, attempt: CheckAttempt) {
+                news: [Finding], unlisted: [Finding] = [], saved: Bool, attempt: CheckAttempt) {
         self.entry = entry; self.known = known; self.result = result; self.attemptError = attemptError
         self.attemptErrorText = attemptError == nil ? nil : attemptErrorText ?? attemptError
-        self.news = news; self.saved = saved; self.attempt = attempt
+        self.news = news; self.unlisted = unlisted; self.saved = saved; self.attempt = attempt
     }
 
     public var attemptFailed: Bool { attemptError != nil }

@@ -18,6 +18,8 @@ final class CheckResultSaver: @unchecked Sendable {
     struct Recorded {
         var known: Account?
         var news: [Finding] = []
+        /// Findings not acknowledged that this answer no longer lists (news too, said once).
+        var unlisted: [Finding] = []
         var saved = false
     }
 
@@ -39,8 +41,12 @@ final class CheckResultSaver: @unchecked Sendable {
     /// Told the ids of the vault accounts each successful save holds, before their `then`s run.
     private let onSaved: @Sendable ([Int]) -> Void
 
-    init(session: VaultSession?, unannounced: Bool = false, onSaved: @escaping @Sendable ([Int]) -> Void = { _ in }) {
-        self.session = session; self.unannounced = unannounced; self.onSaved = onSaved
+    /// Which breach names the run's catalog marks sensitive (false when it is not at hand).
+    private let isSensitive: @Sendable (String) -> Bool
+
+    init(session: VaultSession?, unannounced: Bool = false, isSensitive: @escaping @Sendable (String) -> Bool = { _ in false },
+         onSaved: @escaping @Sendable ([Int]) -> Void = { _ in }) {
+        self.session = session; self.unannounced = unannounced; self.isSensitive = isSensitive; self.onSaved = onSaved
     }
 
     /// Hands `attempt` for `account` (nil: an account outside the vault) over; returns at once.
@@ -65,7 +71,9 @@ final class CheckResultSaver: @unchecked Sendable {
                 try session.update { payload in
                     for (n, item) in batch.enumerated() {
                         guard let id = item.account?.id, let i = payload.accounts.firstIndex(where: { $0.id == id }) else { continue }
-                        recorded[n].news = payload.accounts[i].record(item.attempt, unannounced: unannounced)
+                        let changes = payload.accounts[i].recordChanges(item.attempt, unannounced: unannounced, isSensitive: isSensitive)
+                        recorded[n].news = changes.found
+                        recorded[n].unlisted = changes.unlisted
                         recorded[n].known = payload.accounts[i]
                     }
                 }
@@ -75,7 +83,11 @@ final class CheckResultSaver: @unchecked Sendable {
                 if failure == nil { failure = error }
             }
         } else {
-            for n in recorded.indices { recorded[n].news = recorded[n].known?.record(batch[n].attempt) ?? [] }
+            for n in recorded.indices {
+                let changes = recorded[n].known?.recordChanges(batch[n].attempt, isSensitive: isSensitive)
+                recorded[n].news = changes?.found ?? []
+                recorded[n].unlisted = changes?.unlisted ?? []
+            }
         }
         for (item, r) in zip(batch, recorded) { item.then(r) }
     }

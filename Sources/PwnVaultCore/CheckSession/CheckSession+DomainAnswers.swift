@@ -52,18 +52,19 @@ extension CheckSession {
             for account in accounts where !answered.ids.contains(account.id) {
                 guard let attempt = search.attempt(for: account, at: at) else { continue }
                 var known = account
-                var news: [Finding] = []
+                var changes = Account.FindingChanges()
                 do {
                     try vault.update { payload in
                         if let i = payload.accounts.firstIndex(where: { $0.id == account.id }) {
-                            news = payload.accounts[i].record(attempt, unannounced: unannounced)
+                            changes = payload.accounts[i].recordChanges(attempt, unannounced: unannounced)
                             known = payload.accounts[i]
                         }
                     }
                 } catch { answered.complete = false; continue }
                 answered.ids.insert(account.id)
                 answered.outcomes.append(CheckOutcome(entry: CheckEntry(account: account), known: known,
-                                                      result: known.result, attemptError: nil, news: news, saved: true,
+                                                      result: known.result, attemptError: nil, news: changes.found,
+                                                      unlisted: changes.unlisted, saved: true,
                                                       attempt: attempt))
             }
         }

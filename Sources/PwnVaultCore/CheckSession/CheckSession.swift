@@ -125,7 +125,8 @@ public final class CheckSession: @unchecked Sendable {
     /// `saved`/`result` (each result once the save that holds it completed), `finished`. Cancelling the
     /// calling task stops the run, keeping every finished result (`interrupted`).
     @discardableResult
-    public func run(_ entries: [CheckEntry], onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) async -> CheckSessionReport {
+    public func run(_ entries: [CheckEntry], catalog: RunCatalog? = nil,
+                    onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) async -> CheckSessionReport {
         onEvent(.started(total: entries.count))
         let targets = entries.enumerated().map { $1.target($0) }
         let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
@@ -149,7 +150,9 @@ public final class CheckSession: @unchecked Sendable {
             if tell { onEvent(.notice(.kAnonymityRefused(error))) }
         })
         let outcomes = Outcomes()
+        // A sensitive breach a domain search found is not "no longer listed" by an answer that never lists one.
         let saver = CheckResultSaver(session: vault, unannounced: options.unannounced,
+                                     isSensitive: { name in catalog?.peek()?.breach(named: name)?.isSensitive ?? false },
                                      onSaved: { ids in if !ids.isEmpty { onEvent(.saved(accountIDs: ids)) } })
         let result: Result<CheckRunSummary, Error>
         do {
@@ -160,7 +163,7 @@ public final class CheckSession: @unchecked Sendable {
                                                result: recorded.known?.result ?? CheckResult.neverChecked.recording(attempt.result),
                                                attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
                                                attemptErrorText: error?.message,
-                                               news: recorded.news, saved: recorded.saved, attempt: attempt)
+                                               news: recorded.news, unlisted: recorded.unlisted, saved: recorded.saved, attempt: attempt)
                     outcomes.append(outcome)
                     onEvent(.result(outcome))
                 }

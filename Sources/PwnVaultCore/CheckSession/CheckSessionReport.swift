@@ -20,9 +20,13 @@ public struct CheckSessionReport: @unchecked Sendable {
     public var breached: Int { outcomes.filter(\.attemptBreached).count }
     public var clean: Int { outcomes.filter(\.attemptClean).count }
 
-    /// Vault accounts with something new in this run, with what, by id.
+    /// Vault accounts with something new in this run, with what, by id: findings seen first, and
+    /// findings HIBP stopped listing (`Finding.isListed` false).
     public var news: [(account: Account, findings: [Finding])] {
-        outcomes.compactMap { o in o.known.flatMap { o.news.isEmpty ? nil : ($0, o.news) } }.sorted { $0.account.id < $1.account.id }
+        outcomes.compactMap { o in
+            let all = o.news + o.unlisted
+            return o.known.flatMap { all.isEmpty ? nil : ($0, all) }
+        }.sorted { $0.account.id < $1.account.id }
     }
 
     /// 6 when nothing could be checked (every lookup failed), 8 when some accounts failed, else 1 when

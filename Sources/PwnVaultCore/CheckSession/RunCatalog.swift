@@ -18,6 +18,9 @@ public final class RunCatalog: @unchecked Sendable {
     /// Whether the copy at hand was fetched by this run (or refreshed for a missing name): fetching
     /// it again would not bring a newer one. Guarded by `lock`.
     private var current = false
+    /// The loaded catalog for `peek`, under a lock of its own (`get` holds `lock` while it waits).
+    private let peekLock = Lock()
+    private var peeked: BreachCatalog?
 
     /// Starts `load` now; `refresh` fetches a new copy (once per run) when a result names a breach
     /// the loaded copy does not know.
@@ -25,7 +28,11 @@ public final class RunCatalog: @unchecked Sendable {
          refresh: (@Sendable () async throws -> BreachCatalogLoad)? = nil) {
         self.refresh = refresh
         Task {
-            do { self.loaded = .success(try await load()) } catch { self.loaded = .failure(error) }
+            do {
+                let load = try await load()
+                self.peekLock.withLock { self.peeked = load.catalog }
+                self.loaded = .success(load)
+            } catch { self.loaded = .failure(error) }
             self.done.signal()
         }
     }
@@ -37,6 +44,14 @@ public final class RunCatalog: @unchecked Sendable {
         self.refresh = refresh
         current = fetched
         waited = true
+        peeked = catalog
+    }
+
+    /// The catalog when it is loaded already, without waiting and without reporting anything (nil
+    /// while it loads, or when it could not be had): for the saver, which asks which breaches are
+    /// sensitive.
+    public func peek() -> BreachCatalog? {
+        peekLock.withLock { peeked }
     }
 
     /// The catalog for showing `result`: when it lacks one of the result's breaches and this run has
@@ -50,6 +65,7 @@ public final class RunCatalog: @unchecked Sendable {
             do {
                 let load = try blocking(refresh)
                 catalog = load.catalog
+                peekLock.withLock { peeked = load.catalog }
                 report(.loaded(load))
             } catch let error as UserFacingError {
                 report(.newerBreachUnnamed(error))

@@ -93,41 +93,68 @@ public struct Disclosure: Sendable {
 
     /// The breaches of an account's latest answer, each marked new (first seen by that answer, not
     /// acknowledged) or acknowledged from the account's findings; counted ones carry their new count.
-    public func breaches(of account: Account, catalog: BreachCatalog?) -> DisclosedBreaches {
+    /// Breaches the account was found in that HIBP no longer lists (`Finding.unlistedSince`) come after
+    /// the answer's, marked so (history, not a cache); a retired one (the catalog marks it retired, or
+    /// no longer has it) is marked retired.
+    /// `includingUnlisted: false`: the latest answer's breaches only (`check`'s line, which says the
+    /// change once, as news).
+    public func breaches(of account: Account, catalog: BreachCatalog?, includingUnlisted: Bool = true) -> DisclosedBreaches {
         var findings: [String: Finding] = [:]
         for f in account.knownFindings where f.kind == .breach { findings[f.key] = f }
-        return breaches(named: account.result.breaches, catalog: catalog,
+        let listed = account.result.breaches
+        let unlisted = !includingUnlisted ? []
+            : account.knownFindings.filter { $0.kind == .breach && !$0.isListed && !listed.contains($0.key) }.map(\.key)
+        return breaches(named: listed + unlisted, catalog: catalog,
                         isNew: { findings[$0].map(account.isNew) ?? false },
-                        isAcknowledged: { findings[$0]?.isAcknowledged ?? false })
+                        isAcknowledged: { findings[$0]?.isAcknowledged ?? false },
+                        unlistedSince: { findings[$0]?.unlistedSince })
     }
 
     /// Only the breaches among `names` (an answer just recorded) that `news` holds, for `watch` and
-    /// notifications: what this run found for the first time.
+    /// notifications: what this run found for the first time (findings still listed).
     public func news(_ news: [Finding], catalog: BreachCatalog?) -> DisclosedBreaches {
-        let names = news.filter { $0.kind == .breach }.map(\.key)
+        let names = news.filter { $0.kind == .breach && $0.isListed }.map(\.key)
         return breaches(named: names, catalog: catalog, isNew: { _ in true }, isAcknowledged: { _ in false })
     }
 
+    /// The breaches among `news` that HIBP stopped listing in this run, for `check`, `watch` and
+    /// notifications (not marked new: they were found earlier).
+    public func unlistedNews(_ news: [Finding], catalog: BreachCatalog?) -> DisclosedBreaches {
+        var since: [String: Date] = [:]
+        for f in news where f.kind == .breach { if let d = f.unlistedSince { since[f.key] = d } }
+        let names = news.filter { $0.kind == .breach && !$0.isListed }.map(\.key)
+        return breaches(named: names, catalog: catalog, isNew: { _ in false }, isAcknowledged: { _ in false },
+                        unlistedSince: { since[$0] })
+    }
+
     private func breaches(named names: [String], catalog: BreachCatalog?, isNew: (String) -> Bool,
-                          isAcknowledged: (String) -> Bool) -> DisclosedBreaches {
+                          isAcknowledged: (String) -> Bool, unlistedSince: (String) -> Date? = { _ in nil }) -> DisclosedBreaches {
         var shown: [Breach] = [], sensitive = 0, unnamed = 0, newSensitive = 0, newUnnamed = 0
         var newNames: Set<String> = [], acknowledged: Set<String> = []
+        var unlisted: [String: Date] = [:], retired: Set<String> = [], unlistedSensitive = 0, unlistedUnnamed = 0, removed = 0
         for name in names {
             let fresh = isNew(name)
+            let since = unlistedSince(name)
             guard let b = catalog?.breach(named: name) else {
-                unnamed += 1; if fresh { newUnnamed += 1 }; continue
+                // No longer listed, and no longer in a catalog at hand: HIBP removed (retired) it.
+                if since != nil, catalog != nil { removed += 1; continue }
+                unnamed += 1; if fresh { newUnnamed += 1 }; if since != nil { unlistedUnnamed += 1 }; continue
             }
             if b.isSensitive {
-                sensitive += 1; if fresh { newSensitive += 1 }
+                sensitive += 1; if fresh { newSensitive += 1 }; if since != nil { unlistedSensitive += 1 }
             } else {
                 shown.append(b)
                 if fresh { newNames.insert(b.name) }
                 if isAcknowledged(name) { acknowledged.insert(b.name) }
+                if let since { unlisted[b.name] = since; if b.isRetired { retired.insert(b.name) } }
             }
         }
-        return DisclosedBreaches(shown: Self.newestFirst(shown), sensitive: sensitive, unnamed: unnamed,
-                                 newNames: newNames, acknowledgedNames: acknowledged,
-                                 newSensitive: newSensitive, newUnnamed: newUnnamed)
+        var d = DisclosedBreaches(shown: Self.newestFirst(shown), sensitive: sensitive, unnamed: unnamed,
+                                  newNames: newNames, acknowledgedNames: acknowledged,
+                                  newSensitive: newSensitive, newUnnamed: newUnnamed)
+        d.unlistedSince = unlisted; d.retiredNames = retired
+        d.unlistedSensitive = unlistedSensitive; d.unlistedUnnamed = unlistedUnnamed; d.removed = removed
+        return d
     }
 
     // MARK: notifications
@@ -168,11 +195,41 @@ public struct Disclosure: Sendable {
         if unnamed > 0 {
             parts.append(msg(one: "{1} breach not in the catalog", many: "{1} breaches not in the catalog", count: unnamed, unnamed))
         }
-        let pastes = news.filter { $0.kind == .paste }.count
+        let pastes = news.filter { $0.kind == .paste && $0.isListed }.count
         if pastes > 0 { parts.append(msg(one: "{1} paste", many: "{1} pastes", count: pastes, pastes)) }
-        let sites = news.filter { $0.kind == .stealerLog }.count
+        let sites = news.filter { $0.kind == .stealerLog && $0.isListed }.count
         if sites > 0 {
             parts.append(msg(one: "{1} website in info-stealer logs", many: "{1} websites in info-stealer logs", count: sites, sites))
+        }
+        return parts + unlistedParts(news, catalog: catalog)
+    }
+
+    /// What `news` says HIBP stopped listing, as short parts: `no longer listed by HIBP: Adobe, Dropbox`,
+    /// `retired by HIBP: …`, then counts (sensitive, not in the catalog, pastes, stealer-log websites).
+    public func unlistedParts(_ news: [Finding], catalog: BreachCatalog?) -> [String] {
+        let d = unlistedNews(news, catalog: catalog)
+        var parts: [String] = []
+        let title = { (b: Breach) in Sanitizer.singleLine(b.hasDetails ? b.title : b.name) }
+        let retired = d.shown.filter(d.isRetired), unlisted = d.shown.filter { !d.isRetired($0) }
+        if !unlisted.isEmpty { parts.append(msg("no longer listed by HIBP: {1}", unlisted.map(title).joined(separator: ", "))) }
+        if !retired.isEmpty { parts.append(msg("retired by HIBP: {1}", retired.map(title).joined(separator: ", "))) }
+        if d.sensitive > 0 {
+            parts.append(msg(one: "{1} sensitive breach no longer listed by HIBP", many: "{1} sensitive breaches no longer listed by HIBP",
+                             count: d.sensitive, d.sensitive))
+        }
+        if d.removed > 0 {
+            parts.append(msg(one: "{1} breach retired by HIBP (no longer in its catalog)", many: "{1} breaches retired by HIBP (no longer in its catalog)",
+                             count: d.removed, d.removed))
+        }
+        if d.unnamed > 0 {
+            parts.append(msg(one: "{1} breach not in the catalog no longer listed by HIBP", many: "{1} breaches not in the catalog no longer listed by HIBP",
+                             count: d.unnamed, d.unnamed))
+        }
+        let pastes = news.filter { $0.kind == .paste && !$0.isListed }.count
+        if pastes > 0 { parts.append(msg(one: "{1} paste no longer listed", many: "{1} pastes no longer listed", count: pastes, pastes)) }
+        let sites = news.filter { $0.kind == .stealerLog && !$0.isListed }.count
+        if sites > 0 {
+            parts.append(msg(one: "{1} stealer-log website no longer listed", many: "{1} stealer-log websites no longer listed", count: sites, sites))
         }
         return parts
     }
@@ -191,6 +248,22 @@ public struct Disclosure: Sendable {
     /// Every breach of a result, sensitive ones included, newest first; unknown names as placeholders.
     public static func revealedBreaches(_ result: CheckResult, catalog: BreachCatalog?, grant: RevealGrant) -> [Breach] {
         newestFirst(result.breaches.map { catalog?.breach(named: $0) ?? .placeholder(named: $0) })
+    }
+
+    /// Every breach the account was found in that HIBP no longer lists (not in the latest answer),
+    /// sensitive ones included, newest first, with the date it stopped and whether HIBP retired it
+    /// (the catalog marks it retired, or no longer has it).
+    public static func revealedUnlistedBreaches(_ account: Account, catalog: BreachCatalog?,
+                                                grant: RevealGrant) -> [(breach: Breach, since: Date, retired: Bool)] {
+        let listed = account.result.breaches
+        var since: [String: Date] = [:]
+        for f in account.knownFindings where f.kind == .breach && !listed.contains(f.key) { if let d = f.unlistedSince { since[f.key] = d } }
+        let breaches = account.knownFindings.filter { $0.kind == .breach && since[$0.key] != nil }.map { f -> Breach in
+            catalog?.breach(named: f.key) ?? .placeholder(named: f.key)
+        }
+        return newestFirst(breaches).map { b in
+            (b, since[b.name] ?? Date(timeIntervalSince1970: 0), b.isRetired || (catalog != nil && catalog?.breach(named: b.name) == nil))
+        }
     }
 
     /// Every paste the account was ever found in, as stored (`Source/Id`, cleaned for one line), in
@@ -237,6 +310,15 @@ public struct DisclosedBreaches: Sendable, Equatable {
     /// How many of `sensitive` and of `unnamed` are new.
     public var newSensitive = 0
     public var newUnnamed = 0
+    /// `shown` breaches HIBP no longer lists, with the date it stopped (`Finding.unlistedSince`).
+    public var unlistedSince: [String: Date] = [:]
+    /// `shown` breaches no longer listed that the catalog marks retired.
+    public var retiredNames: Set<String> = []
+    /// How many of `sensitive` and of `unnamed` are no longer listed.
+    public var unlistedSensitive = 0
+    public var unlistedUnnamed = 0
+    /// Breaches no longer listed that the catalog no longer has (HIBP removed them): counted, not named.
+    public var removed = 0
 
     init(shown: [Breach], sensitive: Int, unnamed: Int, newNames: Set<String> = [], acknowledgedNames: Set<String> = [],
          newSensitive: Int = 0, newUnnamed: Int = 0) {
@@ -244,7 +326,10 @@ public struct DisclosedBreaches: Sendable, Equatable {
         self.acknowledgedNames = acknowledgedNames; self.newSensitive = newSensitive; self.newUnnamed = newUnnamed
     }
 
-    public var total: Int { shown.count + sensitive + unnamed }
+    /// Every breach, listed by the latest answer or no longer.
+    public var total: Int { shown.count + sensitive + unnamed + removed }
+    /// How many HIBP no longer lists (named, counted, removed).
+    public var unlistedCount: Int { unlistedSince.count + unlistedSensitive + unlistedUnnamed + removed }
     /// How many are new, named or counted.
     public var newCount: Int { newNames.count + newSensitive + newUnnamed }
 
@@ -252,6 +337,10 @@ public struct DisclosedBreaches: Sendable, Equatable {
     public func isNew(_ breach: Breach) -> Bool { newNames.contains(breach.name) }
     /// Whether `breach` (one of `shown`) was acknowledged.
     public func isAcknowledged(_ breach: Breach) -> Bool { acknowledgedNames.contains(breach.name) }
+    /// When HIBP stopped listing `breach` (one of `shown`); nil while listed.
+    public func unlistedSince(_ breach: Breach) -> Date? { unlistedSince[breach.name] }
+    /// Whether `breach` (one of `shown`) is no longer listed because HIBP retired it.
+    public func isRetired(_ breach: Breach) -> Bool { retiredNames.contains(breach.name) }
 
     /// The one-line notes for what is counted but not named ("1 sensitive breach (hidden)").
     public var countedNotes: [String] {
@@ -265,6 +354,15 @@ public struct DisclosedBreaches: Sendable, Equatable {
         if unnamed > 0 {
             notes.append(msg(one: "{1} breach not named (no catalog entry to tell whether it is sensitive)",
                              many: "{1} breaches not named (no catalog entry to tell whether they are sensitive)", count: unnamed, unnamed))
+        }
+        if unlistedSensitive + unlistedUnnamed > 0 {
+            let n = unlistedSensitive + unlistedUnnamed
+            notes.append(msg(one: "{1} of the breaches not named is no longer listed by HIBP", many: "{1} of the breaches not named are no longer listed by HIBP",
+                             count: n, n))
+        }
+        if removed > 0 {
+            notes.append(msg(one: "{1} breach retired by HIBP (no longer in its catalog, not named)",
+                             many: "{1} breaches retired by HIBP (no longer in its catalog, not named)", count: removed, removed))
         }
         return notes
     }

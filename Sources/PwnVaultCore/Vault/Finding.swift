@@ -26,25 +26,34 @@ public struct Finding: Equatable, Sendable {
     /// `true` while a `watch` run that recorded it has not delivered it yet (VAULT_FORMAT §7,
     /// `unannounced`); nil once delivered, or when a command that shows what it finds recorded it.
     var unannounced: Bool?
+    /// When HIBP stopped listing it (VAULT_FORMAT §7, `unlistedSince`): the time of the first good
+    /// answer that could have listed it and did not; nil while listed.
+    public var unlistedSince: Date?
 
-    init(kind: FindingKind, key: String, firstSeen: Date, acknowledgedAt: Date? = nil, unannounced: Bool = false) {
+    init(kind: FindingKind, key: String, firstSeen: Date, acknowledgedAt: Date? = nil, unannounced: Bool = false,
+         unlistedSince: Date? = nil) {
         self.kind = kind; self.key = key; self.firstSeen = firstSeen; self.acknowledgedAt = acknowledgedAt
         self.unannounced = unannounced ? true : nil
+        self.unlistedSince = unlistedSince
     }
 
     public var isAcknowledged: Bool { acknowledgedAt != nil }
+
+    /// Whether HIBP's latest answer that could list it still did. A finding no longer listed still
+    /// counts: the account was in that breach (paste, stealer log) and what leaked stays leaked.
+    public var isListed: Bool { unlistedSince == nil }
 
     /// Whether `watch` still has to deliver it: recorded by a `watch` run that did not print (or
     /// notify) it, and not acknowledged since.
     public var awaitsAnnouncement: Bool { unannounced == true && !isAcknowledged }
 
-    enum CodingKeys: String, CodingKey { case acknowledgedAt, firstSeen, key, kind, unannounced }
+    enum CodingKeys: String, CodingKey { case acknowledgedAt, firstSeen, key, kind, unannounced, unlistedSince }
 }
 
 extension Finding: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String { "Finding(\(kind.rawValue), redacted)" }
     public var debugDescription: String { description }
-    public var customMirror: Mirror { Mirror(self, children: ["kind": kind]) }
+    public var customMirror: Mirror { Mirror(self, children: ["kind": kind, "listed": isListed]) }
 }
 
 /// One check's outcome for one account, with what the account's history needs besides the result:
@@ -56,9 +65,12 @@ public struct CheckAttempt: Sendable {
     var pastes: [String]?
     /// The website domains of the stealer logs, when asked for and answered.
     var stealerLogSites: [String]?
+    /// Whether the search lists sensitive breaches (a domain search does; `breachedaccount` never):
+    /// only such an answer can say that HIBP stopped listing a sensitive breach.
+    var listsSensitive = false
 
-    init(result: CheckResult, pastes: [String]? = nil, stealerLogSites: [String]? = nil) {
-        self.result = result; self.pastes = pastes; self.stealerLogSites = stealerLogSites
+    init(result: CheckResult, pastes: [String]? = nil, stealerLogSites: [String]? = nil, listsSensitive: Bool = false) {
+        self.result = result; self.pastes = pastes; self.stealerLogSites = stealerLogSites; self.listsSensitive = listsSensitive
     }
 
     /// A failed attempt: nothing seen.
@@ -66,9 +78,10 @@ public struct CheckAttempt: Sendable {
         CheckAttempt(result: .failure(message, at: date))
     }
 
-    /// A good answer from a search that names breaches only (a domain search): no pastes, no stealer logs asked.
+    /// A good answer from a search that names breaches only (a domain search, which lists sensitive
+    /// breaches too): no pastes, no stealer logs asked.
     static func answer(breaches: [String], at date: Date) -> CheckAttempt {
-        CheckAttempt(result: .answer(breaches: breaches, pasteCount: nil, at: date))
+        CheckAttempt(result: .answer(breaches: breaches, pasteCount: nil, at: date), listsSensitive: true)
     }
 }
 
@@ -111,26 +124,73 @@ extension Account {
     /// run does not show them as they are saved (`watch`), so they wait for `markAnnounced`.
     @discardableResult
     public mutating func record(_ attempt: CheckAttempt, unannounced: Bool = false) -> [Finding] {
+        recordChanges(attempt, unannounced: unannounced).found
+    }
+
+    /// What one attempt changed in an account's findings: those seen for the first time, and those
+    /// HIBP stopped listing (not acknowledged: an acknowledged one is marked, but it is no news).
+    public struct FindingChanges: Sendable {
+        public var found: [Finding] = []
+        public var unlisted: [Finding] = []
+        public var isEmpty: Bool { found.isEmpty && unlisted.isEmpty }
+    }
+
+    /// `record(_:unannounced:)`, telling also which findings the answer no longer lists. Saved
+    /// findings are history, not a cache: one the answer could have listed and did not is kept, marked
+    /// `unlistedSince` the answer (VAULT_FORMAT §7); one listed again loses the mark and is not new.
+    /// `isSensitive` says which breach names the catalog marks sensitive: an answer that never lists
+    /// them (`breachedaccount`) leaves them as they are.
+    @discardableResult
+    public mutating func recordChanges(_ attempt: CheckAttempt, unannounced: Bool = false,
+                                       isSensitive: (String) -> Bool = { _ in false }) -> FindingChanges {
         let answer = attempt.result
         guard answer.hasAnswer, let at = answer.checkedAt else {
             result = result.recording(answer)
-            return []
+            return FindingChanges()
         }
         // Keep what an older vault knew before findings existed, as first seen at its own answer.
         findings = knownFindings
         var known = Set(findings.map { FindingID(kind: $0.kind, key: $0.key) })
-        var news: [Finding] = []
+        var changes = FindingChanges()
+        // What this answer lists, per kind it answered for (pastes and stealer logs only when asked).
+        var listed: [FindingKind: Set<String>] = [.breach: Set(answer.breaches)]
+        if let pastes = attempt.pastes { listed[.paste] = Set(pastes) }
+        if let sites = attempt.stealerLogSites { listed[.stealerLog] = Set(sites) }
+        for i in findings.indices {
+            guard let keys = listed[findings[i].kind] else { continue }
+            if keys.contains(findings[i].key) {
+                if findings[i].unlistedSince != nil {
+                    // Listed again: no longer "no longer listed", and not news. A change not delivered yet is void.
+                    findings[i].unlistedSince = nil
+                    findings[i].unannounced = nil
+                }
+            } else if findings[i].unlistedSince == nil {
+                if findings[i].kind == .breach, !attempt.listsSensitive, isSensitive(findings[i].key) { continue }
+                findings[i].unlistedSince = at
+                guard !findings[i].isAcknowledged else { continue }
+                if unannounced { findings[i].unannounced = true }
+                changes.unlisted.append(findings[i])
+            }
+        }
         func see(_ kind: FindingKind, _ keys: [String]?) {
             for key in keys ?? [] where known.insert(FindingID(kind: kind, key: key)).inserted {
-                news.append(Finding(kind: kind, key: key, firstSeen: at, unannounced: unannounced))
+                changes.found.append(Finding(kind: kind, key: key, firstSeen: at, unannounced: unannounced))
             }
         }
         see(.breach, answer.breaches)
         see(.paste, attempt.pastes)
         see(.stealerLog, attempt.stealerLogSites)
-        findings += news
+        findings += changes.found
         result = result.recording(answer)
-        return news
+        return changes
+    }
+
+    /// Findings HIBP no longer lists, in the order first seen.
+    public var unlistedFindings: [Finding] { knownFindings.filter { !$0.isListed } }
+
+    /// When HIBP stopped listing the account in the breach `name` (nil: listed, or no such finding).
+    public func unlistedSince(ofBreach name: String) -> Date? {
+        knownFindings.first { $0.kind == .breach && $0.key == name }?.unlistedSince
     }
 
     /// Findings `watch` still has to deliver (`Finding.awaitsAnnouncement`), in the order first seen.
@@ -172,6 +232,13 @@ extension Account {
         let keys = knownFindings.filter { $0.kind == .breach }.map { $0.key.lowercased() }
         return names.filter { !keys.contains($0.lowercased()) }
     }
+}
+
+/// Changes print as counts: the findings in them never name what they are.
+extension Account.FindingChanges: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "FindingChanges(\(found.count) found, \(unlisted.count) unlisted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["foundCount": found.count, "unlistedCount": unlisted.count]) }
 }
 
 /// A finding's identity: its kind and key.

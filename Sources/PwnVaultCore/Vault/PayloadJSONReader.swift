@@ -140,6 +140,7 @@ struct PayloadJSONReader {
     /// One finding; its unknown members are not kept (like `lastFailure`'s).
     private mutating func readFinding(_ index: Int, _ n: Int) throws(PayloadJSONError) -> Finding {
         var kind: FindingKind?, key: String?, firstSeen: Date?, acknowledgedAt: Date?, unannounced = false
+        var unlistedSince: Date?
         var seen: UInt8 = 0
         if try openObject(.finding(index, n), depth: 5) {
             repeat {
@@ -163,6 +164,9 @@ struct PayloadJSONReader {
                 } else if Self.matches(name, "unannounced") {
                     try Self.once(&seen, 16, .finding(index, n, "unannounced"))
                     unannounced = try isNull() ? false : readBool(.finding(index, n, "unannounced"))
+                } else if Self.matches(name, "unlistedSince") {
+                    try Self.once(&seen, 32, .finding(index, n, "unlistedSince"))
+                    unlistedSince = try isNull() ? nil : readDate(.finding(index, n, "unlistedSince"))
                 } else {
                     try skipValue(depth: 6)
                 }
@@ -171,7 +175,8 @@ struct PayloadJSONReader {
         guard let kind else { throw .missing(.finding(index, n, "kind")) }
         guard let key else { throw .missing(.finding(index, n, "key")) }
         guard let firstSeen else { throw .missing(.finding(index, n, "firstSeen")) }
-        return Finding(kind: kind, key: key, firstSeen: firstSeen, acknowledgedAt: acknowledgedAt, unannounced: unannounced)
+        return Finding(kind: kind, key: key, firstSeen: firstSeen, acknowledgedAt: acknowledgedAt, unannounced: unannounced,
+                       unlistedSince: unlistedSince)
     }
 
     private mutating func readAccounts() throws(PayloadJSONError) -> [Account] {

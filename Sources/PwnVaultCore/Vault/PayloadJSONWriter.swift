@@ -121,8 +121,8 @@ struct PayloadJSONWriter {
         out.append(UInt8(ascii: "}"))
     }
 
-    /// `{"acknowledgedAt":…,"firstSeen":…,"key":…,"kind":…,"unannounced":true}`, `acknowledgedAt`
-    /// and `unannounced` only when set.
+    /// `{"acknowledgedAt":…,"firstSeen":…,"key":…,"kind":…,"unannounced":true,"unlistedSince":…}`,
+    /// `acknowledgedAt`, `unannounced` and `unlistedSince` only when set.
     private mutating func emit(_ finding: Finding) throws(VaultFormatError) {
         out.append(UInt8(ascii: "{"))
         if let at = finding.acknowledgedAt {
@@ -141,6 +141,10 @@ struct PayloadJSONWriter {
         case .stealerLog: out.appendLiteral(#""stealer-log""#)
         }
         if finding.unannounced == true { out.appendLiteral(#","unannounced":true"#) }
+        if let since = finding.unlistedSince {
+            out.appendLiteral(#","unlistedSince":"#)
+            try append(since)
+        }
         out.append(UInt8(ascii: "}"))
     }
 

@@ -113,7 +113,11 @@ struct DoctorRun {
             return checks
         }
         checks.insert(.ok(phrase("vault"), msg("{1}: format version {2}, {3} bytes", location.displayPath, header.version, bytes.count)), at: 0)
-        checks.insert(unlock(location: location, store: store, bytes: bytes, header: header, keyringUsable: keyringUsable), at: 1)
+        var kinds = Set<AccountKind>()
+        checks.insert(unlock(location: location, store: store, bytes: bytes, header: header, keyringUsable: keyringUsable,
+                             kinds: &kinds), at: 1)
+        // Said once for a vault that holds phone numbers or usernames: what their "no breach found" covers.
+        if let coverage = CoverageText.line(for: kinds) { checks.append(.ok(phrase("coverage"), coverage)) }
         let kdf = header.kdf
         checks.insert(kdf.isWithinBounds
             ? .ok(phrase("key derivation"), "Argon2id, \(kdf.summary)" + (kdf.name.map { " (\($0))" } ?? ""))
@@ -124,7 +128,7 @@ struct DoctorRun {
 
     /// Whether the vault opens without a prompt: the keyring's key must authenticate the whole file.
     private func unlock(location: VaultLocation, store: VaultStore, bytes: [UInt8], header: VaultHeader,
-                        keyringUsable: Bool) -> DoctorCheck {
+                        keyringUsable: Bool, kinds: inout Set<AccountKind>) -> DoctorCheck {
         guard keyringUsable else {
             if context.settings.keyring == .none {
                 return .ok(phrase("unlock"), msg("with the passphrase only ({1}=none)", Settings.keyringVariable))
@@ -155,7 +159,9 @@ struct DoctorRun {
             return .warning(phrase("unlock"), msg("the keyring's key for this vault does not open it"), fix: relearn)
         }
         do {
-            let accounts = try VaultFile.open(bytes, key: key).payload.accounts.count
+            let payload = try VaultFile.open(bytes, key: key).payload
+            let accounts = payload.accounts.count
+            kinds = Set(payload.accounts.map(\.kind))
             return .ok(phrase("unlock"), msg(one: "opens with the keyring's key, no passphrase needed ({1} account)",
                                      many: "opens with the keyring's key, no passphrase needed ({1} accounts)", count: accounts, accounts))
         } catch let error as VaultFormatError {

@@ -34,7 +34,7 @@ extension UIState {
         case let .result(p): resultKey(key, p, &effects)
         case let .detail(p):
             var p = p
-            if p.text.take(key, total: DetailPage.rows(self, name: p.name, width: size.columns - 1).count, height: pageHeight) { replaceTop(.detail(p)) }
+            if p.text.take(key, total: DetailPage.rows(self, name: p.name, width: size.columns - 1, account: p.account).count, height: pageHeight) { replaceTop(.detail(p)) }
         case let .help(p):
             var p = p
             if p.text.take(key, total: HelpPage.lines(width: size.columns - 1).count, height: pageHeight) { replaceTop(.help(p)) }
@@ -113,7 +113,7 @@ extension UIState {
         case .enter, .right:
             let shown = ResultPage.breaches(self, id: p.id)
             if shown.isEmpty { message = msg("no breach to open for #{1}", p.id); return }
-            push(.detail(DetailPage(name: shown[min(p.breach, shown.count - 1)].name)))
+            push(.detail(DetailPage(name: shown[min(p.breach, shown.count - 1)].name, account: p.id)))
         case .tab:
             let count = ResultPage.breaches(self, id: p.id).count
             if count > 0 { p.breach = (p.breach + 1) % count; replaceTop(.result(p)) }

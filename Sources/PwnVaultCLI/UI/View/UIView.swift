@@ -20,7 +20,7 @@ enum UIView {
             out += page.text.visible(text, height: pageHeight)
         case let .detail(page):
             out.append(bar(msg("pwnvault · Breach"), columns))
-            out += page.text.visible(DetailPage.rows(state, name: page.name, width: columns - 1), height: pageHeight)
+            out += page.text.visible(DetailPage.rows(state, name: page.name, width: columns - 1, account: page.account), height: pageHeight)
         case .pick:
             if let pick = state.pickPage {
                 out.append(bar(pick.title, columns))
