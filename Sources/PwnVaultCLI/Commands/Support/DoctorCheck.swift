@@ -6,7 +6,8 @@ struct DoctorCheck: Encodable {
     enum Outcome: String, Encodable { case ok, warning, problem }
 
     /// The area checked: `keyring`, `vault`, `unlock`, `key derivation`, `permissions`, `api key`,
-    /// `api`, `pwned passwords`, `lookup` (k-anonymity or whole address), `share mode`, `core dumps`.
+    /// `api`, `pwned passwords`, `lookup` (k-anonymity or whole address), `share mode`, `core dumps`; and, only
+    /// when something beside the binary is refused, `phone numbers` and `messages`.
     let name: String
     let outcome: Outcome
     let detail: String
