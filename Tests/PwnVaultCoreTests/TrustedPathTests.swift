@@ -72,6 +72,7 @@ final class TrustedPathTests: XCTestCase {
         XCTAssertEqual(Gettext.languageNames(locale: "zh_CN.UTF-8", environment: [:]),
                        ["zh_CN.UTF-8", "zh_CN.utf8", "zh_CN", "zh.UTF-8", "zh.utf8", "zh"])
         XCTAssertEqual(Gettext.languageNames(locale: "C", environment: ["LANGUAGE": "zh_CN"]), [])
+        XCTAssertEqual(Gettext.languageNames(locale: "C.UTF-8", environment: ["LANGUAGE": "zh_CN"]), ["zh_CN", "zh"])
         XCTAssertEqual(Gettext.languageNames(locale: "en_GB.UTF-8", environment: ["LANGUAGE": "zh_CN:de"]), ["zh_CN", "zh", "de"])
         XCTAssertEqual(Gettext.languageNames(locale: "de_DE@euro", environment: [:]), ["de_DE@euro", "de_DE", "de@euro", "de"])
         XCTAssertEqual(Gettext.languageNames(locale: "x", environment: ["LANGUAGE": "../../etc:zh"]), ["zh"])

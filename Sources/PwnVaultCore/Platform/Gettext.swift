@@ -63,7 +63,8 @@ public enum Gettext {
     /// The names gettext tries for the catalog of `locale` (LANGUAGE first when the locale is not C),
     /// most specific first: `zh_CN.UTF-8` gives `zh_CN.UTF-8`, `zh_CN.utf8`, `zh_CN`, `zh.UTF-8`, `zh.utf8`, `zh`.
     public static func languageNames(locale: String, environment: [String: String]) -> [String] {
-        guard locale != "C", locale != "POSIX", !locale.hasPrefix("C.") else { return [] }
+        // glibc ignores LANGUAGE under exactly "C" (and POSIX), not under C.UTF-8.
+        guard locale != "C", locale != "POSIX" else { return [] }
         var wanted: [String] = []
         if let list = environment["LANGUAGE"], !list.isEmpty { wanted = list.split(separator: ":").map(String.init) }
         if wanted.isEmpty { wanted = [locale] }
