@@ -22,3 +22,14 @@ const char *pwv_intl_header(void) {
     const char *header = dgettext(domain, "");
     return header == NULL ? "" : header;
 }
+
+const char *pwv_intl_locale(void) {
+    const char *locale = setlocale(LC_MESSAGES, "");
+    if (locale == NULL) locale = setlocale(LC_MESSAGES, NULL);
+    return locale == NULL ? "C" : locale;
+}
+
+void pwv_intl_bind(const char *dir) {
+    bindtextdomain(domain, dir);
+    bind_textdomain_codeset(domain, "UTF-8");
+}

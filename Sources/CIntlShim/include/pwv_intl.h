@@ -12,6 +12,14 @@
    LC_MESSAGES locale in force ("C" when the environment names none or one that is not installed). */
 const char *pwv_intl_start(const char *dir);
 
+/* Takes LC_MESSAGES from the environment, binding nothing: the caller first decides which folder, if
+   any, may be trusted with a catalog (its Plural-Forms checked), then calls pwv_intl_bind. Returns the
+   LC_MESSAGES locale in force ("C" when the environment names none or one that is not installed). */
+const char *pwv_intl_locale(void);
+
+/* Binds the domain to `dir` (…/share/locale), its translations in UTF-8. */
+void pwv_intl_bind(const char *dir);
+
 /* The translation of `msgid`, or `msgid` itself (the same pointer) when there is none. */
 const char *pwv_intl_text(const char *msgid);
 

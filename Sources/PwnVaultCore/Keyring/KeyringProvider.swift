@@ -37,7 +37,9 @@ public enum KeyringProvider: Equatable, Sendable {
     }
 
     /// The provider running as `pid`, read from `/proc` (the executable's name first: `comm` is cut to
-    /// 15 bytes and can be changed by the process).
+    /// 15 bytes and can be changed by the process). A name, not an identity: any process of the user
+    /// whose executable is called `keepassxc` is KeePassXC here (same-user malware is outside the
+    /// threat model; Docs/THREAT_MODEL.md, "Keys and memory").
     static func running(pid: UInt32) -> KeyringProvider {
         if let exe = TerminalIO.readLink("/proc/\(pid)/exe"), let name = exe.split(separator: "/").last {
             // "keepassxc (deleted)" after an upgrade replaced the file: the name still says who it is.

@@ -66,9 +66,18 @@ public final class ICUSpoofChecker {
         }
         var lastError = msg("it could not be loaded")
         for file in files {
+            // A path, not a soname: loaded only when it and its folders pass TrustedPath's rule, from
+            // the descriptor that was checked (Docs/THREAT_MODEL.md, "What pwnvault trusts on disk").
+            let descriptor: FileDescriptor
+            switch TrustedPath.open(file) {
+            case let .success(opened): descriptor = opened
+            case let .failure(refusal): lastError = refusal.reason; continue
+            }
             let library: SharedLibrary
-            switch SharedLibrary.open(file) {
-            case let .success(opened): library = opened
+            let opened = SharedLibrary.open(descriptor: descriptor)
+            try? descriptor.close()
+            switch opened {
+            case let .success(loaded): library = loaded
             case let .failure(failure): lastError = failure.reason; continue
             }
             do {

@@ -11,8 +11,9 @@ import FoundationEssentials
 ///
 /// Where: `PREFIX/lib/pwnvault/` beside the binary's `bin/` (`make install`), else the binary's own
 /// folder (`swift build` puts both in `.build/debug`; for tests, the test bundle's folder). A file
-/// there is used only when it belongs to root or to the binary's owner and nobody else may write it,
-/// so a library dropped beside pwnvault by someone else is never loaded (Docs/THREAT_MODEL.md).
+/// there is loaded only when it and every folder above it pass `TrustedPath`'s rule (root's or yours,
+/// nobody else may write them), from the descriptor that was checked, so a library put beside pwnvault,
+/// or swapped in by a link, by someone else is never loaded (Docs/THREAT_MODEL.md).
 public final class PhoneNumberLibrary: @unchecked Sendable {
     /// The shim's file name.
     public static let fileName = "libPwnVaultPhone.so"
@@ -90,12 +91,29 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
         }.get()
     }
 
-    /// Loads the first usable file of `candidates` (by default `PREFIX/lib/pwnvault/`, then beside the binary).
+    /// Loads the first file of `candidates` that is there (by default `PREFIX/lib/pwnvault/`, then
+    /// beside the binary) and passes `TrustedPath`'s rule: opened once, checked on its descriptor with
+    /// every folder above it, loaded from that descriptor. A file that fails the rule is never loaded;
+    /// when no file passes, the first refusal is the error.
     public static func load(candidates: [String]? = nil) throws(PhoneLibraryError) -> PhoneNumberLibrary {
         let files = candidates ?? defaultCandidates()
-        guard let file = files.first(where: isTrusted) else { throw .notFound(searched: files) }
+        var refusal: TrustedPath.Refusal?
+        var chosen: (file: String, descriptor: FileDescriptor)?
+        for file in files {
+            switch TrustedPath.open(file) {
+            case let .success(descriptor): chosen = (file, descriptor)
+            case .failure(.missing): continue
+            case let .failure(refused): refusal = refusal ?? refused; continue
+            }
+            break
+        }
+        guard let (file, descriptor) = chosen else {
+            if let refusal { throw .untrusted(refusal) }
+            throw .notFound(searched: files)
+        }
+        defer { try? descriptor.close() }   // the loader keeps its own mapping
         let library: SharedLibrary
-        switch SharedLibrary.open(file) {
+        switch SharedLibrary.open(descriptor: descriptor) {
         case let .success(opened): library = opened
         case let .failure(failure):
             if failure.reason.contains("libphonenumber") { throw .libphonenumberMissing }
@@ -112,6 +130,19 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
         }
     }
 
+    /// Why the shim would not be loaded, without loading it (for `doctor`): nil when the first file
+    /// that is there passes `TrustedPath`'s rule, or when none is there (the load's own error says that).
+    public static func trustRefusal(candidates: [String]? = nil) -> TrustedPath.Refusal? {
+        for file in candidates ?? defaultCandidates() {
+            switch TrustedPath.checkFile(file) {
+            case nil: return nil
+            case .missing?: continue
+            case let refused?: return refused
+            }
+        }
+        return nil
+    }
+
     /// The file of the image this code is in (see `SharedLibrary.imagePath`).
     static var imagePath: String? { SharedLibrary.imagePath }
 
@@ -122,14 +153,6 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
         return [parent(folder) + "/lib/pwnvault/" + fileName, folder + "/" + fileName]
     }
 
-    /// A regular file owned by root or by whoever owns the image, that no one else may write.
-    static func isTrusted(_ path: String) -> Bool {
-        guard let file = try? FileSystem.status(path, followingLinks: true), file.kind == .regular,
-              !file.isWritableByOthers else { return false }
-        if file.owner == 0 { return true }
-        guard let imagePath, let image = try? FileSystem.status(imagePath, followingLinks: true) else { return false }
-        return file.owner == image.owner
-    }
 }
 
 /// Why phone numbers cannot be read on this machine.
@@ -140,12 +163,16 @@ public enum PhoneLibraryError: UserFacingError, Equatable, Sendable {
     case notFound(searched: [String])
     /// `reason`: the loader's words (a missing symbol, dlopen's text), kept in English as thrown.
     case unusable(reason: String)
+    /// The shim, or a folder above it, could be changed by someone other than root and you: not loaded.
+    case untrusted(TrustedPath.Refusal)
 
     public var message: String {
         switch self {
         case .libphonenumberMissing: return msg("phone numbers cannot be read: Debian's libphonenumber is not installed")
         case .notFound: return msg("phone numbers cannot be read: pwnvault's {1} is missing", PhoneNumberLibrary.fileName)
         case let .unusable(reason): return msg("phone numbers cannot be read: {1}", reason)
+        case let .untrusted(refusal):
+            return msg("phone numbers cannot be read: pwnvault's {1} was not loaded, because {2}", PhoneNumberLibrary.fileName, refusal.reason)
         }
     }
 
@@ -157,6 +184,8 @@ public enum PhoneLibraryError: UserFacingError, Equatable, Sendable {
                 : msg("install pwnvault with 'make install', which puts it in PREFIX/lib/pwnvault (looked for {1})",
                       searched.joined(separator: msg(" and ")))
         case .unusable: return msg("reinstall pwnvault with 'make install' and libphonenumber8 with apt-get")
+        case .untrusted:
+            return msg("pwnvault loads code only from files and folders that only root or you can change: install it with 'make install' under a PREFIX that root owns, or correct that owner or mode")
         }
     }
 

@@ -39,6 +39,8 @@ struct EchoOffGuard {
     private let fd: Int32
     private var previousActions: [(Int32, sigaction)] = []
     private let promptCopy: UnsafeMutableBufferPointer<UInt8>
+    /// A fault or an abort during the prompt puts echo back too (FatalSignals).
+    private let fatalSignals: FatalSignals.Armed
 
     /// Saves the settings of `fd`, installs the handlers, turns echo off and writes `prompt`, with the
     /// handled signals blocked so none can arrive half-way. Returns nil when `fd` is not a terminal.
@@ -50,6 +52,7 @@ struct EchoOffGuard {
         quiet.c_lflag |= tcflag_t(ECHONL | ICANON)
 
         self.fd = fd
+        fatalSignals = FatalSignals.arm(input: fd, output: -1, settings: saved)
         promptCopy = .allocate(capacity: max(prompt.count, 1))
         _ = promptCopy.initialize(from: prompt)
 
@@ -83,6 +86,7 @@ struct EchoOffGuard {
             sigaction(signo, &action, nil)
         }
         echoOffState.pointee = EchoOffState()
+        FatalSignals.disarm(fatalSignals)
         promptCopy.deallocate()
         pthread_sigmask(SIG_SETMASK, &before, nil)   // a signal that came meanwhile now meets its old disposition
     }

@@ -18,6 +18,12 @@ struct SharedLibrary: @unchecked Sendable {   // a dlopen handle is usable from 
         return .success(SharedLibrary(handle: handle))
     }
 
+    /// Loads the file open at `descriptor` (one `TrustedPath.open` checked) through `/proc/self/fd/N`,
+    /// so the loader maps that very file: a path opened again could name another one by then.
+    static func open(descriptor: FileDescriptor) -> Result<SharedLibrary, Failure> {
+        open("/proc/self/fd/\(descriptor.raw)")
+    }
+
     /// The function `name`, as the C type `type`; nil when the library has no such symbol.
     func symbol<T>(_ name: String, as type: T.Type) -> T? {
         dlsym(handle, name).map { unsafeBitCast($0, to: type) }

@@ -310,3 +310,10 @@ enum TerminalIO {
         (try? FileSystem.directoryEntries(path)) ?? []
     }
 }
+
+extension FatalSignals {
+    /// `arm` with settings as `TerminalIO` saved them.
+    static func arm(input: Int32, output: Int32, settings: TerminalSettings, bytes: [UInt8] = []) -> Armed {
+        arm(input: input, output: output, settings: settings.raw, bytes: bytes)
+    }
+}

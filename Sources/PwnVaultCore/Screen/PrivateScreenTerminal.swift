@@ -34,6 +34,18 @@ struct PrivateScreenTerminal {
     private(set) var isEntered = false
     /// Key-at-a-time input without echo and focus reporting on (before and while entered).
     private(set) var isListening = false
+    /// While listening or entered: a fatal signal (a fault, an abort) puts the terminal back first.
+    private var fatalSignals: FatalSignals.Armed?
+    /// What a fatal signal writes after the settings: focus reporting off, and, once entered, the cursor
+    /// shown and the main screen back (no clearing: the handler must be short).
+    static let fatalLeaveSequence = Array("\u{1B}[?1004l\u{1B}[?25h\u{1B}[?1049l".utf8)
+
+    /// Arms (again) the fatal-signal restore for the current state.
+    private mutating func armFatalSignals() {
+        if let armed = fatalSignals { FatalSignals.disarm(armed) }
+        fatalSignals = FatalSignals.arm(input: input, output: output, settings: saved,
+                                        bytes: isEntered ? PrivateScreenTerminal.fatalLeaveSequence : PrivateScreenTerminal.focusReportingOff)
+    }
 
     init(output: Int32, input: Int32, saved: TerminalSettings) {
         self.output = output; self.input = input; self.saved = saved
@@ -46,8 +58,9 @@ struct PrivateScreenTerminal {
         guard TerminalIO.isInForeground(input) else { return false }
         if !isListening {
             TerminalIO.setAttributes(input, TerminalIO.keyAtATime(from: saved), discardingInput: false)
-            TerminalIO.writeAll(output, PrivateScreenTerminal.focusReportingOn + (ask ? PrivateScreenTerminal.focusQuestion : []))
             isListening = true
+            armFatalSignals()
+            TerminalIO.writeAll(output, PrivateScreenTerminal.focusReportingOn + (ask ? PrivateScreenTerminal.focusQuestion : []))
         }
         return true
     }
@@ -57,6 +70,8 @@ struct PrivateScreenTerminal {
     /// has the terminal: touching it from the background would stop us with SIGTTOU.
     mutating func enter() -> Bool {
         guard TerminalIO.isInForeground(input) else { return false }
+        isEntered = true
+        armFatalSignals()
         if isListening {
             TerminalIO.writeAll(output, PrivateScreenTerminal.alternateScreenSequence)
         } else {
@@ -64,7 +79,6 @@ struct PrivateScreenTerminal {
             TerminalIO.writeAll(output, PrivateScreenTerminal.enterSequence)
             isListening = true
         }
-        isEntered = true
         return true
     }
 
@@ -108,6 +122,8 @@ struct PrivateScreenTerminal {
         let written = TerminalIO.writeAll(output, sequence + PrivateScreenTerminal.deviceAttributesQuery)
         if written { discardInputUntilDeviceAttributes() }
         TerminalIO.setAttributes(input, saved, discardingInput: true)
+        if let armed = fatalSignals { FatalSignals.disarm(armed) }
+        fatalSignals = nil
     }
 
     private func discardInputUntilDeviceAttributes() {

@@ -20,6 +20,10 @@ public enum Sanitizer {
     /// Clean text that keeps its lines: every line break becomes `\n`, tabs become one space.
     public static func multiLine(_ s: String) -> String { clean(s, keepNewlines: true) }
 
+    /// A translated message (from a catalog, which is a file like any other): its lines and tabs kept as
+    /// they are, everything else `multiLine` removes removed too.
+    public static func translation(_ s: String) -> String { clean(s, keepNewlines: true, keepTabs: true) }
+
     /// A scalar that is never printed: C0 and C1 controls, DEL, and the bidirectional controls that
     /// can make text read in another order than it is stored.
     static func isStripped(_ c: Unicode.Scalar) -> Bool {
@@ -29,7 +33,7 @@ public enum Sanitizer {
         }
     }
 
-    private static func clean(_ s: String, keepNewlines: Bool) -> String {
+    private static func clean(_ s: String, keepNewlines: Bool, keepTabs: Bool = false) -> String {
         let input = Array(s.unicodeScalars)
         var out = String.UnicodeScalarView()
         out.reserveCapacity(input.count)
@@ -52,7 +56,7 @@ public enum Sanitizer {
                 out.append(keepNewlines ? "\n" : " ")
                 i += 1
             case 0x09:
-                out.append(" ")
+                out.append(keepTabs ? "\t" : " ")
                 i += 1
             case _ where isStripped(c):
                 i += 1

@@ -7,7 +7,8 @@ struct DoctorCheck: Encodable {
 
     /// The area checked: `keyring`, `vault`, `unlock`, `key derivation`, `permissions`, `api key`,
     /// `api`, `pwned passwords`, `lookup` (k-anonymity or whole address), `share mode`, `core dumps`,
-    /// `coverage` (what "no breach found" covers, for a vault holding phone numbers or usernames).
+    /// `coverage` (what "no breach found" covers, for a vault holding phone numbers or usernames); and,
+    /// only when something beside the binary is refused, `phone numbers` and `messages`.
     let name: String
     let outcome: Outcome
     let detail: String

@@ -38,6 +38,7 @@ struct DoctorRun {
         checks.append(lookup(try? probe.get()))
         checks.append(shareMode())
         checks.append(coreDumps())
+        checks += trustOnDisk()
         return checks
     }
 
@@ -47,10 +48,10 @@ struct DoctorRun {
         switch probe {
         case .success:
             guard KeyringProvider.tested.contains(provider) else {
-                return .warning(phrase("keyring"), msg("{1} answers (Secret Service) and is unlocked, but it is not one pwnvault is tested with", provider.capitalizedName),
+                return .warning(phrase("keyring"), msg("{1} answers (Secret Service) and is unlocked, but it is not one pwnvault is tested with (the name is that of the program holding the Secret Service: not a proof of who it is)", provider.capitalizedName),
                                 fix: msg("GNOME Keyring, KeePassXC and KWallet are ('pwnvault help environment' says how each is set up)"))
             }
-            return .ok(phrase("keyring"), msg("{1} answers (Secret Service) and is unlocked", provider.capitalizedName))
+            return .ok(phrase("keyring"), msg("{1} answers (Secret Service) and is unlocked (the name is that of the program holding the Secret Service: not a proof of who it is)", provider.capitalizedName))
         case let .failure(error as KeyringError):
             switch error {
             case .disabled:
@@ -333,6 +334,29 @@ struct DoctorRun {
         if fields[0] == "0" && fields[1] == "0" { return .ok(phrase("core dumps"), msg("disabled for pwnvault (core file size limit 0)")) }
         return .problem(phrase("core dumps"), msg("a crash could write memory to disk (core file size limit {1})", fields[0]),
                         fix: msg("please report this: pwnvault turns core dumps off when it starts"), status: .vault)
+    }
+
+    /// Files beside the binary that pwnvault would not load (`TrustedPath`'s rule): a line only when one
+    /// is refused, so a sound installation's report is unchanged.
+    private func trustOnDisk() -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        if let refusal = PhoneNumberLibrary.trustRefusal() {
+            let error = PhoneLibraryError.untrusted(refusal)
+            checks.append(.warning(phrase("phone numbers"), error.message, fix: error.hint))
+        }
+        for refusal in Gettext.loaded?.refused ?? [] {
+            switch refusal {
+            case let .untrusted(why):
+                checks.append(.warning(phrase("messages"), msg("a message catalog beside pwnvault is not used, because {1}", why.reason),
+                                       fix: msg("pwnvault reads catalogs beside itself only from files and folders that only root or you can change: correct that owner or mode, or set TEXTDOMAINDIR")))
+            case let .dividingPluralForms(file, expression):
+                checks.append(.warning(phrase("messages"),
+                                       msg("the message catalog {1} is not used: its Plural-Forms divides by something other than a non-zero number ({2}); messages are in English",
+                                           Sanitizer.singleLine(file), Sanitizer.singleLine(expression)),
+                                       fix: msg("reinstall pwnvault's catalogs with 'make install', or correct the catalog's Plural-Forms")))
+            }
+        }
+        return checks
     }
 
     private func userError(_ name: String, _ error: Error, status: ExitStatus) -> DoctorCheck {
