@@ -8,6 +8,7 @@
 #   bench/run.sh ui        ui key-to-redraw latency on 10,000 accounts and an 834-breach catalog
 #   bench/run.sh monitor   a month of daily watch on 1,000 accounts: API requests against a naive daily check
 #   bench/run.sh keyring   list through GNOME Keyring, KeePassXC, KWallet and a hung provider, next to secret-tool lookup
+#   bench/run.sh import    import of 10,000 named contacts (labels screened), without names, and Python's vobject parsing them
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -22,10 +23,13 @@ case "$what" in
   passwords) PWNVAULT_KEYRING=none exec python3 bench/passwords_bench.py ;;
   ui) exec python3 bench/ui_bench.py ;;
   keyring) exec python3 bench/keyring_bench.py ;;
+  import)
+    /usr/bin/python3 -c 'import vobject' 2>/dev/null || echo "bench/run.sh: python3-vobject is not installed; the vobject floor is left out" >&2
+    exec Tests/Support/keyring-session.sh -- python3 bench/import_bench.py ;;
   monitor)
     # The same release build with a calendar clock the benchmark can move by whole days (main.swift).
     swift build -c release --build-path .build/bench -Xswiftc -DPWNVAULT_BENCH_CLOCK 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
     PWNVAULT_BIN="$(swift build -c release --build-path .build/bench --show-bin-path)/pwnvault" \
       exec Tests/Support/keyring-session.sh -- python3 bench/monitor_bench.py ;;
-  *) echo "bench/run.sh: unknown benchmark '$what' (vault, startup, check, pacing, passwords, ui, monitor, keyring)" >&2; exit 2 ;;
+  *) echo "bench/run.sh: unknown benchmark '$what' (vault, startup, check, pacing, passwords, ui, monitor, keyring, import)" >&2; exit 2 ;;
 esac

@@ -104,3 +104,129 @@ final class LabelScreenEndToEndTests: XCTestCase {
         }
     }
 }
+
+/// Issue 30, item 4: labels that spell an account by what they say (separators, digit and letter
+/// styles, reversal, at/dot words of other languages) are refused by `add --label` and `import` (FN, N
+/// and ORG), and are never printed.
+final class LabelSpellingEndToEndTests: XCTestCase {
+    /// The issue's 33 forms, for `+44 7700 900123`, `zorglubvictim` and `alice.smith@victim-domain.example`.
+    static let forms = [
+        "7700–900–123", "7700,900,123", "7700·900·123", "7700:900:123", "7700|900|123", "7700−900−123", "7700‐900‐123",
+        "7700‑900‑123", "⁷⁷⁰⁰ ⁹⁰⁰¹²³", "₇₇₀₀ ₉₀₀₁₂₃", "⑦⑦⓪⓪ ⑨⓪⓪①②③", "➐➐⓿⓿ ➒⓿⓿➊➋➌",
+        "7\u{FE0F}\u{20E3}7\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}1\u{FE0F}\u{20E3}2\u{FE0F}\u{20E3}3\u{FE0F}\u{20E3}",
+        "7\u{0336}7\u{0336}0\u{0336}0\u{0336}9\u{0336}0\u{0336}0\u{0336}1\u{0336}2\u{0336}3\u{0336}", "77OO 9OO 123", "Dad 900–123",
+        "Dad 900½123",
+        "zorglub victim", "zorglub-victim", "zorg.lub.victim", "zo\u{301}rglu\u{301}b vi\u{301}cti\u{301}m", "ᴢᴏʀɢʟᴜʙᴠɪᴄᴛɪᴍ",
+        "ⓩⓞⓡⓖⓛⓤⓑⓥⓘⓒⓣⓘⓜ", "⒵⒪⒭⒢⒧⒰⒝⒱⒤⒞⒯⒤⒨", "zorglub\u{FFF9}victim", "zorglub\u{1D173}victim", "mitcivbulgroz",
+        "alice.smith victim-domain", "alice.smith ⓐ victim-domain·example", "alice.smith arroba victim-domain punto example",
+        "ᴀʟɪᴄᴇ.ꜱᴍɪᴛʜ ᴀᴛ ᴠɪᴄᴛɪᴍ-ᴅᴏᴍᴀɪɴ ᴅᴏᴛ ᴇxᴀᴍᴘʟᴇ", "ⓐⓛⓘⓒⓔ.ⓢⓜⓘⓣⓗ ⓐⓣ ⓥⓘⓒⓣⓘⓜ-ⓓⓞⓜⓐⓘⓝ ⓓⓞⓣ ⓔⓧⓐⓜⓟⓛⓔ",
+    ]
+    static let allowed = ["Dad", "Alice (work)", "Mum's phone", "妈妈的手机"]
+
+    var s: Sandbox!
+
+    override func setUpWithError() throws {
+        s = try Sandbox(keyring: false)
+        s.initVault()
+        let r = s.run(["add", "alice.smith@victim-domain.example", "zorglubvictim", "+44 7700 900123"])
+        XCTAssertEqual(r.status, 0, r.all)
+    }
+
+    override func tearDown() { s = nil }
+
+    /// Neither the label nor any piece of the accounts is printed.
+    func assertNothingSpelled(_ text: String, _ label: String, file: StaticString = #filePath, line: UInt = #line) {
+        let withoutPaths = text.replacingOccurrences(of: #"/\S*pwnvault-e2e-[0-9A-F-]+\S*"#, with: "PATH", options: .regularExpression)
+        for piece in [label, "zorglub", "victim", "alice", "900123", "7700", "900–123"] where withoutPaths.lowercased().contains(piece.lowercased()) {
+            XCTFail("'\(piece)' printed in: \(text)", file: file, line: line)
+        }
+    }
+
+    func testTheIssuesThirtyThreeFormsAreCounted() {
+        XCTAssertEqual(Self.forms.count, 33)
+    }
+
+    func testAddRefusesEveryForm() {
+        for label in Self.forms {
+            let r = s.run(["add", "zz-new-user", "--label", label])
+            XCTAssertEqual(r.status, 2, label + ": " + r.all)
+            XCTAssertTrue(r.stderr.hasPrefix("pwnvault: error: the label cannot be used: it contains "), r.stderr)
+            XCTAssertEqual(r.stdout, "")
+            assertNothingSpelled(r.all, label)
+        }
+        XCTAssertEqual(s.run(["list"]).stdout.split(separator: "\n").filter { $0.hasPrefix("#") }.count, 3)
+    }
+
+    func testAddKeepsOrdinaryLabels() throws {
+        for (i, label) in Self.allowed.enumerated() {
+            let r = s.run(["add", "zz-friend-\(i)", "--label", label])
+            XCTAssertEqual(r.status, 0, label + ": " + r.all)
+        }
+        let r = s.run(["add", "bob.smith@example.net", "--label", "Bob.Smith"])
+        XCTAssertEqual(r.status, 0, r.all)
+        XCTAssertTrue(r.stderr.contains("pwnvault: warning: the label is the part before '@' of the account it labels"), r.stderr)
+        let json = s.run(["list", "--json"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["label"] as? String }, Self.allowed + ["Bob.Smith"])
+    }
+
+    /// vCard text escapes: `\,` and `\;` (N's components are separated by `;`, its values by `,`).
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: ";", with: "\\;")
+    }
+
+    func testImportAddsEveryContactWhoseNameIsAFormWithoutALabel() throws {
+        for property in ["FN", "N", "ORG"] {
+            var vcf = ""
+            for (i, label) in Self.forms.enumerated() {
+                let value = property == "N" ? ";\(Self.escaped(label));;;" : Self.escaped(label)
+                vcf += "BEGIN:VCARD\r\nVERSION:3.0\r\n\(property):\(value)\r\nEMAIL:zz\(property)\(i)@contacts.test\r\nEND:VCARD\r\n"
+            }
+            let r = s.run(["import", s.writeFile("forms-\(property).vcf", vcf)])
+            XCTAssertEqual(r.status, 0, r.all)
+            XCTAssertEqual(r.stderr.components(separatedBy: "added without a label").count - 1, Self.forms.count, property + ": " + r.stderr)
+            for label in Self.forms { assertNothingSpelled(r.all, label) }
+        }
+        let json = s.run(["list", "--json"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.count, 3 + 3 * Self.forms.count)
+        XCTAssertEqual(rows.compactMap { $0["label"] as? String }, [])
+    }
+
+    func testImportKeepsOrdinaryNames() throws {
+        var vcf = ""
+        for (i, label) in Self.allowed.enumerated() {
+            vcf += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(Self.escaped(label))\r\nEMAIL:zz\(i)@contacts.test\r\nEND:VCARD\r\n"
+        }
+        let r = s.run(["import", "--json", s.writeFile("names.vcf", vcf)])
+        XCTAssertEqual(r.status, 0, r.all)
+        let json = s.run(["list", "--json"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.compactMap { $0["label"] as? String }, Self.allowed)
+    }
+
+    /// A label an old vault holds that spells its account in one of these forms is masked, in a pipe,
+    /// in JSON and in share mode.
+    func testAStoredFormIsMaskedEverywhere() throws {
+        try seedLabel(id: 1, "alice.smith arroba victim-domain punto example")
+        try seedLabel(id: 2, "ᴢᴏʀɢʟᴜʙᴠɪᴄᴛɪᴍ")
+        try seedLabel(id: 3, "Dad 900–123")
+        for args in [["list"], ["list", "--json"], ["completions", "--list", "ids"]] {
+            let r = s.run(args)
+            XCTAssertEqual(r.status, 0, r.all)
+            for label in ["alice.smith arroba victim-domain punto example", "ᴢᴏʀɢʟᴜʙᴠɪᴄᴛɪᴍ", "Dad 900–123"] { assertNothingSpelled(r.stdout, label) }
+        }
+        let json = s.run(["list", "--json"])
+        let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.map { $0["label"] as? String }, ["•••", "•••", "•••"])
+    }
+
+    private func seedLabel(id: Int, _ label: String) throws {
+        let session = try VaultSession.open(at: try VaultLocation(path: s.vault), keyring: DisabledKeyring()) { _ in
+            SecretBytes(copying: Array(Sandbox.passphrase.utf8))
+        }
+        try session.update { payload in
+            if let i = payload.accounts.firstIndex(where: { $0.id == id }) { payload.accounts[i].label = label }
+        }
+    }
+}

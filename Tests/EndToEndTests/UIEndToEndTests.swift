@@ -307,6 +307,34 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertTrue(s.run(["list"]).stdout.contains("Emu Friend"), "saved in the vault")
     }
 
+    /// Issue 30: a contact's name that spells an account in disguise labels nothing in the pick list,
+    /// nor in the vault once imported.
+    func testImportThroughThePickListDropsANameThatSpellsAnAccount() throws {
+        let path = s.writeFile("disguised.vcf", """
+        BEGIN:VCARD\r\nVERSION:3.0\r\nFN:ᴘᴡɴᴇᴅ-ɴᴜᴍʙᴀᴛ ᴇxᴀᴍᴘʟᴇ\r\nEMAIL:new-one@contacts.test\r\nEND:VCARD\r
+        BEGIN:VCARD\r\nVERSION:3.0\r\nFN:ⓒⓛⓔⓐⓝ ⓦⓞⓜⓑⓐⓣ ⓔⓧⓐⓜⓟⓛⓔ\r\nEMAIL:new-two@contacts.test\r\nEND:VCARD\r
+        BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Tabmun Denwp Elpmaxe\r\nEMAIL:new-three@contacts.test\r\nEND:VCARD\r
+        BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Emu Friend\r\nEMAIL:new-four@contacts.test\r\nEND:VCARD\r
+
+        """)
+        startUI()
+        tmux.type("i")
+        tmux.wait(for: "import a vCard: path")
+        tmux.type(path)
+        tmux.key("Enter")
+        tmux.wait(for: "Import from disguised.vcf: 4 of 4 picked")
+        let screen = tmux.screen
+        XCTAssertTrue(screen.contains("Emu Friend"), screen)
+        for piece in ["ᴘᴡɴᴇᴅ", "ⓒⓛⓔⓐⓝ", "Tabmun", "ɴᴜᴍʙᴀᴛ"] { XCTAssertFalse(screen.contains(piece), piece + ": " + screen) }
+        tmux.key("Enter")
+        tmux.wait(for: "imported 4 accounts")
+        tmux.type("q")
+        assertLeftAsItWas()
+        let listed = s.run(["list"]).stdout
+        XCTAssertTrue(listed.contains("Emu Friend"), listed)
+        for piece in ["ᴘᴡɴᴇᴅ", "ⓒⓛⓔⓐⓝ", "Tabmun"] { XCTAssertFalse(listed.contains(piece), piece + ": " + listed) }
+    }
+
     /// The accounts and the catalog at 60 and 200 columns: the footer keeps `? keys` and `q quit` (less
     /// important keys give way), columns share the width by priority and stop at what they hold.
     func testAt60And200ColumnsTheFooterKeepsHelpAndQuitAndColumnsFitTheirContent() throws {

@@ -149,3 +149,146 @@ final class LabelScreenFoldingTests: XCTestCase {
         XCTAssertEqual(Disclosure(policy: DisplayPolicy(terminal: false)).label(named), "Dad •••")
     }
 }
+
+/// Issue 30, item 4: labels that spell an account by what they say, however they are written.
+final class LabelSpellingTests: XCTestCase {
+    static let phone = "+44 7700 900123", username = "zorglubvictim", email = "alice.smith@victim-domain.example"
+
+    /// The phone number's forms the issue found accepted.
+    static let phoneForms = [
+        "7700–900–123", "+44–7700–900–123", "7700,900,123", "7700·900·123", "7700:900:123", "7700|900|123",
+        "7700−900−123", "7700‐900‐123", "7700‑900‑123",
+        "⁺⁴⁴ ⁷⁷⁰⁰ ⁹⁰⁰¹²³", "₊₄₄ ₇₇₀₀ ₉₀₀₁₂₃", "④④ ⑦⑦⓪⓪ ⑨⓪⓪①②③", "➍➍ ➐➐⓿⓿ ➒⓿⓿➊➋➌", "❼❼⓿⓿❾⓿⓿❶❷❸",
+        "7\u{FE0F}\u{20E3}7\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}9\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}1\u{FE0F}\u{20E3}2\u{FE0F}\u{20E3}3\u{FE0F}\u{20E3}",
+        "7\u{0336}7\u{0336}0\u{0336}0\u{0336}9\u{0336}0\u{0336}0\u{0336}1\u{0336}2\u{0336}3\u{0336}",
+        "7\u{0301}7\u{0301}0\u{0301}0\u{0301} 9\u{0301}0\u{0301}0\u{0301}1\u{0301}2\u{0301}3\u{0301}",
+        "77OO 9OO 123", "77oo 9oo l23", "Dad 900–123", "Dad 900½123", "Dad 321 009", "Dad 900-I23",
+    ]
+    /// The username's.
+    static let usernameForms = [
+        "zorglub victim", "zorglub-victim", "zorg.lub.victim", "zo\u{301}rglu\u{301}b vi\u{301}cti\u{301}m", "zórglúb víctím",
+        "ᴢᴏʀɢʟᴜʙᴠɪᴄᴛɪᴍ", "ⓩⓞⓡⓖⓛⓤⓑⓥⓘⓒⓣⓘⓜ", "ⓏⓄⓇⒼⓁⓊⒷⓋⒾⒸⓉⒾⓂ", "⒵⒪⒭⒢⒧⒰⒝⒱⒤⒞⒯⒤⒨", "zorglub\u{FFF9}victim", "zorglub\u{1D173}victim",
+        "mitcivbulgroz", "Mitciv Bulgroz", "My ZorglubVictim login",
+    ]
+    /// The address's.
+    static let emailForms = [
+        "alice.smith victim-domain", "alice.smith ⓐ victim-domain·example", "alice.smith arroba victim-domain punto example",
+        "ᴀʟɪᴄᴇ.ꜱᴍɪᴛʜ ᴀᴛ ᴠɪᴄᴛɪᴍ-ᴅᴏᴍᴀɪɴ ᴅᴏᴛ ᴇxᴀᴍᴘʟᴇ", "ⓐⓛⓘⓒⓔ.ⓢⓜⓘⓣⓗ ⓐⓣ ⓥⓘⓒⓣⓘⓜ-ⓓⓞⓜⓐⓘⓝ ⓓⓞⓣ ⓔⓧⓐⓜⓟⓛⓔ",
+        "alice.smith艾特victim-domain点example", "alice.smith chez victim-domain point example", "victim domain, alice smith",
+        "niamod mitciv htims ecila",
+    ]
+    /// Forms the screen already refused, which must stay refused.
+    static let alreadyRefused = [
+        "７７００ ９００１２３", "٧٧٠٠٩٠٠١٢٣", "๗๗๐๐๙๐๐๑๒๓", "7٧0๐9००123", "zorglub\u{200D}victim", "zorglub\u{E0041}victim",
+        "zorglub\u{202E}victim", "alice.smith@victim-domain.example", "ALICE.SMITH AT VICTIM-DOMAIN DOT EXAMPLE",
+    ]
+    /// Forms only ICU's skeleton reads: look-alike letters of other scripts, `0` for `o`.
+    static let lookalikeForms = ["z\u{043E}rglubvictim", "z\u{03BF}rglubvictim", "z0rglubvictim", "\u{0430}lice.smith victim-domain"]
+
+    static let allowed = ["Dad", "Mum", "Alice (work)", "Mum's phone", "妈妈的手机", "张三（工作）", "Zorglub", "Victim", "Alice Smith",
+                          "Work at Acme", "Lunch at 12.30", "Born 1970-01-01", "Room 123456", "Flat 12", "Chez Paul", "A point of view",
+                          "Иван Иванов", "Marie Lefèvre", "victim-domain support", "Alice.smith (home)", "Ⅻ Club", "½ price"]
+
+    func vault() throws -> [Account] {
+        try [Self.email, Self.username, Self.phone].enumerated().map { i, raw in
+            Account(id: i + 1, parsed: try AccountParser.parse(raw), label: nil, addedAt: Date(timeIntervalSince1970: 0))
+        }
+    }
+
+    func testEveryFormOfThePhoneNumberIsRefused() throws {
+        let accounts = try vault(), checker = try? ICUSpoofChecker.load()
+        for label in Self.phoneForms {
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: accounts), label)
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: accounts, checker: checker), label)
+            XCTAssertNotNil(LabelScreen.finding(in: label, adding: [try AccountParser.parse(Self.phone)]), label)
+            XCTAssertThrowsError(try AccountLabel.screened(label, accounts: accounts), label)
+        }
+        XCTAssertEqual(LabelScreen.finding(in: "Dad 900–123", accounts: try vault()), .partOfVaultAccount(id: 3))
+        XCTAssertEqual(LabelScreen.finding(in: "77OO 9OO 123", adding: [try AccountParser.parse(Self.phone)]), .partOfAccountAdded)
+        XCTAssertEqual(LabelScreen.finding(in: "+44 77OO 9OO 123", adding: [try AccountParser.parse(Self.phone)]), .accountAdded)
+    }
+
+    func testEveryFormOfTheUsernameIsRefused() throws {
+        let accounts = try vault(), checker = try? ICUSpoofChecker.load()
+        for label in Self.usernameForms {
+            XCTAssertEqual(LabelScreen.finding(in: label, accounts: accounts), .vaultAccount(id: 2), label)
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: accounts, checker: checker), label)
+            XCTAssertEqual(LabelScreen.finding(in: label, adding: [try AccountParser.parse(Self.username)]), .accountAdded, label)
+        }
+    }
+
+    func testEveryFormOfTheAddressIsRefused() throws {
+        let accounts = try vault(), checker = try? ICUSpoofChecker.load()
+        for label in Self.emailForms {
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: accounts), label)
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: accounts, checker: checker), label)
+            XCTAssertNotNil(LabelScreen.finding(in: label, adding: [try AccountParser.parse(Self.email)]), label)
+        }
+        XCTAssertEqual(LabelScreen.finding(in: "alice.smith victim-domain", accounts: accounts), .partOfVaultAccount(id: 1))
+    }
+
+    /// A whole address spelt with at/dot words of other languages is refused even when it is no account.
+    func testAnAddressSpeltInOtherLanguagesIsRefusedWithoutAnyAccount() {
+        for label in ["bob arroba example punto com", "bob艾特example点com", "bob chez example point fr", "bob at example punkt de",
+                      "bob ⓐ example·org", "bob (arroba) example (punto) es", "bob AT example DOT com"] {
+            XCTAssertEqual(LabelScreen.finding(in: label), .emailAddress, label)
+        }
+    }
+
+    func testWhatWasRefusedStaysRefused() throws {
+        let accounts = try vault()
+        for label in Self.alreadyRefused {
+            XCTAssertThrowsError(try AccountLabel.screened(label, accounts: accounts), label)
+        }
+        XCTAssertThrowsError(try AccountLabel.screened("alice.smith\u{7}@victim-domain.example", accounts: accounts))
+    }
+
+    func testLookalikeLettersAreRefusedWithICU() throws {
+        guard let checker = try? ICUSpoofChecker.load() else { throw XCTSkip("Debian's ICU is not installed") }
+        for label in Self.lookalikeForms {
+            XCTAssertNotNil(LabelScreen.finding(in: label, accounts: try vault(), checker: checker), label)
+        }
+    }
+
+    func testOrdinaryLabelsStayAllowed() throws {
+        let accounts = try vault(), checker = try? ICUSpoofChecker.load()
+        for label in Self.allowed {
+            XCTAssertNil(LabelScreen.finding(in: label, accounts: accounts), label)
+            XCTAssertNil(LabelScreen.finding(in: label, accounts: accounts, checker: checker), label)
+            XCTAssertNil(LabelScreen.finding(in: label, adding: try vault().map { try AccountParser.parse($0.normalized) }, checker: checker), label)
+        }
+        // A first name equal to the part before '@' is kept, with its warning.
+        let bob = try AccountParser.parse("bob.smith@example.net")
+        let label = try XCTUnwrap(try AccountLabel.screened("Bob.Smith", adding: [bob], checker: checker))
+        XCTAssertEqual(label.caution(adding: [bob]), .localPartOfAccountAdded)
+    }
+
+    /// A label of an old vault that spells its account in one of these forms is masked whole, in every mode.
+    func testAStoredLabelThatSpellsItsAccountIsMasked() throws {
+        let accounts = try vault()
+        for (account, forms) in [(accounts[2], Self.phoneForms), (accounts[1], Self.usernameForms), (accounts[0], Self.emailForms)] {
+            for label in forms {
+                var old = account
+                old.label = label
+                for policy in [DisplayPolicy(terminal: false), DisplayPolicy(terminal: true), DisplayPolicy(terminal: true, shareMode: true)] {
+                    // Masked whole, or its number masked as a number is: what is shown spells nothing.
+                    let shown = Disclosure(policy: policy).label(old)
+                    XCTAssertNotEqual(shown, label)
+                    XCTAssertNil(LabelScreen.finding(in: shown ?? "", accounts: accounts), label + " shown as " + (shown ?? "nil"))
+                }
+            }
+        }
+        var named = accounts[1]
+        named.label = "Zorglub"
+        XCTAssertEqual(Disclosure(policy: DisplayPolicy(terminal: false)).label(named), "Zorglub")
+    }
+
+    func testTheReadingOfEachDisguise() {
+        func read(_ s: String) -> String { LabelSpelling(s).string }
+        XCTAssertEqual(read("⁷₇⑦➐❼٧७๗７𝟕"), "7777777777")
+        XCTAssertEqual(read("⑫ Ⅻ ½"), "1212")
+        XCTAssertEqual(read("ᴢᴏʀɢ ⓩⓞ ⒵⒪ 𝐳𝐨 ｚｏ Zó ø ı ﬁ ℓ"), "zorgzozozozozooifil")
+        XCTAssertEqual(read("妈妈的手机"), "妈妈的手机")
+        XCTAssertEqual(LabelSpelling.digitRuns(LabelSpelling("77OO 9OO l23 x o1 2o").letters), [[7, 7, 0, 0, 9, 0, 0, 1, 2, 3], [1, 2]])
+    }
+}

@@ -194,8 +194,11 @@ public struct ContactImportPlan: Sendable {
     /// line of each such contact with its note.
     public mutating func screenLabels(against accounts: [Account], checker: ICUSpoofChecker? = nil) -> [(line: Int, note: LabelNote)] {
         var notes: [(line: Int, note: LabelNote)] = []
+        // The vault's accounts as a label could spell them, made once for every contact.
+        let spelled = SpelledAccounts(accounts: accounts, adding: [], checker: checker)
         contacts = contacts.map { contact in
-            guard let label = contact.label, let finding = LabelScreen.finding(in: label.text, accounts: accounts, checker: checker) else {
+            guard let label = contact.label,
+                  let finding = LabelScreen.finding(in: label.text, accounts: accounts, adding: [], spelled: spelled, checker: checker) else {
                 return contact
             }
             let note = LabelNote(skipped: "name", reason: finding.reason, englishReason: Messages.english { finding.reason }, used: nil)

@@ -9,7 +9,8 @@
 ///   address or a number: the fullwidth and halfwidth block, the small and fullwidth `@` and `.`,
 ///   the mathematical alphanumerics, and digits.
 /// - `readable`: `folded` with the common obfuscations undone: `mailto:` dropped, percent-encoding
-///   decoded, brackets and quotes taken as spaces, the words `at` and `dot` read as `@` and `.`, and
+///   decoded, brackets and quotes taken as spaces, the words `at` and `dot` (and `arroba`, `punto`,
+///   `艾特`, `点`, … : `atWords`, `dotWords`) read as `@` and `.`, and
 ///   spaces around `@`, around a dot standing alone and between single letters (`a l i c e`) closed up.
 struct FoldedLabel {
     let folded: String
@@ -28,7 +29,9 @@ struct FoldedLabel {
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
             let p = s.properties
-            if p.numericType == .decimal, let v = p.numericValue, v >= 0, v <= 9, s.value > 0x7F {
+            if p.numericType == .decimal || p.numericType == .digit, let v = p.numericValue, v >= 0, v <= 9, v == v.rounded(.towardZero),
+               s.value > 0x7F {
+                // Every script's digits, and superscript, subscript, circled and dingbat ones.
                 out.append(Unicode.Scalar(UInt8(48 + Int(v))))
                 continue
             }
@@ -36,6 +39,7 @@ struct FoldedLabel {
             case 0xFF01...0xFF5E: out.append(Unicode.Scalar(s.value - 0xFEE0)!)           // fullwidth ASCII
             case 0xFE6B: out.append("@")                                                  // small commercial at
             case 0xFE52, 0xFF61, 0x2024, 0x3002: out.append(".")                          // small, halfwidth, one-dot leader, ideographic
+            case 0x00B7, 0x2027, 0x2219, 0x22C5, 0x30FB, 0xFF65: out.append(".")          // middle dots
             case 0xFE6A: out.append("%")
             case 0x3000, 0x00A0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F: out.append(" ")
             case 0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B...0x180F, 0x200B...0x200F, 0x202A...0x202E,
@@ -44,7 +48,10 @@ struct FoldedLabel {
             case 0x1D400...0x1D7FF:
                 out.append(Self.mathematical(s) ?? s)
             default:
-                out.append(s)
+                switch p.generalCategory {
+                case .nonspacingMark, .enclosingMark: continue                            // a mark after each digit, the keycap
+                default: out.append(s)
+                }
             }
         }
         return String(out).lowercased()
@@ -72,12 +79,13 @@ struct FoldedLabel {
             default: spaced.append(s)
             }
         }
-        let tokens = String(spaced).split(whereSeparator: { $0.isWhitespace }).map { word -> String in
-            switch word {
-            case "at", "@": return "@"
-            case "dot", "period", "punkt", ".": return "."
-            default: return String(word)
-            }
+        var words = String(spaced)
+        // Chinese writes them glued to the address: `alice艾特example点com`.
+        for (word, symbol) in Self.gluedWords where words.contains(word) { words = words.replacingLiterally(word, with: symbol) }
+        let tokens = words.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
+            if word == "@" || Self.atWords.contains(String(word)) { return "@" }
+            if word == "." || Self.dotWords.contains(String(word)) { return "." }
+            return String(word)
         }
         var out = ""
         for (i, token) in tokens.enumerated() {
@@ -93,6 +101,16 @@ struct FoldedLabel {
         }
         return out
     }
+
+    /// How `@` is spelt out, in the languages pwnvault speaks and common others (English, Spanish,
+    /// Portuguese, French, Italian, German, Swedish, Russian, Japanese, Chinese).
+    static let atWords: Set<String> = ["at", "arroba", "chez", "arobase", "chiocciola", "klammeraffe", "snabela", "собака", "アット",
+                                       "艾特", "圈a", "ⓐ", "⒜"]
+    /// How `.` is spelt out, likewise.
+    static let dotWords: Set<String> = ["dot", "period", "punkt", "punto", "point", "ponto", "pont", "kropka", "nokta", "точка",
+                                        "ドット", "点", "點", "句点"]
+    /// Those written without spaces around them.
+    static let gluedWords: [(String, String)] = [("艾特", " @ "), ("句点", " . "), ("点", " . "), ("點", " . ")]
 
     /// `%40` → `@`: every `%` and two hex digits decoded as a byte, the result read as UTF-8.
     private static func percentDecoded(_ text: String) -> String {

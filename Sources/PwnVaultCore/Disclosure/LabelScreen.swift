@@ -50,6 +50,14 @@ public enum LabelScreen {
     /// UTS #39 skeleton, so look-alike letters (Cyrillic `а` for `a`) spell nothing either.
     public static func finding(in label: String, accounts: [Account] = [], adding: [ParsedAccount] = [],
                                checker: ICUSpoofChecker? = nil) -> Finding? {
+        finding(in: label, accounts: accounts, adding: adding, spelled: SpelledAccounts(accounts: accounts, adding: adding, checker: checker),
+                checker: checker)
+    }
+
+    /// `finding(in:accounts:adding:checker:)` with the accounts as a label could spell them made once
+    /// (`ContactImportPlan.screenLabels` screens every contact's label against the same vault).
+    static func finding(in label: String, accounts: [Account], adding: [ParsedAccount], spelled: SpelledAccounts,
+                        checker: ICUSpoofChecker?) -> Finding? {
         let scalars = Array(label.unicodeScalars)
         if !emailRanges(scalars).isEmpty { return .emailAddress }
         if !phoneRanges(scalars).isEmpty { return .phoneNumber }
@@ -60,6 +68,18 @@ public enum LabelScreen {
                 return .emailAddress
             }
             if !phoneRanges(s).isEmpty { return .phoneNumber }
+        }
+        // What the label says, letters and digits only, forwards and backwards (issue 30).
+        if !spelled.isEmpty {
+            var spellings = [LabelSpelling(label)]
+            if folded.readable != folded.folded, case let r = LabelSpelling(folded.readable), r != spellings[0] { spellings.append(r) }
+            for spelling in spellings {
+                guard let (owner, part) = spelled.spelled(in: spelling) else { continue }
+                switch owner {
+                case let .vault(id): return part ? .partOfVaultAccount(id: id) : .vaultAccount(id: id)
+                case .adding: return part ? .partOfAccountAdded : .accountAdded
+                }
+            }
         }
         var skeletons: [String] = []
         if let checker {
@@ -145,7 +165,7 @@ public enum LabelScreen {
         var runs: [String] = [], current = ""
         for s in form.unicodeScalars {
             if s.value >= 0x30 && s.value <= 0x39 { current.unicodeScalars.append(s); continue }
-            if s == " " || s == "-" || s == "." || s == "/" || s == "(" || s == ")" || s == "+" { continue }
+            if s == " " || s == "-" || s == "." || s == "/" || s == "(" || s == ")" || s == "+" || isPhoneSeparator(s) { continue }
             if !current.isEmpty { runs.append(current); current = "" }
         }
         if !current.isEmpty { runs.append(current) }
@@ -231,7 +251,9 @@ public enum LabelScreen {
     /// when more may be found). A calendar date (`2024-01-15`, `15.01.2024`) is not a phone number.
     static func phoneRanges(_ s: [Unicode.Scalar], maxDigits: Int = AccountParser.phoneDigits.upperBound) -> [Range<Int>] {
         func isDigit(_ c: Unicode.Scalar) -> Bool { c.value >= 0x30 && c.value <= 0x39 }
-        func isSeparator(_ c: Unicode.Scalar) -> Bool { c == " " || c == "-" || c == "." || c == "/" || c == "(" || c == ")" || c == "\u{A0}" }
+        func isSeparator(_ c: Unicode.Scalar) -> Bool {
+            c == " " || c == "-" || c == "." || c == "/" || c == "(" || c == ")" || c == "\u{A0}" || isPhoneSeparator(c)
+        }
         var found: [Range<Int>] = []
         var i = 0
         while i < s.count {
@@ -248,6 +270,16 @@ public enum LabelScreen {
             i = j
         }
         return found
+    }
+
+    /// The separators beyond ASCII a phone number can be written with: every dash (en dash, U+2010,
+    /// U+2011, minus sign U+2212), the middle dots and the narrow spaces.
+    static func isPhoneSeparator(_ c: Unicode.Scalar) -> Bool {
+        guard c.value >= 0x80 else { return false }
+        switch c.value {
+        case 0x2212, 0x00B7, 0x2027, 0x2219, 0x22C5, 0x30FB, 0xFF65, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return true
+        default: return c.properties.generalCategory == .dashPunctuation
+        }
     }
 
     /// `YYYY-MM-DD`, `DD.MM.YYYY`, `DD/MM/YYYY` and the like: three groups of digits, one of four.
