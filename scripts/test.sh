@@ -15,6 +15,15 @@ echo "== swift build" >&2
 swift build --build-tests 2>&1 | grep -v -- '-pthread' | tail -n 3
 scripts/build-locale.sh   # the message catalogs, where the built binary finds them (.build/locale)
 
+# The libFuzzer targets (Fuzz/Targets), built instrumented (-Onone: minutes less than a campaign's -O
+# build, the same coverage and AddressSanitizer), replay every committed corpus input (Fuzz/corpus):
+# a target that no longer builds, or an input that crashes or breaks an invariant, fails the run.
+# Without arguments (the whole suite) or with PWNVAULT_TEST_FUZZ=1; PWNVAULT_TEST_FUZZ=0 skips it.
+if [ "${PWNVAULT_TEST_FUZZ:-$([ $# -eq 0 ] && echo 1 || echo 0)}" = 1 ]; then
+  echo "== fuzz targets: build and replay the committed corpora (scripts/fuzz.sh --replay all)" >&2
+  scripts/fuzz.sh --replay all
+fi
+
 # With arguments (swift test's own, e.g. --filter 'CheckEndToEndTests'), or PWNVAULT_TEST_WORKERS=1:
 # one `swift test` inside one private keyring session, serially, as before. Otherwise the tests run
 # in parallel, each worker inside a private keyring session of its own (Tests/Support/run-tests.py).

@@ -313,7 +313,8 @@ public struct CheckScheduler: Sendable {
             // included, may hold the run up no longer than `maxWait` from its first 429 (a server
             // that answers `Retry-After: 2` forever, at a pace halved round after round, was waited
             // for without end). The request that met it is not reported, as for any run-stopping error.
-            if let stop = retryPolicy.refusal(heldFor: retryAt - since) {
+            // (Our margin is not counted: a `retry-after` of exactly the limit is still waited for.)
+            if let stop = retryPolicy.refusal(heldFor: retryAt - since - retryPolicy.rateLimitMargin) {
                 state.stop = stop
                 return nil
             }
