@@ -119,17 +119,34 @@ for t in $selected; do build_target "$t"; done
 [ "$mode" = build ] && exit 0
 
 status=0
+if [ "$mode" = replay ]; then
+  # FUZZ_JOBS replays at once (default: one per core, at most 4): each input runs once, so the replays
+  # are independent; a failing one is reported with its log once all are done.
+  jobs=${FUZZ_JOBS:-$(n=$(nproc); echo $((n > 4 ? 4 : n)))}
+  replay() {
+    local t=$1 rc=0
+    mkdir -p "Fuzz/corpus/$t"
+    "$obj/bin/$t" -runs=0 "Fuzz/corpus/$t" > "$build/$t.replay.log" 2>&1 || rc=$?
+    echo "$rc" > "$build/$t.replay.rc"
+  }
+  running=0
+  for t in $selected; do
+    rm -f "$build/$t.replay.rc"
+    replay "$t" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+  done
+  wait
+  for t in $selected; do
+    echo "== fuzz: replay $t ($(ls "Fuzz/corpus/$t" | wc -l) inputs)" >&2
+    grep -E 'DONE|INVARIANT|ERROR|SUMMARY' "$build/$t.replay.log" >&2 || true
+    [ "$(cat "$build/$t.replay.rc" 2>/dev/null)" = 0 ] || { echo "fuzz.sh: an input of Fuzz/corpus/$t fails: see $build/$t.replay.log" >&2; status=1; }
+  done
+  exit $status
+fi
 for t in $selected; do
   dict=(); [ -f "Fuzz/dict/$t.dict" ] && dict=(-dict="Fuzz/dict/$t.dict")
   mkdir -p "Fuzz/corpus/$t" "$build/corpus/$t"
-  if [ "$mode" = replay ]; then
-    echo "== fuzz: replay $t ($(ls "Fuzz/corpus/$t" | wc -l) inputs)" >&2
-    rc=0
-    "$obj/bin/$t" -runs=0 "Fuzz/corpus/$t" > "$build/$t.replay.log" 2>&1 || rc=$?
-    grep -E 'INITED|DONE|INVARIANT|ERROR|SUMMARY' "$build/$t.replay.log" >&2 || true
-    [ "$rc" -eq 0 ] || { echo "fuzz.sh: an input of Fuzz/corpus/$t fails: see $build/$t.replay.log" >&2; status=1; }
-    continue
-  fi
   echo "== fuzz: $t for ${seconds}s" >&2
   # -rss_limit_mb: ASan's shadow memory plus a 16 MiB vCard; -timeout: a hang is an input slower than 10 s.
   nice -n 19 "$obj/bin/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
