@@ -25,6 +25,15 @@ echo "== swift build" >&2
 swift build --build-tests 2>&1 | grep -v -- '-pthread' | tail -n 3
 scripts/build-locale.sh   # the message catalogs, where the built binary finds them (.build/locale)
 
+# The libFuzzer targets (Fuzz/Targets), built instrumented (-Onone: minutes less than a campaign's -O
+# build, the same coverage and AddressSanitizer), replay every committed corpus input (Fuzz/corpus):
+# a target that no longer builds, or an input that crashes or breaks an invariant, fails the run.
+# Without arguments (the whole suite) or with PWNVAULT_TEST_FUZZ=1; PWNVAULT_TEST_FUZZ=0 skips it.
+if [ "${PWNVAULT_TEST_FUZZ:-$([ $# -eq 0 ] && echo 1 || echo 0)}" = 1 ]; then
+  echo "== fuzz targets: build and replay the committed corpora (scripts/fuzz.sh --replay all)" >&2
+  scripts/fuzz.sh --replay all
+fi
+
 # The Debian package (make deb), installed and used in clean Debian 12 and 13 systems
 # (scripts/test-deb.sh, Docs/TESTING.md). Not with arguments (a part of the XCTest suite), nor with
 # PWNVAULT_TEST_DEB=0.

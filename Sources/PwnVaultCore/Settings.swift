@@ -66,7 +66,7 @@ public struct Settings: Sendable, Equatable {
         (httpTimeoutVariable, "\(defaultHTTPTimeoutSeconds)",
          msg("seconds one request to HIBP may take before it is retried (1 to 600)")),
         (maxWaitVariable, "\(defaultMaxWaitSeconds)",
-         msg("the longest single wait HIBP may ask check for (429 retry-after), in seconds (1 to 86400); a longer one ends the run")),
+         msg("the longest wait HIBP may hold a command up for, in seconds (1 to 86400): one 429 retry-after, or 429s in a row from the first to the next try; a longer one ends the run (status 6)")),
         (kAnonymityVariable, "auto",
          msg("how check and watch look e-mail addresses up: auto (by k-anonymity, 6 hex characters of the SHA-1, while the key's plan allows it, else whole), require (never whole: status 7 instead), off (whole); --k-anonymity takes precedence")),
         (shareVariable, msg("(unset: off)"),

@@ -7,9 +7,9 @@ import XCTest
 extension CheckSchedulerTests {
 
     /// Runs `accounts` with a scheduler on `schedule` (whose clock must be `clock`), on virtual time.
-    static func run(_ accounts: [String], on schedule: RequestSchedule, client: HIBPClient,
+    static func run(_ accounts: [String], on schedule: RequestSchedule, client: HIBPClient, retryPolicy: RetryPolicy = .standard,
                     onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) async throws -> Result<CheckRunSummary, Error> {
-        let scheduler = CheckScheduler(schedule: schedule, random: { 0.5 }, onLongWait: onLongWait)
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: { 0.5 }, onLongWait: onLongWait)
         do {
             return .success(try await scheduler.run(accounts, perform: { try await client.breachedAccount($0) }, onResult: { _ in }))
         } catch { return .failure(error) }
@@ -27,7 +27,11 @@ extension CheckSchedulerTests {
         }
         let waits = Waits()
         let client = client(hibp)
-        let outcome = try await onVirtualTime(clock) { try await Self.run(["a0"], on: schedule, client: client, onLongWait: { waits.add($0) }) }
+        // A limit of an hour: the rounds, not the limit, end this run (see the test below for the limit).
+        let patient = RetryPolicy(maxWait: .seconds(3600))
+        let outcome = try await onVirtualTime(clock) {
+            try await Self.run(["a0"], on: schedule, client: client, retryPolicy: patient, onLongWait: { waits.add($0) })
+        }
         guard case let .failure(error) = outcome else { return XCTFail("a key that never lets up stops the run") }
         XCTAssertEqual(error as? HIBPError, .rateLimited(retryAfter: 2))
         XCTAssertEqual(hibp.log.count, RetryPolicy.standard.maxRateLimitRetries + 1)
@@ -48,6 +52,47 @@ extension CheckSchedulerTests {
         // The run of 429s is said once it passes 5 s, and each long wait before it begins, with its real length.
         XCTAssertEqual(waits.all.first, gaps[1])
         XCTAssertEqual(waits.all.count, gaps.count - 1)
+    }
+
+    /// Issue 30: `Retry-After: 2` forever is within any limit one wait at a time, but the pace halving
+    /// round after round made the waits 12, 30, 61, 61 s… whatever `maxWait` said. The run of 429s is
+    /// bounded as a whole: it stops (`.heldTooLong`) before its next try would come later than `maxWait`
+    /// after its first 429, and nothing it would not wait for is announced.
+    func testARunOf429sStopsBeforeItOutlastsTheLongestWait() async throws {
+        for limit in [3, 60] {
+            let clock = VirtualClock()
+            let schedule = RequestSchedule(requestsPerMinute: nil, clock: clock)
+            let hibp = ScriptedHIBP(clock: clock) { _, _ in HTTPResponse(status: 429, headers: ["retry-after": "2"]) }
+            let waits = Waits()
+            let client = client(hibp)
+            let outcome = try await onVirtualTime(clock) {
+                try await Self.run(["a0"], on: schedule, client: client, retryPolicy: RetryPolicy(maxWait: .seconds(limit)),
+                                   onLongWait: { waits.add($0) })
+            }
+            guard case let .failure(error) = outcome, case let .heldTooLong(seconds, reported)? = error as? HIBPError else {
+                return XCTFail("limit \(limit): \(outcome)")
+            }
+            XCTAssertEqual(reported, limit)
+            XCTAssertGreaterThan(seconds, limit)
+            let starts = hibp.log.map(\.at)
+            // Every try went within the limit of the first 429 (the first request's answer, at 0).
+            XCTAssertTrue(starts.allSatisfy { $0 <= .seconds(limit) }, "limit \(limit): \(starts)")
+            XCTAssertLessThan(starts.count, RetryPolicy.standard.maxRateLimitRetries + 1, "the limit ends it before the rounds do")
+            XCTAssertTrue(waits.all.allSatisfy { $0 <= .seconds(limit) }, "only waits it keeps are announced: \(waits.all)")
+        }
+        // A backoff (503) is cut to the limit too.
+        let clock = VirtualClock()
+        let schedule = RequestSchedule(requestsPerMinute: 600, clock: clock)
+        let hibp = ScriptedHIBP(clock: clock) { _, _ in HTTPResponse(status: 503) }
+        let client = client(hibp)
+        _ = try await onVirtualTime(clock) {
+            try await Self.run(["a0"], on: schedule, client: client, retryPolicy: RetryPolicy(baseDelay: .seconds(2), maxWait: .seconds(3)))
+        }
+        let starts = hibp.log.map(\.at)
+        let gaps = zip(starts, starts.dropFirst()).map { $1 - $0 }
+        XCTAssertEqual(gaps.count, 3)
+        XCTAssertTrue(gaps.allSatisfy { $0 <= .seconds(3) }, "\(gaps)")
+        XCTAssertEqual(gaps.map(\.components.seconds), [2, 3, 3], "backoffs of 2, 4 and 8 s (no jitter at 0.5) cut to 3 s")
     }
 
     func testOneAccountAfterOne429AtAGuessedRateWaitsWhatRetryAfterSays() async throws {

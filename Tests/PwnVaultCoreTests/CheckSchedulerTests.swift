@@ -371,9 +371,10 @@ final class CheckSchedulerTests: XCTestCase {
     }
 
     func testEndlessRateLimitingStopsTheRunButGivesNoAccountUp() async throws {
+        // (A limit of an hour: the rounds end this run, before the limit would; MaxWait tests the limit.)
         let (outcome, hibp, results, clock) = try await check(accounts(5), rpm: 600, script: { account, _ in
             HTTPResponse(status: 429, headers: ["retry-after": "60"])
-        }, onEach: { _ in })
+        }, retryPolicy: RetryPolicy(maxWait: .seconds(3600)), onEach: { _ in })
         // Every attempt is limited: the run would go on for hours of virtual time. It must stop after
         // maxRateLimitRetries rounds of 429s without a success, not spin, and not report any account
         // as failed (a 429 says nothing about the account).

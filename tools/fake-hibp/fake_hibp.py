@@ -47,6 +47,9 @@ MAX_RUNTIME_ACCOUNTS = 10_000   # accounts /__control/accounts may change
 FAULT_KINDS = ("503", "500", "400", "429", "timeout", "malformed", "oversized", "drop")
 # "429:N": a 429 whose retry-after (and message) says N seconds, 1 to 999999999.
 RETRY_AFTER_FAULT = re.compile(r"429:[1-9][0-9]{0,8}")
+# "ENDPOINT=KIND": a fault for the next requests to one service only (as `endpoint_of` names it:
+# "breacheddomain", "subscribeddomains", "range", "subscription/status", ...), e.g. "breacheddomain=429:30".
+ENDPOINT_FAULT = re.compile(r"([a-z]{1,40}(?:/[a-z]{1,40})?)=(.+)")
 ACCOUNT_FAULTS = ("fault-503", "fault-400", "fault-malformed", "fault-oversized", "fault-timeout",
                   "fault-escape")
 
@@ -831,6 +834,7 @@ class FakeHIBP:
         self.stopping = threading.Event()
         self.buckets = {}
         self.faults = collections.deque()
+        self.endpoint_faults = {}           # endpoint -> deque of faults for its requests only
         self.log = collections.deque(maxlen=LOG_CAPACITY)
         self.stats = collections.Counter()
         self._oversized = None
@@ -842,6 +846,8 @@ class FakeHIBP:
         is_api = raw_path.startswith("/api/") or raw_path.startswith("/range/")
         with self.lock:
             fault = self.faults.popleft() if self.faults and is_api else None
+            if fault is None and is_api and self.endpoint_faults:
+                fault = self.take_endpoint_fault(endpoint_of(raw_path))
             latency = self.config.latency_ms / 1000.0
             timeout_s = self.config.timeout_s
         if fault:
@@ -1223,7 +1229,7 @@ class FakeHIBP:
                 if name == "faults":
                     if payload is not None:
                         self.queue_faults(payload)
-                    return json_reply(200, {"pending": list(self.faults)})
+                    return json_reply(200, self.pending_faults())
                 if name == "log":
                     return json_reply(200, list(self.log))
                 if name == "stats":
@@ -1239,6 +1245,7 @@ class FakeHIBP:
                 self.log.clear()
                 self.stats.clear()
                 self.faults.clear()
+                self.endpoint_faults.clear()
                 self.buckets.clear()
                 if payload.get("config") is True:
                     self.config = self.initial_config.copy()
@@ -1343,14 +1350,40 @@ class FakeHIBP:
         if not isinstance(payload, dict):
             raise ValueError("the body must be an object like {\"503\": 3}")
         for kind, count in payload.items():
-            if kind not in FAULT_KINDS and not RETRY_AFTER_FAULT.fullmatch(kind):
-                raise ValueError("unknown fault %r (known: %s)" % (kind, ", ".join(FAULT_KINDS)))
+            scoped = ENDPOINT_FAULT.fullmatch(kind)
+            fault = scoped.group(2) if scoped else kind
+            if fault not in FAULT_KINDS and not RETRY_AFTER_FAULT.fullmatch(fault):
+                raise ValueError("unknown fault %r (known: %s, each optionally as ENDPOINT=FAULT)"
+                                 % (kind, ", ".join(FAULT_KINDS)))
             if isinstance(count, bool) or not isinstance(count, int) or count < 0:
                 raise ValueError("the count of %r must be a whole number" % kind)
-        if len(self.faults) + sum(payload.values()) > MAX_PENDING_FAULTS:
+        pending = len(self.faults) + sum(len(q) for q in self.endpoint_faults.values())
+        if pending + sum(payload.values()) > MAX_PENDING_FAULTS:
             raise ValueError("at most %d faults may be pending" % MAX_PENDING_FAULTS)
         for kind, count in payload.items():
-            self.faults.extend([kind] * count)
+            scoped = ENDPOINT_FAULT.fullmatch(kind)
+            if scoped:
+                if count:
+                    self.endpoint_faults.setdefault(scoped.group(1), collections.deque()).extend([scoped.group(2)] * count)
+            else:
+                self.faults.extend([kind] * count)
+
+    def take_endpoint_fault(self, endpoint):
+        """The next fault queued for `endpoint` only, or None (called with the lock held)."""
+        queue = self.endpoint_faults.get(endpoint)
+        if not queue:
+            return None
+        fault = queue.popleft()
+        if not queue:
+            del self.endpoint_faults[endpoint]
+        return fault
+
+    def pending_faults(self):
+        """`{"pending": [...]}`, plus `"byEndpoint": {endpoint: [...]}` when faults wait for one service."""
+        answer = {"pending": list(self.faults)}
+        if self.endpoint_faults:
+            answer["byEndpoint"] = {e: list(q) for e, q in sorted(self.endpoint_faults.items())}
+        return answer
 
     def stats_dict(self):
         by_status = {k.split(":", 1)[1]: v for k, v in sorted(self.stats.items()) if k.startswith("status:")}

@@ -506,6 +506,29 @@ class FaultTests(ServerTestCase):
         for bad in ("429:0", "429:x", "429:", "429:1000000000"):
             self.assertEqual(self.control("POST", "faults", {bad: 1}).status, 400, bad)
 
+    def test_a_fault_can_be_kept_for_one_endpoint(self):
+        # "breacheddomain=429:30": only the domain search takes it; every other request goes through.
+        pending = self.control("POST", "faults", {"breacheddomain=429:30": 2, "range=503": 1}).json()
+        self.assertEqual(pending, {"pending": [], "byEndpoint": {"breacheddomain": ["429:30", "429:30"], "range": ["503"]}})
+        self.assertEqual(self.get("/api/v3/subscribeddomains").status, 200)
+        self.assertEqual(self.get("/api/v3/breachedaccount/clean@example.com").status, 404)
+        search = "/api/v3/breacheddomain/" + TEST_DOMAIN
+        first, second, third = self.get(search), self.get(search), self.get(search)
+        self.assertEqual((first.status, first.headers["retry-after"]), (429, "30"))
+        self.assertEqual((second.status, second.headers["retry-after"]), (429, "30"))
+        self.assertEqual(third.status, 200, "the queue of that endpoint is used up")
+        self.assertEqual(self.get("/range/ABCDE").status, 503)
+        self.assertEqual(self.control("GET", "faults").json(), {"pending": []})
+        # A fault for everyone goes first; the endpoint's waits behind it.
+        self.control("POST", "faults", {"breacheddomain=400": 1, "500": 1})
+        self.assertEqual(self.get(search).status, 500)
+        self.assertEqual(self.get(search).status, 400)
+        for bad in ("breacheddomain=504", "=429", "Bad Endpoint=503", "breacheddomain=429:0"):
+            self.assertEqual(self.control("POST", "faults", {bad: 1}).status, 400, bad)
+        self.control("POST", "faults", {"range=503": 3})
+        self.control("POST", "reset")
+        self.assertEqual(self.control("GET", "faults").json(), {"pending": []}, "reset clears them too")
+
     def test_injected_timeout_and_drop(self):
         self.configure(timeout_s=0.6)
         self.control("POST", "faults", {"timeout": 1, "drop": 1})

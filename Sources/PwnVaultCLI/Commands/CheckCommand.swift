@@ -26,8 +26,9 @@ enum CheckCommand: Command {
         failure noted next to it ('last check failed' in list), and --all tries it again.
         When HIBP cannot be reached at all (connection refused, DNS, TLS), the run stops at the first
         such error with one message and changes nothing. A wait HIBP asks for (429) that is longer
-        than 5 s is announced; one longer than --max-wait (default 60 s, or PWNVAULT_MAX_WAIT) ends
-        the run instead, keeping what was checked.
+        than 5 s is announced; one longer than --max-wait (default 60 s, or PWNVAULT_MAX_WAIT), or
+        429s in a row that would hold the run up longer than that, end the run instead (status 6),
+        keeping what was checked.
         Every breach, paste and stealer-log website an account is found in is remembered with the date
         it was first seen: what this check found for the first time is marked NEW (in JSON a breach's
         "new" is true; an account's "new" counts its new findings, as in list and show) until the next
@@ -385,6 +386,7 @@ enum CheckCommand: Command {
             switch stop {
             case let .unreachable(reason): return msg("{1}; HIBP unreachable: {2}", text, reason)
             case let .waitTooLong(seconds, limit): return msg("{1}; stopped: HIBP asked to wait {2} s (the limit is {3} s)", text, seconds, limit)
+            case let .heldTooLong(seconds, limit): return msg("{1}; stopped: HIBP kept refusing requests for {2} s (the limit is {3} s)", text, seconds, limit)
             default: return msg("{1}; stopped: {2}", text, stop.message)
             }
         }

@@ -160,9 +160,13 @@ enum WatchCommand: Command {
         // A check the catalog asked for wants breaches only: a domain search answers it.
         if sweep && !(full && (args.has(Self.pastes) || args.has(Self.stealerLogs))) {
             let accounts = chosen + domainOnly
-            byDomain = try blocking { await checks.answerByDomain(accounts) }
+            byDomain = try blocking { await checks.answerByDomain(accounts) { event in
+                SessionRendering.note(event, say: { c.note($0) })
+            } }
         }
-        let entries = chosen.filter { !byDomain.ids.contains($0.id) }.map(CheckEntry.init(account:))
+        // A domain search held up longer than --max-wait stops the run as a check would: no account is
+        // asked one by one after it (what the searches answered is saved).
+        let entries = byDomain.stop != nil ? [] : chosen.filter { !byDomain.ids.contains($0.id) }.map(CheckEntry.init(account:))
         let progress = Progress(console: c, total: entries.count, enabled: false)
         var report = entries.isEmpty ? CheckSessionReport()
             : SessionRendering.runGuarded(checks, entries, progress: progress, catalog: checks.readyCatalog(catalog, fetched: true)) { event in
@@ -170,6 +174,7 @@ enum WatchCommand: Command {
             }
         if let error = report.saveFailure { throw error }
         report.outcomes = byDomain.outcomes + report.outcomes
+        if let stop = byDomain.stop { report.stop = stop }
         let stop = SessionRendering.stop(report)
 
         // The catalog is remembered once every account it can concern was asked: a stopped or interrupted

@@ -13,6 +13,9 @@ extension CheckSession {
         public var requests = 0
         /// Whether every request got its answer: every address on the key's verified domains was answered.
         public var complete = true
+        /// HIBP held the requests up longer than the run's `maxWait` (`.waitTooLong`, `.heldTooLong`): the
+        /// run stops here, as any check would, instead of going on to the per-account checks.
+        public var stop: HIBPError?
         public init() {}
     }
 
@@ -21,31 +24,43 @@ extension CheckSession {
 
     /// Asks which domains the key may search (one request) and searches those that hold vault e-mail
     /// addresses, recording each answer in the vault (new findings unannounced when the options say
-    /// so). Any failure leaves the accounts to the ordinary per-account checks, which report it. The
-    /// requests take their slots on the run's schedule (the checks that follow take theirs after).
-    public func answerByDomain(_ accounts: [Account]) async -> DomainAnswers {
+    /// so). Any other failure leaves the accounts to the ordinary per-account checks, which report it;
+    /// a wait longer than `options.maxWait` stops the run (`stop`). Long waits are told as `waiting`
+    /// events. The requests take their slots on the run's schedule (the checks that follow take theirs after).
+    public func answerByDomain(_ accounts: [Account],
+                               onEvent: @escaping @Sendable (CheckSessionEvent) -> Void = { _ in }) async -> DomainAnswers {
         var answered = DomainAnswers()
         guard let vault, accounts.contains(where: { $0.kind == .email }) else { return answered }
-        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(60)), random: random)
+        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
+                                       onLongWait: { onEvent(.waiting(reason: .request, duration: $0)) })
         let client = self.client
         func send(_ requests: [DomainRequest]) async -> [DomainAnswer] {
             let collected = Collected()
-            _ = try? await scheduler.run(requests, perform: { request -> DomainAnswer in
+            do {
+                _ = try await scheduler.run(requests, perform: { request -> DomainAnswer in
                 switch request {
                 case .domains: return .domains(try await client.subscribedDomains())
                 case let .search(d): return .search(try await client.breachedDomain(d))
                 }
-            }, onResult: { scheduled in
-                if case let .success(answer) = scheduled.result { collected.append(answer) }
-            })
+                }, onResult: { scheduled in
+                    if case let .success(answer) = scheduled.result { collected.append(answer) }
+                })
+            } catch let error as HIBPError {
+                switch error {
+                case .waitTooLong, .heldTooLong: answered.stop = error
+                default: break
+                }
+            } catch {}
             answered.requests += requests.count
             return collected.all
         }
-        guard case let .domains(domains)? = await send([.domains]).first else { answered.complete = false; return answered }
+        let listed = await send([.domains])
+        guard answered.stop == nil else { answered.complete = false; return answered }
+        guard case let .domains(domains)? = listed.first else { answered.complete = false; return answered }
         let wanted = domains.map { $0.domainName.lowercased() }.filter { d in accounts.contains { DomainSearch.covers(d, $0) } }
         guard !wanted.isEmpty else { return answered }
         let searches = await send(wanted.map { .search($0) })
-        answered.complete = searches.count == wanted.count
+        answered.complete = searches.count == wanted.count && answered.stop == nil
         let at = now()
         let unannounced = options.unannounced
         for case let .search(search) in searches {

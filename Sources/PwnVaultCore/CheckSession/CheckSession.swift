@@ -55,7 +55,8 @@ public final class CheckSession: @unchecked Sendable {
         self.vault = vault; self.options = options; self.random = random
     }
 
-    private var retryPolicy: RetryPolicy { RetryPolicy(maxWait: .seconds(options.maxWait)) }
+    /// The run's retry policy: every wait of every request of the session is bounded by `options.maxWait`.
+    var retryPolicy: RetryPolicy { RetryPolicy(maxWait: .seconds(options.maxWait)) }
 
     // MARK: the key's rate
 

@@ -134,6 +134,9 @@ public struct CheckScheduler: Sendable {
                     } else if let final = settle(job, result, &state) {
                         await onResult(ScheduledResult(item: items[job.index], index: job.index,
                                                        result: final, attempts: job.attempts))
+                    } else if let stop = state.stop {
+                        // 429s in a row would hold the run up longer than the user allows.
+                        stopError = stop
                     } else if case let .failure(.rateLimited(retryAfter)) = result,
                               state.rateLimitRounds > retryPolicy.maxRateLimitRetries {
                         // 429 after 429 at ever slower paces and not one success: the key is spent
@@ -199,6 +202,8 @@ public struct CheckScheduler: Sendable {
         /// has been announced: short waits in a row add up to a silence the user must hear about.
         var rateLimitedSince: Duration?
         var rateLimitAnnounced = false
+        /// Set by `settle` when the run must stop (429s in a row would outlast `RetryPolicy.maxWait`).
+        var stop: HIBPError?
 
         init(total: Int) { self.total = total }
 
@@ -304,6 +309,15 @@ public struct CheckScheduler: Sendable {
             }
             let since = state.rateLimitedSince ?? now
             state.rateLimitedSince = since
+            // Every wait is bounded, not only each `retry-after`: the run of 429s, the slower pace
+            // included, may hold the run up no longer than `maxWait` from its first 429 (a server
+            // that answers `Retry-After: 2` forever, at a pace halved round after round, was waited
+            // for without end). The request that met it is not reported, as for any run-stopping error.
+            // (Our margin is not counted: a `retry-after` of exactly the limit is still waited for.)
+            if let stop = retryPolicy.refusal(heldFor: retryAt - since - retryPolicy.rateLimitMargin) {
+                state.stop = stop
+                return nil
+            }
             // A long wait is said before it begins; short ones are said once they add up (2 s at a
             // time for two minutes was silence before). The wait said is the real one, pace included.
             let waited = retryAt - now
@@ -321,7 +335,8 @@ public struct CheckScheduler: Sendable {
         }
         if error.isRetryable, !isRateLimited(error), job.retries < retryPolicy.maxRetries {
             next.retries += 1
-            let wait = retryPolicy.backoff(retry: next.retries, unit: random())
+            // Our own backoff never waits longer than the user allows either.
+            let wait = min(retryPolicy.backoff(retry: next.retries, unit: random()), retryPolicy.maxWait)
             if wait > retryPolicy.announceAfter { onLongWait(wait) }
             next.notBefore = clock.now() + wait
             state.requeue(next)

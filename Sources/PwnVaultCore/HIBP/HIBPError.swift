@@ -1,6 +1,6 @@
 /// What went wrong talking to Have I Been Pwned, with what to tell the user.
 ///
-/// `.unauthorized`, `.forbidden`, `.missingAPIKey`, `.unreachable` and `.waitTooLong` stop a whole run
+/// `.unauthorized`, `.forbidden`, `.missingAPIKey`, `.unreachable`, `.waitTooLong` and `.heldTooLong` stop a whole run
 /// (every other request would fail the same way, or the run would wait longer than allowed);
 /// `.rateLimited`, `.unavailable`, `.timeout`, `.transport` and 5xx statuses are worth retrying; the
 /// rest concern one request only. A timeout is per request (HIBP may be slow for one account), so it
@@ -32,6 +32,9 @@ public enum HIBPError: Error, Hashable, Sendable {
     case unreachable(reason: String)
     /// A 429 asked to wait `seconds`, more than the `limit` the user allows (`PWNVAULT_MAX_WAIT`).
     case waitTooLong(seconds: Int, limit: Int)
+    /// 429s in a row (each `retry-after` within the limit, the pace slowing round after round) would hold
+    /// the run up `seconds` from the first one to the next try, more than the `limit` the user allows.
+    case heldTooLong(seconds: Int, limit: Int)
     /// A 200 whose body is not the JSON expected.
     case malformedBody
     /// The answer was larger than the transport's cap and was cut off.
@@ -65,7 +68,7 @@ public enum HIBPError: Error, Hashable, Sendable {
     /// True when no further request of the run can succeed: stop starting new ones.
     public var stopsRun: Bool {
         switch self {
-        case .unauthorized, .forbidden, .missingAPIKey, .unreachable, .waitTooLong, .kAnonymityRefused, .kAnonymityUnavailable: return true
+        case .unauthorized, .forbidden, .missingAPIKey, .unreachable, .waitTooLong, .heldTooLong, .kAnonymityRefused, .kAnonymityUnavailable: return true
         default: return false
         }
     }
@@ -110,6 +113,8 @@ extension HIBPError: UserFacingError {
         case let .unreachable(reason): return msg("Have I Been Pwned cannot be reached: {1}", HTTPTransportError.shown(reason))
         case let .waitTooLong(seconds, limit):
             return msg("Have I Been Pwned asked to wait {1} s before the next request, longer than the {2} s pwnvault waits", seconds, limit)
+        case let .heldTooLong(seconds, limit):
+            return msg("Have I Been Pwned kept refusing requests (429, too many requests): the next try would come {1} s after the first refusal, longer than the {2} s pwnvault waits", seconds, limit)
         case .malformedBody: return msg("Have I Been Pwned answered with data pwnvault cannot read")
         case .bodyTooLarge: return msg("Have I Been Pwned's answer was larger than pwnvault accepts")
         case let .kAnonymityRefused(detail):
@@ -138,7 +143,7 @@ extension HIBPError: UserFacingError {
         case .unavailable, .timeout, .transport, .unexpectedStatus: return msg("try again later")
         case .unreachable:
             return msg("check the network (and {1} if it was changed); saved results were not changed", Settings.apiURLVariable)
-        case .waitTooLong:
+        case .waitTooLong, .heldTooLong:
             return msg("results already checked are saved; run it again later, or allow longer waits with --max-wait SECONDS or {1}", Settings.maxWaitVariable)
         case let .badRequest(subject): return subject.badRequestHint
         case .malformedBody, .bodyTooLarge: return msg("if the api address was changed from the default, check it")

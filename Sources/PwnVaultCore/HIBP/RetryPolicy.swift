@@ -6,7 +6,9 @@
 /// and retries the same request, however many times it takes: no account is given up because of
 /// 429s. A server that never lets up must not hold a run forever, though: after `maxRateLimitRetries`
 /// rounds of 429s (each cutting the pace in half) with no success in between, the run stops. A single `retry-after` longer than `maxWait` is not waited for: the
-/// run stops with `HIBPError.waitTooLong`. Waits longer than `announceAfter` are reported to the
+/// run stops with `HIBPError.waitTooLong`; nor is a run of 429s in a row whose next retry (the slower
+/// pace included) would come more than `maxWait` after its first 429 (`HIBPError.heldTooLong`).
+/// Backoff waits are cut to `maxWait`. Waits longer than `announceAfter` are reported to the
 /// scheduler's `onLongWait`, so the user is told why nothing happens.
 public struct RetryPolicy: Sendable, Equatable {
     public var maxRetries: Int
@@ -39,6 +41,14 @@ public struct RetryPolicy: Sendable, Equatable {
     public func refusal(retryAfter: Double?) -> HIBPError? {
         guard let retryAfter, Duration.milliseconds(Int64((retryAfter * 1000).rounded(.up))) > maxWait else { return nil }
         return .waitTooLong(seconds: Int(retryAfter.rounded(.up)), limit: Int(maxWait.components.seconds))
+    }
+
+    /// `.heldTooLong` when a run of 429s in a row would hold the run up for `held` (from its first 429
+    /// to the next retry), more than `maxWait`; nil while it may go on.
+    public func refusal(heldFor held: Duration) -> HIBPError? {
+        guard held > maxWait else { return nil }
+        let seconds = held.components.seconds + (held.components.attoseconds > 0 ? 1 : 0)
+        return .heldTooLong(seconds: Int(seconds), limit: Int(maxWait.components.seconds))
     }
 
     public static let standard = RetryPolicy()
