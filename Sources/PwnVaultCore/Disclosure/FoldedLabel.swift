@@ -70,8 +70,8 @@ struct FoldedLabel {
 
     /// `folded` with the obfuscations undone.
     static func readable(_ folded: String) -> String {
-        var text = folded.replacingLiterally("mailto:", with: " ")
-        if text.contains("%") { text = percentDecoded(text) }
+        var text = folded.utf8ContainsBytes(of: "mailto:") ? folded.replacingLiterally("mailto:", with: " ") : folded
+        if text.utf8.contains(0x25) { text = percentDecoded(text) }
         var spaced = String.UnicodeScalarView()
         for s in text.unicodeScalars {
             switch s {
@@ -81,7 +81,7 @@ struct FoldedLabel {
         }
         var words = String(spaced)
         // Chinese writes them glued to the address: `alice艾特example点com`.
-        for (word, symbol) in Self.gluedWords where words.contains(word) { words = words.replacingLiterally(word, with: symbol) }
+        for (word, symbol) in Self.gluedWords where words.utf8ContainsBytes(of: word) { words = words.replacingLiterally(word, with: symbol) }
         let tokens = words.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
             if word == "@" || Self.atWords.contains(String(word)) { return "@" }
             if word == "." || Self.dotWords.contains(String(word)) { return "." }

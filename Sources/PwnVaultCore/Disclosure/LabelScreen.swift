@@ -122,9 +122,11 @@ public enum LabelScreen {
         let account = FoldedLabel.fold(normalized)
         func held(_ needle: String) -> Bool {
             guard !needle.isEmpty else { return false }
-            if forms.contains(where: { $0.contains(needle) }) { return true }
+            // Byte search: `String.contains` compares characters, canonical equivalence included, which
+            // cost an import most of its time (issue 30); the forms are folded alike on both sides.
+            if forms.contains(where: { $0.utf8ContainsBytes(of: needle) }) { return true }
             guard !skeletons.isEmpty, let sk = checker?.skeleton(needle)?.lowercased() else { return false }
-            return skeletons.contains(where: { $0.contains(sk) })
+            return skeletons.contains(where: { $0.utf8ContainsBytes(of: sk) })
         }
         switch kind {
         case .phone:
@@ -132,8 +134,8 @@ public enum LabelScreen {
             if digits.count >= 6 {
                 for run in digitRuns where run.count >= 6 {
                     let r = Array(run)
-                    for i in 0...(r.count - 6) where digits.contains(String(r[i..<(i + 6)])) {
-                        return run.contains(digits) ? false : true
+                    for i in 0...(r.count - 6) where digits.utf8ContainsBytes(of: String(r[i..<(i + 6)])) {
+                        return run.utf8ContainsBytes(of: digits) ? false : true
                     }
                 }
             }
@@ -145,7 +147,7 @@ public enum LabelScreen {
             guard let at = account.lastIndex(of: "@") else { return nil }
             let local = String(account[..<at]), domain = String(account[account.index(after: at)...])
             if !local.isEmpty && held(local + "@") { return true }
-            if domain.contains(".") && domain.count >= 4 && held(domain) { return true }
+            if domain.utf8.contains(0x2E) && domain.count >= 4 && held(domain) { return true }
             if let dot = domain.lastIndex(of: "."), dot > domain.startIndex,
                held(local + "@" + domain[..<dot]) { return true }
             return nil

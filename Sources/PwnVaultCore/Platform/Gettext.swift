@@ -153,7 +153,8 @@ public enum Gettext {
             let header = String(cString: pwv_intl_header())
             let language = header.split(separator: "\n").first { $0.hasPrefix("Language: ") }
                 .map { Sanitizer.singleLine(String($0.dropFirst("Language: ".count))).trimmingWhitespace() }
-            if !header.isEmpty { catalog = Catalog(language: language ?? "unknown", folder: chosen.path) }
+            // The folder is shown by `status`: a TEXTDOMAINDIR is text from outside like any other.
+            if !header.isEmpty { catalog = Catalog(language: language ?? "unknown", folder: Sanitizer.singleLine(chosen.path)) }
         }
         let found = Loaded(locale: locale, catalog: catalog, refused: refused)
         loaded = found

@@ -113,8 +113,14 @@ extension StringProtocol {
     /// The range of the first occurrence of `other` ignoring case (and diacritics when asked), as
     /// `range(of:options: .caseInsensitive)` found it; matches are whole characters of `self`.
     public func rangeIgnoringCase<T: StringProtocol>(of other: T, ignoringDiacritics: Bool = false) -> Range<Index>? {
+        // ASCII on both sides (most labels and accounts): case is ASCII case, and a byte is a character.
+        if !ignoringDiacritics, let ascii = asciiRangeIgnoringCase(of: other) { return ascii }
         let needle = other.comparisonKey(ignoringDiacritics: ignoringDiacritics)
         guard !needle.isEmpty else { return nil }
+        // A match is whole characters, and case mapping and composition stay inside a character, so a
+        // match's key is inside the whole text's key: where it is not, there is none (one key, not one per
+        // piece: the piece by piece search below was most of an import's time, issue 30).
+        guard String(self).comparisonKey(ignoringDiacritics: ignoringDiacritics).utf8ContainsBytes(of: needle) else { return nil }
         var start = startIndex
         while start < endIndex {
             var end = start
@@ -129,6 +135,39 @@ extension StringProtocol {
             start = index(after: start)
         }
         return nil
+    }
+
+    /// The case-insensitive search when `self` and `other` are both ASCII (`.some(nil)`: not there); nil
+    /// when either is not.
+    func asciiRangeIgnoringCase<T: StringProtocol>(of other: T) -> Range<Index>?? {
+        let hay = Array(utf8), needle = Array(other.utf8)
+        guard hay.allSatisfy({ $0 < 0x80 }), needle.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard !needle.isEmpty, needle.count <= hay.count else { return .some(nil) }
+        func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
+        let n = needle.map(lower)
+        for i in 0...(hay.count - n.count) {
+            var j = 0
+            while j < n.count, lower(hay[i + j]) == n[j] { j += 1 }
+            if j == n.count {
+                let start = utf8.index(startIndex, offsetBy: i), end = utf8.index(start, offsetBy: n.count)
+                return .some(start..<end)
+            }
+        }
+        return .some(nil)
+    }
+
+    /// Whether `needle`'s UTF-8 bytes occur in `self`'s (no canonical equivalence, unlike `contains`).
+    public func utf8ContainsBytes<T: StringProtocol>(of needle: T) -> Bool {
+        let h = Array(utf8), n = Array(needle.utf8)
+        guard !n.isEmpty else { return true }
+        guard n.count <= h.count else { return false }
+        let first = n[0]
+        for i in 0...(h.count - n.count) where h[i] == first {
+            var j = 1
+            while j < n.count, h[i + j] == n[j] { j += 1 }
+            if j == n.count { return true }
+        }
+        return false
     }
 
     /// `padding(toLength: length, withPad: " ", startingAt: 0)`: spaces added, or cut, to `length`
