@@ -127,7 +127,7 @@ enum DomainCommand: Command {
                                    breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed))
             let who = inVault.map { c.heading($0) } ?? c.disclosure.account(item.account, position: shownPosition)
-            let named = BreachRendering(c).titles(disclosed, newMark: nil)
+            let named = BreachRendering(c).titles(disclosed, newMark: nil, inVault: inVault != nil && context.arguments.has(Self.save))
             let n = disclosed.total
             let names = named.joined(separator: ", ")
             lines += c.hanging(msg("{1}: ", who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)),

@@ -194,6 +194,14 @@ enum ScheduleCommand: Command {
         switch vault {
         case let .success(session):
             rows.append((msg("last full check"), session.payload.monitor?.lastFullCheck.map(StateText.time) ?? msg("none yet")))
+            // What the vault holds now, in list's and show's word (a watch's exit status says only
+            // whether that run found something new).
+            let waiting = session.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }
+            let findings = waiting.reduce(0) { $0 + $1.unacknowledgedFindings.count }
+            rows.append((msg("to acknowledge"), waiting.isEmpty ? msg("nothing")
+                : msg(one: "{1} finding, in {2} account ('pwnvault list --status unacknowledged')",
+                      many: "{1} findings, in {2} accounts ('pwnvault list --status unacknowledged')",
+                      count: findings, findings, waiting.count)))
         case let .failure(error):
             rows.append((msg("last full check"), msg("unknown ({1})", (error as? KeyringOnlyError)?.reason ?? msg("the vault could not be opened"))))
         }
@@ -209,7 +217,20 @@ enum ScheduleCommand: Command {
             context.console.note(msg("hint: {1}", hint))
         }
         switch report.installation {
-        case .notInstalled: context.console.note(msg("install it with 'pwnvault schedule enable'"))
+        case .notInstalled:
+            // 'schedule enable' installs nothing without a user manager: then the way that works is cron.
+            if report.manager != SystemdUserManager.Availability.running.text,
+               let location = try? context.vaultLocation(), FileManager.default.fileExists(atPath: location.path),
+               let program = try? ScheduledWatch.runningProgram(),
+               let watch = try? ScheduledWatch(program: program, vault: location.path, interval: .daily),
+               let bus = try? CronSessionBus.address(environment: context.environment) {
+                context.console.note(msg("no systemd user manager runs, so 'schedule enable' installs nothing; to run 'watch --notify' every {1} from cron, add this line with 'crontab -e':", ScheduleInterval.daily))
+                context.console.out(watch.crontabLine(busAddress: bus))
+            } else if report.manager != SystemdUserManager.Availability.running.text {
+                context.console.note(msg("no systemd user manager runs, so 'schedule enable' installs nothing; 'pwnvault schedule enable' says why, and what to add to the crontab instead"))
+            } else {
+                context.console.note(msg("install it with 'pwnvault schedule enable'"))
+            }
         case .foreign: context.console.note(msg("a unit of that name was not written by pwnvault; pwnvault leaves it alone"))
         case .partial: context.console.note(msg("one unit is missing: 'pwnvault schedule enable' writes both again"))
         case .installed: break
@@ -220,7 +241,7 @@ enum ScheduleCommand: Command {
     /// `DATE, exit status N (meaning)` and, for a failure, `: why`.
     private static func describe(_ run: WatchRunLog.Run) -> String {
         let when = StateText.time(run.at)
-        let outcome = ExitStatus(rawValue: run.exitStatus).map { msg("{1}, exit status {2} ({3})", when, run.exitStatus, $0.meaning) }
+        let outcome = ExitStatus(rawValue: run.exitStatus).map { msg("{1}, exit status {2} ({3})", when, run.exitStatus, $0.watchMeaning) }
             ?? msg("{1}, exit status {2}", when, run.exitStatus)
         return run.reason.map { msg("{1}: {2}", outcome, Sanitizer.singleLine($0)) } ?? outcome
     }
@@ -228,7 +249,7 @@ enum ScheduleCommand: Command {
     private static func describe(_ run: ScheduleStatus.LastRun) -> String {
         let outcome: String
         if let status = run.exitStatus {
-            outcome = ExitStatus(rawValue: Int32(status)).map { msg("exit status {1} ({2})", status, $0.meaning) }
+            outcome = ExitStatus(rawValue: Int32(status)).map { msg("exit status {1} ({2})", status, $0.watchMeaning) }
                 ?? msg("exit status {1}", status)
         } else {
             outcome = run.result

@@ -9,8 +9,9 @@ import PwnVaultCore
 /// the disclosure gate's answer (`Disclosure.breaches`), already newest first.
 ///
 /// What the vault remembers about an account's breaches (issue 9) is shown from the gate's answer:
-/// `NEW` after a breach first seen by the latest check, `(acknowledged)` after one the user dealt with,
-/// and advice per data class under every breach not acknowledged yet.
+/// `(acknowledged)` after one the user dealt with, and advice per data class under every breach not
+/// acknowledged yet (what concerns the person rather than the site, once per account). `NEW` is a
+/// run's word: `check`'s lines only.
 struct BreachRendering {
     let console: Console
 
@@ -27,23 +28,28 @@ struct BreachRendering {
 
     /// Titles for a one-line list (`check`, `domain`): breaches in the gate's order (newest first), each
     /// new one followed by `newMark` (nil: no marks), then what is only counted.
-    func titles(_ disclosed: DisclosedBreaches, newMark: String? = msg("NEW")) -> [String] {
-        disclosed.shown.map { b in title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "") } + disclosed.countedNotes
+    func titles(_ disclosed: DisclosedBreaches, newMark: String? = msg("NEW"), inVault: Bool = true) -> [String] {
+        named(disclosed, newMark: newMark) + disclosed.countedNotes(newMark: newMark, inVault: inVault)
+    }
+
+    /// The named breaches only, each new one followed by `newMark`.
+    func named(_ disclosed: DisclosedBreaches, newMark: String?) -> [String] {
+        disclosed.shown.map { b in title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "") }
     }
 
     /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]  NEW`, what was
     /// exposed, and (unless acknowledged) what to do, each under a hanging indent.
     func entry(_ b: Breach, in disclosed: DisclosedBreaches? = nil) -> [String] {
         let date = b.breachDate.map { "\($0)" } ?? TerminalCells.pad(msg("unknown"), to: 10)
-        let mark = disclosed.map { d in
-            d.isNew(b) ? "  " + console.styled(msg("NEW"), .red) : d.isAcknowledged(b) ? "  " + console.styled(msg("(acknowledged)"), .dim) : ""
-        } ?? ""
+        // A stored view: no NEW (that is a run's word); what is dealt with says so, the rest waits.
+        let mark = disclosed.map { d in d.isAcknowledged(b) ? "  " + console.styled(msg("(acknowledged)"), .dim) : "" } ?? ""
         var lines = console.hanging(date + "  ", styledTitle(b) + mark)
         if !b.dataClasses.isEmpty {
             lines += console.hanging("            " + msg("exposed: "), dataClasses(b))
         }
         if let disclosed, !disclosed.isAcknowledged(b) {
-            for advice in BreachAdvice.lines(for: b) { lines += console.hanging("            → ", advice) }
+            // What to do at this site; what concerns the person (phishing, …) comes once after the list.
+            for advice in BreachAdvice.lines(for: b, scope: .site) { lines += console.hanging("            → ", advice) }
         }
         return lines
     }
