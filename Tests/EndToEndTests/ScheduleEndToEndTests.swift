@@ -189,6 +189,23 @@ final class ScheduleEndToEndTests: XCTestCase {
 
     // MARK: without a user manager
 
+    /// Issue 32: after 'schedule enable' found no user manager, 'schedule status' does not send the user
+    /// back to 'schedule enable' (which would install nothing again) but ends with the way that works:
+    /// the crontab line, running the same command as the one enable printed.
+    func testWithoutAUserManagerStatusEndsWithTheCrontabLineNotWithEnable() throws {
+        systemctl.down("Failed to get properties: Process org.freedesktop.systemd1 exited with status 1")
+        let enable = s.run(["schedule", "enable", "--vault", vault])
+        XCTAssertEqual(enable.status, 8, enable.all)
+        let status = s.run(["schedule", "status", "--vault", vault])
+        XCTAssertEqual(status.status, 0, status.all)
+        XCTAssertFalse(status.stderr.contains("install it with 'pwnvault schedule enable'"), status.all)
+        XCTAssertTrue(status.stderr.contains("add this line with 'crontab -e'"), status.all)
+        let command = { (line: String) in line.split(separator: " ", maxSplits: 5).last.map(String.init) ?? "" }
+        let enabled = try XCTUnwrap(enable.stdout.split(separator: "\n").last.map(String.init))
+        let shown = try XCTUnwrap(status.stdout.split(separator: "\n").last.map(String.init))
+        XCTAssertEqual(command(shown), command(enabled), "the same command, every day: \(status.all)")
+    }
+
     func testWithoutAUserManagerEnableInstallsNothingAndPrintsACrontabLineThatRunsTheSameCommand() throws {
         systemctl.down("Failed to get properties: Process org.freedesktop.systemd1 exited with status 1")
         let r = s.run(["schedule", "enable", "--every", "6h", "--vault", vault])

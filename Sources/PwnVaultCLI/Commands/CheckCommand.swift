@@ -40,7 +40,7 @@ enum CheckCommand: Command {
         that search; after HIBP's first refusal the run sends addresses whole (remembered for a day).
         --k-anonymity=require ends the run with status 7 instead; "lookup" in the JSON summary says
         which was used.
-        Exit status: 0 no checked account has a finding that is not acknowledged (with --all: no
+        Exit status: 0 no checked account has a finding to acknowledge (with --all: no
         account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached
         (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is
         missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked
@@ -131,8 +131,8 @@ enum CheckCommand: Command {
             if status == .breachesFound, let vault {
                 // Why the status is 1 although nothing was checked: findings that wait to be acknowledged.
                 let waiting = vault.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }.count
-                context.console.note(msg(one: "status 1: {1} account has findings not acknowledged; see them with 'pwnvault list --status unacknowledged'",
-                                         many: "status 1: {1} accounts have findings not acknowledged; see them with 'pwnvault list --status unacknowledged'",
+                context.console.note(msg(one: "status 1: {1} account has findings to acknowledge; see them with 'pwnvault list --status unacknowledged'",
+                                         many: "status 1: {1} accounts have findings to acknowledge; see them with 'pwnvault list --status unacknowledged'",
                                          count: waiting, waiting))
             }
             return status
@@ -335,7 +335,8 @@ enum CheckCommand: Command {
             let newFolded: ([Breach]) -> Int = { $0.filter(disclosed.isNew).count }
             return oneLine(lead, disclosed.shown.map { rendering.title($0) + (disclosed.isNew($0) ? " " + newMark : "") }, kept: notes,
                            newAmong: { newFolded(Array(disclosed.shown.suffix($0))) }, newMark: newMark,
-                           sensitive: disclosed.sensitive, extras: extrasText, width: c.width, more: "pwnvault show '#\(known.id)'")
+                           newTotal: disclosed.newCount, sensitive: disclosed.sensitive, extras: extrasText, width: c.width,
+                           more: "pwnvault show '#\(known.id)'")
         case .clean:
             let found = c.styled(msg("no breach found"), .green)
             return who + "  " + (extras.isEmpty ? found : msg("{1}, but {2}", found, extras.joined(separator: msg("; "))))
@@ -352,7 +353,7 @@ enum CheckCommand: Command {
     /// even that fits, the counts and where to see them. Unwrapped and whole without a width (pipes, files).
     /// `newAmong(k)`: how many of the last `k` items are new.
     static func oneLine(_ lead: String, _ items: [String], kept: [String], newAmong: (Int) -> Int, newMark: String,
-                        sensitive: Int, extras: String, width: Int?, more show: String) -> String {
+                        newTotal: Int, sensitive: Int, extras: String, width: Int?, more show: String) -> String {
         let head = msg("{1}: ", lead)
         let separator = msg(", ")
         let whole = head + (items + kept).joined(separator: separator) + extras
@@ -365,8 +366,7 @@ enum CheckCommand: Command {
         }
         // Not even one name fits: the counts, the sensitive ones said as such, and where to see them.
         var counts: [String] = []
-        let fresh = newAmong(items.count)
-        if fresh > 0 { counts.append(msg("{1} {2}", fresh, newMark)) }
+        if newTotal > 0 { counts.append(msg("{1} {2}", newTotal, newMark)) }
         if sensitive > 0 { counts.append(msg(one: "{1} sensitive", many: "{1} sensitive", count: sensitive, sensitive)) }
         let short = lead + (counts.isEmpty ? "" : msg(" ({1})", counts.joined(separator: separator))) + msg("; see {1}", show)
         return TerminalCells.truncate(short, to: width)

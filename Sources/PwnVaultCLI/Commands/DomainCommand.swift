@@ -18,7 +18,7 @@ enum DomainCommand: Command {
         vault and records its result, as 'check' would; addresses already in the vault get their result
         recorded. Without DOMAIN, lists the domains the key may search. 'pwnvault watch' uses domain
         search by itself for vault addresses on these domains: one request per domain, not per address.
-        Exit status: 0 no listed address has a breach not yet acknowledged, 1 one has, 7 the key was
+        Exit status: 0 no listed address has a breach to acknowledge, 1 one has, 7 the key was
         refused or may not search the domain.
         """),
         options: [save],

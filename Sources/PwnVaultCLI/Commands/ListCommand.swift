@@ -3,7 +3,7 @@ import PwnVaultCore
 
 /// `pwnvault list`: the watched accounts with their latest status. Masked on a terminal, ids elsewhere.
 enum ListCommand: Command {
-    static let status = OptionSpec("status", value: "STATE", help: msg("only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)"), repeatable: true)
+    static let status = OptionSpec("status", value: "STATE", help: msg("only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding to acknowledge, whichever check found it), failed (the latest check failed) or never (checked)"), repeatable: true)
 
     static let spec = CommandSpec(
         name: "list",

@@ -270,13 +270,16 @@ public struct DisclosedBreaches: Sendable, Equatable {
                     ? msg(one: "{1} sensitive breach ({2} {3}), not named", many: "{1} sensitive breaches ({2} {3}), not named",
                           count: sensitive, sensitive, fresh, newMark ?? "")
                     : msg(one: "{1} sensitive breach, not named", many: "{1} sensitive breaches, not named", count: sensitive, sensitive))
-            } else {
+            } else if let newMark {
+                // A run's one line: short, and whole however many names are folded.
                 notes.append(fresh > 0
-                    ? msg(one: "{1} sensitive breach ({2} {3}), named only in 'pwnvault reveal'",
-                          many: "{1} sensitive breaches ({2} {3}), named only in 'pwnvault reveal'",
-                          count: sensitive, sensitive, fresh, newMark ?? "")
-                    : msg(one: "{1} sensitive breach, named only in 'pwnvault reveal'",
-                          many: "{1} sensitive breaches, named only in 'pwnvault reveal'", count: sensitive, sensitive))
+                    ? msg(one: "{1} sensitive breach ({2} {3}; 'reveal' names it)", many: "{1} sensitive breaches ({2} {3}; 'reveal' names them)",
+                          count: sensitive, sensitive, fresh, newMark)
+                    : msg(one: "{1} sensitive breach ('reveal' names it)", many: "{1} sensitive breaches ('reveal' names them)",
+                          count: sensitive, sensitive))
+            } else {
+                notes.append(msg(one: "{1} sensitive breach, named only in 'pwnvault reveal'",
+                                 many: "{1} sensitive breaches, named only in 'pwnvault reveal'", count: sensitive, sensitive))
             }
         }
         if unnamed > 0 {
