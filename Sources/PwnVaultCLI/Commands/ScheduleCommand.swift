@@ -224,7 +224,7 @@ enum ScheduleCommand: Command {
                let program = try? ScheduledWatch.runningProgram(),
                let watch = try? ScheduledWatch(program: program, vault: location.path, interval: .daily),
                let bus = try? CronSessionBus.address(environment: context.environment) {
-                context.console.note(msg("no systemd user manager runs, so 'schedule enable' installs nothing; to run 'watch --notify' every {1} from cron, add this line with 'crontab -e':", ScheduleInterval.daily))
+                context.console.note(msg("no systemd user manager runs, so 'schedule enable' installs nothing; to run 'watch --notify' once a day from cron, add this line with 'crontab -e':"))
                 context.console.out(watch.crontabLine(busAddress: bus))
             } else if report.manager != SystemdUserManager.Availability.running.text {
                 context.console.note(msg("no systemd user manager runs, so 'schedule enable' installs nothing; 'pwnvault schedule enable' says why, and what to add to the crontab instead"))
