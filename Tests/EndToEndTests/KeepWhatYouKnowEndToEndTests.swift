@@ -82,7 +82,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
         expect(failed.stdout.contains("kept the result of") && failed.stdout.contains("breached (1, 1 to acknowledge)"), "and what was kept (the breach is still new: no answer since)", failed.all)
 
         let list = s.run(["list"])
-        expect(list.stdout.contains("breached (1, 1 new) · last check failed"), "list keeps the breach and notes the failure", list.all)
+        expect(list.stdout.contains("breached (1, 1 to acknowledge) · last check failed"), "list keeps the breach and notes the failure", list.all)
         let rows = (try? JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8))) as? [[String: Any]] ?? []
         let row = rows.first ?? [:]
         expect(row["status"] as? String == "breached", "list --json status", "\(row)")

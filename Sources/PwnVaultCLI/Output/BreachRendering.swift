@@ -2,7 +2,7 @@ import FoundationEssentials
 import PwnVaultCore
 
 /// The one rendering of breaches, for every command that shows them (`check`, `show`, `breach`,
-/// `breaches`): HIBP's own casing of data classes, dates as HIBP gives them (UTC, whatever `TZ`
+/// `breaches`): data classes in the reader's language (`DataClassNames`), dates as HIBP gives them (UTC, whatever `TZ`
 /// says), the flags a reader must know (fabricated, spam list, unverified, retired, malware, …),
 /// descriptions as plain text (never raw HTML), wrapped to the console's width with a hanging indent
 /// on a terminal and unwrapped elsewhere. Which breaches may be named is not decided here: that is
@@ -23,7 +23,8 @@ struct BreachRendering {
     /// brackets: `River City Media Spam List [spam list]`.
     func title(_ b: Breach) -> String {
         let flags = Self.flags(b)
-        return Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+        let name = Sanitizer.singleLine(b.hasDetails ? b.title : b.name)
+        return flags.isEmpty ? name : Self.flagged(name, flags)
     }
 
     /// Titles for a one-line list (`check`, `domain`): breaches in the gate's order (newest first), each
@@ -65,7 +66,7 @@ struct BreachRendering {
                       (msg("added to HIBP:"), b.addedDate.map(Self.day) ?? "-"),
                       (msg("accounts affected:"), thousands(b.pwnCount)),
                       (msg("exposed:"), b.dataClasses.isEmpty ? "-" : dataClasses(b)),
-                      (msg("flags:"), flags.isEmpty ? "-" : flags.joined(separator: ", "))]
+                      (msg("flags:"), flags.isEmpty ? "-" : flags.joined(separator: msg(", ")))]
         let labelWidth = fields.map { TerminalCells.width($0.0) }.max()! + 2
         for (label, value) in fields { lines += console.hanging(TerminalCells.pad(label, to: labelWidth), value) }
         let (text, links) = HTMLText.render(b.descriptionHTML, width: console.width ?? 0)
@@ -100,16 +101,18 @@ struct BreachRendering {
 
     // MARK: parts
 
-    /// The data classes as HIBP writes them (`Email addresses, IP addresses`), cleaned for one line.
-    func dataClasses(_ b: Breach) -> String {
-        b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ")
-    }
+    /// The data classes in the reader's language (`Email addresses, IP addresses`; 电子邮件地址、IP 地址),
+    /// a class the table does not know as HIBP wrote it, cleaned for one line (`DataClassNames`).
+    func dataClasses(_ b: Breach) -> String { DataClassNames.list(b.dataClasses) }
 
     private func styledTitle(_ b: Breach) -> String {
         let flags = Self.flags(b)
-        return console.styled(Sanitizer.singleLine(b.hasDetails ? b.title : b.name), .bold)
-            + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+        let name = console.styled(Sanitizer.singleLine(b.hasDetails ? b.title : b.name), .bold)
+        return flags.isEmpty ? name : Self.flagged(name, flags)
     }
+
+    /// `Adobe [unverified, spam list]`; in Chinese with its own brackets and list mark (Adobe【未验证、垃圾邮件列表】).
+    static func flagged(_ name: String, _ flags: [String]) -> String { msg("{1} [{2}]", name, flags.joined(separator: msg(", "))) }
 
     /// The flags a reader must know, most serious first. `verified` is the normal case and not shown;
     /// a breach known only by name has no flags to show.
