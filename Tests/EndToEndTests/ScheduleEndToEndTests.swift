@@ -317,7 +317,7 @@ final class ScheduleEndToEndTests: XCTestCase {
                        ["--user --no-pager daemon-reload", "--user --no-pager enable --now pwnvault-watch.timer"])
         systemctl.lastRun(result: "exit-code", status: 5, at: 1_764_590_400)   // 2025-12-01 12:00 UTC
         let active = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
-        XCTAssertTrue(active.hasPrefix("schedule: installed, every 12h\nactive: yes, the timer is enabled in the running user manager\n"), active)
+        XCTAssertTrue(active.hasPrefix("schedule: installed, every 12 hours\nactive: yes, the timer is enabled in the running user manager\n"), active)
         XCTAssertTrue(active.contains("user manager: running\n"), active)
         XCTAssertTrue(active.contains("timer state: active, enabled\n"), active)
         XCTAssertTrue(active.contains("\nlast scheduled run: 2025-12-01"), active)
@@ -342,7 +342,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         let after = s.run(["schedule", "status", "--vault", vault])
         XCTAssertEqual(after.status, 0, after.all)
         let text = Self.squeezed(after.stdout)
-        XCTAssertTrue(text.hasPrefix("schedule: installed, every 12h\nactive: no, the units are installed, but no systemd user manager runs for this login\n"), text)
+        XCTAssertTrue(text.hasPrefix("schedule: installed, every 12 hours\nactive: no, the units are installed, but no systemd user manager runs for this login\n"), text)
         XCTAssertTrue(text.contains("service: ~/.config/systemd/user/pwnvault-watch.service\n"), text)
         XCTAssertTrue(text.contains("user manager: not running: no systemd user manager runs for this login\n"), text)
         XCTAssertTrue(text.contains("last scheduled run: unknown, no user manager to ask"), text)

@@ -98,7 +98,7 @@ enum ScheduleCommand: Command {
             }
             c.note(msg("nothing was installed: {1}", absence?.reason ?? msg("no systemd user manager runs")))
             if let hint = absence?.hint { c.note(msg("hint: {1}", hint)) }
-            c.note(msg("to run 'watch --notify' every {1} from cron instead, add this line with 'crontab -e':", interval))
+            c.note(msg("to run 'watch --notify' every {1} from cron instead, add this line with 'crontab -e':", spoken(interval)))
             c.out(crontab)
             return .partial
         }
@@ -114,8 +114,8 @@ enum ScheduleCommand: Command {
         }
         c.out(msg("wrote {1}", location.display(files.servicePath)))
         c.out(msg("wrote {1}", location.display(files.timerPath)))
-        c.out(nextRun.map { msg("enabled {1}: 'watch --notify' runs every {2}, next at about {3}", ScheduledWatch.timerName, interval, StateText.time($0)) }
-              ?? msg("enabled {1}: 'watch --notify' runs every {2}", ScheduledWatch.timerName, interval))
+        c.out(nextRun.map { msg("enabled {1}: 'watch --notify' runs every {2}, next at about {3}", ScheduledWatch.timerName, spoken(interval), StateText.time($0)) }
+              ?? msg("enabled {1}: 'watch --notify' runs every {2}", ScheduledWatch.timerName, spoken(interval)))
         return .success
     }
 
@@ -175,7 +175,7 @@ enum ScheduleCommand: Command {
         case .foreign: installation = msg("not pwnvault's")
         }
         var rows: [(String, String)] = [
-            (msg("schedule"), report.every.map { msg("{1}, every {2}", installation, $0) } ?? installation),
+            (msg("schedule"), report.every.map { msg("{1}, every {2}", installation, (try? ScheduleInterval(parsing: $0)).map(spoken) ?? $0) } ?? installation),
             (msg("active"), report.active ? msg("yes, the timer is enabled in the running user manager")
                                           : msg("no, {1}", report.inactiveReason ?? msg("unknown"))),
             (msg("service"), display(report.service)),
@@ -236,6 +236,13 @@ enum ScheduleCommand: Command {
         case .installed: break
         }
         return .success
+    }
+
+    /// A period in words (`6 hours`, `1 day`; 6 小时, 1 天): what `--every` takes (`6h`) is for the command line.
+    private static func spoken(_ interval: ScheduleInterval) -> String {
+        interval.hours % 24 == 0
+            ? msg(one: "{1} day", many: "{1} days", count: interval.hours / 24, interval.hours / 24)
+            : msg(one: "{1} hour", many: "{1} hours", count: interval.hours, interval.hours)
     }
 
     /// `DATE, exit status N (meaning)` and, for a failure, `: why`.
