@@ -141,8 +141,8 @@ extension CLI {
     static func shareMode(_ parsed: ParsedArguments, settings: Settings, environment: [String: String],
                           terminal: TerminalCapabilities,
                           detect: ([String: String]) -> ShareModeReason?) -> ShareModeReason? {
-        if parsed.has(GlobalOptions.share) { return ShareModeReason("--share") }
-        if settings.shareMode { return ShareModeReason { msg("{1} is set", Settings.shareVariable) } }
+        if parsed.has(GlobalOptions.share) { return ShareModeReason("--share", source: .option) }
+        if settings.shareMode { return ShareModeReason(source: .variable) { msg("{1} is set", Settings.shareVariable) } }
         guard !parsed.has(GlobalOptions.noShare), terminal.stdoutIsTerminal || terminal.stderrIsTerminal else { return nil }
         return detect(environment)
     }

@@ -37,11 +37,21 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
 }
 
 extension ExitStatus {
+    /// What a run of `watch` ended with, for `schedule status`: 0 and 1 say what they mean for a watch
+    /// (not check's "to acknowledge", which a watch does not count); the rest as `meaning`.
+    public var watchMeaning: String {
+        switch self {
+        case .success: return msg("nothing new")
+        case .breachesFound: return msg("something new was found")
+        default: return meaning
+        }
+    }
+
     /// One line for `pwnvault help exit-status` and the docs.
     public var meaning: String {
         switch self {
-        case .success: return msg("success; check: no checked account has a breach not yet acknowledged; watch: nothing new")
-        case .breachesFound: return msg("check: a checked account has a breach, paste or stealer log not yet acknowledged (pwnvault ack); watch: something new was found")
+        case .success: return msg("success; check: no checked account has a finding to acknowledge; watch: nothing new")
+        case .breachesFound: return msg("check: a checked account has a breach, paste or stealer log to acknowledge (pwnvault ack); watch: something new was found")
         case .usage: return msg("usage: unknown command or option, bad value, invalid account, unknown id")
         case .authentication: return msg("wrong passphrase, passphrases that differ, or no way to ask for one")
         case .vault: return msg("no vault, not a vault, unsupported version, damaged or tampered file, unsafe permissions, write error")

@@ -53,6 +53,28 @@ final class ChineseEndToEndTests: XCTestCase {
         try assertChineseAndFitting([("list", "list"), ("show", "show '#1'"), ("show clean", "show '#2'")])
     }
 
+    /// Issue 32: what a breach exposed is named in Chinese from the table beside the catalog, joined
+    /// with 、; breaches are counted with 起; what waits is 待确认 in list and show alike; an import's
+    /// sentence and an added account's kind read as Chinese.
+    func testShowNamesDataClassesInChineseAndImportReadsAsChinese() throws {
+        let pane = try Pane(s, server)
+        defer { pane.close() }
+        let show = pane.run("show '#1'", chinese: true).lines.joined(separator: "\n")
+        for word in ["电子邮件地址", "密码提示", "、", "起数据泄露", "待确认"] {
+            XCTAssertTrue(show.contains(word), "\(word) in show: \(show)")
+        }
+        for english in ["Email addresses", "Password hints", ", "] {
+            XCTAssertFalse(show.contains(english), "\(english) left in show: \(show)")
+        }
+        let list = pane.run("list", chinese: true).lines.joined(separator: "\n")
+        XCTAssertTrue(list.contains("已泄露（2 起，2 项待确认）"), list)
+        let card = s.writeFile("contacts.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Kea\r\nEMAIL:kea.import@example.org\r\nEND:VCARD\r\n")
+        let imported = pane.run("import '\(card)'", chinese: true).lines.joined(separator: "\n")
+        ChineseLocale.assertChinese(imported, english: nil, data: Self.data + [card, "contacts.vcf"], "import")
+        XCTAssertTrue(imported.contains("已添加 1 个地址"), imported)
+        XCTAssertTrue(imported.contains("邮箱"), "the kind in Chinese: \(imported)")
+    }
+
     func testDoctorIsChineseAndFits() throws {
         try assertChineseAndFitting([("doctor", "doctor")])
     }

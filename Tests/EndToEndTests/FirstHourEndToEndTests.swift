@@ -83,7 +83,7 @@ final class FirstHourEndToEndTests: XCTestCase {
         let waiting = s.run(["list", "--status", "unacknowledged"])
         XCTAssertEqual(waiting.status, 0, waiting.all)
         XCTAssertTrue(waiting.stdout.contains("#1 ") && !waiting.stdout.contains("#2 "), waiting.stdout)
-        XCTAssertTrue(waiting.stdout.contains("breached (3, 3 new)"), waiting.stdout)
+        XCTAssertTrue(waiting.stdout.contains("breached (3, 3 to acknowledge)"), waiting.stdout)
     }
 
     /// `show` pages through PAGER, like `breaches`, when its result is longer than a screenful on a
@@ -156,7 +156,7 @@ final class FirstHourEndToEndTests: XCTestCase {
                                 input: nil, environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         let wideLines = wide.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
         XCTAssertEqual(wideLines.filter { $0.hasPrefix("#1 ") }.count, 1, wide.stdout)
-        XCTAssertTrue(wideLines.contains { $0.hasPrefix("#1 ") && $0.contains(", … ") && $0.hasSuffix(" more") }, "as many names as fit: \(wide.stdout)")
+        XCTAssertTrue(wideLines.contains { $0.hasPrefix("#1 ") && $0.contains(", … ") && $0.contains(" more") }, "as many names as fit: \(wide.stdout)")
         for line in wideLines { XCTAssertLessThanOrEqual(line.count, 110, line) }
         for line in lines { XCTAssertLessThanOrEqual(line.count, 60, line) }
         let piped = s.run(["check", "#1"])
@@ -176,7 +176,7 @@ final class FirstHourEndToEndTests: XCTestCase {
             XCTAssertEqual(order.compactMap { $0 }, order.compactMap { $0 }.sorted(), command)
             XCTAssertFalse(help.components(separatedBy: "EXIT STATUS:").first!.contains("Exit status:"), "said once, last: \(command)")
         }
-        XCTAssertTrue(s.run(["help", "check"]).stdout.hasSuffix("EXIT STATUS:\n  0 no checked account has a finding that is not acknowledged (with --all: no account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked (this wins over 1).\n"))
+        XCTAssertTrue(s.run(["help", "check"]).stdout.hasSuffix("EXIT STATUS:\n  0 no checked account has a finding to acknowledge (with --all: no account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked (this wins over 1).\n"))
     }
 
     /// Hints name what the command really uses: Pwned Passwords by its own name and address setting

@@ -79,10 +79,10 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
         let failed = s.run(["check", "#1"], env: ["PWNVAULT_HTTP_TIMEOUT": "1"])
         expect(failed.status == 6, "a check that failed for every account exits 6", failed.all)
         expect(failed.stdout.contains("#1  not checked: ") && failed.stdout.contains(words), "the check line says why", failed.all)
-        expect(failed.stdout.contains("kept the result of") && failed.stdout.contains("breached (1, 1 new)"), "and what was kept (the breach is still new: no answer since)", failed.all)
+        expect(failed.stdout.contains("kept the result of") && failed.stdout.contains("breached (1, 1 to acknowledge)"), "and what was kept (the breach is still new: no answer since)", failed.all)
 
         let list = s.run(["list"])
-        expect(list.stdout.contains("breached (1, 1 new) · last check failed"), "list keeps the breach and notes the failure", list.all)
+        expect(list.stdout.contains("breached (1, 1 to acknowledge) · last check failed"), "list keeps the breach and notes the failure", list.all)
         let rows = (try? JSONSerialization.jsonObject(with: Data(s.run(["list", "--json"]).stdout.utf8))) as? [[String: Any]] ?? []
         let row = rows.first ?? [:]
         expect(row["status"] as? String == "breached", "list --json status", "\(row)")
@@ -146,7 +146,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
             XCTAssertEqual(after.first?["breaches"] as? [String], ["Adobe"])
             XCTAssertNil(after.first?["lastFailure"], "the error is about the run, not the account")
         }
-        XCTAssertTrue(s.run(["list"]).stdout.contains("breached (1, 1 new)"))
+        XCTAssertTrue(s.run(["list"]).stdout.contains("breached (1, 1 to acknowledge)"))
     }
 
     /// `Retry-After: 999999` is not waited for: the run ends at once with status 6 and a clear

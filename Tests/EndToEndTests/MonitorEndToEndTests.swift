@@ -67,13 +67,13 @@ final class MonitorEndToEndTests: XCTestCase {
         XCTAssertTrue(first.stdout.contains("news for 2 accounts"), first.stdout)
         var rows = try listRows()
         XCTAssertEqual(rows.map { $0["new"] as? Int }, [1, 3, 0])
-        XCTAssertTrue(s.run(["list"]).stdout.contains("breached (3, 3 new)"))
+        XCTAssertTrue(s.run(["list"]).stdout.contains("breached (3, 3 to acknowledge)"))
 
         // Nothing due, nothing acknowledged: still 1 (the scope of --all is the vault).
         let notDue = s.run(["check", "--all"])
         XCTAssertEqual(notDue.status, 1, notDue.all)
         XCTAssertTrue(notDue.stderr.contains("checked within the last day"), notDue.stderr)
-        XCTAssertTrue(notDue.stderr.contains("status 1: 2 accounts have findings not acknowledged; see them with 'pwnvault list --status unacknowledged'"), notDue.stderr)
+        XCTAssertTrue(notDue.stderr.contains("status 1: 2 accounts have findings to acknowledge; see them with 'pwnvault list --status unacknowledged'"), notDue.stderr)
         XCTAssertEqual(Set(s.run(["list", "--status", "unacknowledged", "--json"]).stdout.components(separatedBy: "\"id\" : ").dropFirst().map { $0.prefix(1) }), ["1", "2"])
 
         let acked = s.run(["ack", "--all"])
@@ -101,9 +101,10 @@ final class MonitorEndToEndTests: XCTestCase {
         XCTAssertEqual(rows[2]["new"] as? Int, 1)
 
         let show = s.run(["show", "#3"])
-        XCTAssertTrue(show.stdout.contains("Fresh Leak  NEW"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("Fresh Leak"), show.stdout)
+        XCTAssertFalse(show.stdout.contains("NEW"), "show is a stored view: 'to acknowledge', not NEW: \(show.stdout)")
         XCTAssertTrue(show.stdout.contains("→ expect text-message phishing"), "advice from the data classes: \(show.stdout)")
-        XCTAssertTrue(show.stdout.contains("1 finding not acknowledged (1 breach); when dealt with: pwnvault ack '#3'"), show.stdout)
+        XCTAssertTrue(show.stdout.contains("1 finding to acknowledge (1 breach); when dealt with: pwnvault ack '#3'"), show.stdout)
         let shown = try XCTUnwrap(try json(s.run(["show", "#3", "--json"]).stdout) as? [String: Any])
         let breach = try XCTUnwrap((shown["breaches"] as? [[String: Any]])?.first)
         XCTAssertEqual(breach["new"] as? Bool, true)
@@ -421,7 +422,7 @@ final class MonitorEndToEndTests: XCTestCase {
         XCTAssertTrue(piped.stdout.hasPrefix("the domain: 12 breached addresses\n"), piped.stdout)
         XCTAssertTrue(piped.stdout.contains("#1  Dad  pwned in 1 breach: Adobe\n"), piped.stdout)
         XCTAssertTrue(piped.stdout.contains("address 2  pwned in"), piped.stdout)
-        XCTAssertTrue(piped.stdout.contains("1 sensitive breach (not named)"), "domain search returns sensitive breaches: \(piped.stdout)")
+        XCTAssertTrue(piped.stdout.contains("1 sensitive breach, not named"), "domain search returns sensitive breaches: \(piped.stdout)")
         for secret in ["multiple-breaches", "sensitive-breach", "VelvetRendezvous", "@hibp-integration-tests.com"] {
             XCTAssertFalse(piped.all.contains(secret), "printed \(secret): \(piped.all)")
         }

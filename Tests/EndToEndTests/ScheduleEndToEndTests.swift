@@ -189,6 +189,23 @@ final class ScheduleEndToEndTests: XCTestCase {
 
     // MARK: without a user manager
 
+    /// Issue 32: after 'schedule enable' found no user manager, 'schedule status' does not send the user
+    /// back to 'schedule enable' (which would install nothing again) but ends with the way that works:
+    /// the crontab line, running the same command as the one enable printed.
+    func testWithoutAUserManagerStatusEndsWithTheCrontabLineNotWithEnable() throws {
+        systemctl.down("Failed to get properties: Process org.freedesktop.systemd1 exited with status 1")
+        let enable = s.run(["schedule", "enable", "--vault", vault])
+        XCTAssertEqual(enable.status, 8, enable.all)
+        let status = s.run(["schedule", "status", "--vault", vault])
+        XCTAssertEqual(status.status, 0, status.all)
+        XCTAssertFalse(status.stderr.contains("install it with 'pwnvault schedule enable'"), status.all)
+        XCTAssertTrue(status.stderr.contains("add this line with 'crontab -e'"), status.all)
+        let command = { (line: String) in line.split(separator: " ", maxSplits: 5).last.map(String.init) ?? "" }
+        let enabled = try XCTUnwrap(enable.stdout.split(separator: "\n").last.map(String.init))
+        let shown = try XCTUnwrap(status.stdout.split(separator: "\n").last.map(String.init))
+        XCTAssertEqual(command(shown), command(enabled), "the same command, every day: \(status.all)")
+    }
+
     func testWithoutAUserManagerEnableInstallsNothingAndPrintsACrontabLineThatRunsTheSameCommand() throws {
         systemctl.down("Failed to get properties: Process org.freedesktop.systemd1 exited with status 1")
         let r = s.run(["schedule", "enable", "--every", "6h", "--vault", vault])
@@ -300,7 +317,7 @@ final class ScheduleEndToEndTests: XCTestCase {
                        ["--user --no-pager daemon-reload", "--user --no-pager enable --now pwnvault-watch.timer"])
         systemctl.lastRun(result: "exit-code", status: 5, at: 1_764_590_400)   // 2025-12-01 12:00 UTC
         let active = Self.squeezed(s.run(["schedule", "status", "--vault", vault]).stdout)
-        XCTAssertTrue(active.hasPrefix("schedule: installed, every 12h\nactive: yes, the timer is enabled in the running user manager\n"), active)
+        XCTAssertTrue(active.hasPrefix("schedule: installed, every 12 hours\nactive: yes, the timer is enabled in the running user manager\n"), active)
         XCTAssertTrue(active.contains("user manager: running\n"), active)
         XCTAssertTrue(active.contains("timer state: active, enabled\n"), active)
         XCTAssertTrue(active.contains("\nlast scheduled run: 2025-12-01"), active)
@@ -325,7 +342,7 @@ final class ScheduleEndToEndTests: XCTestCase {
         let after = s.run(["schedule", "status", "--vault", vault])
         XCTAssertEqual(after.status, 0, after.all)
         let text = Self.squeezed(after.stdout)
-        XCTAssertTrue(text.hasPrefix("schedule: installed, every 12h\nactive: no, the units are installed, but no systemd user manager runs for this login\n"), text)
+        XCTAssertTrue(text.hasPrefix("schedule: installed, every 12 hours\nactive: no, the units are installed, but no systemd user manager runs for this login\n"), text)
         XCTAssertTrue(text.contains("service: ~/.config/systemd/user/pwnvault-watch.service\n"), text)
         XCTAssertTrue(text.contains("user manager: not running: no systemd user manager runs for this login\n"), text)
         XCTAssertTrue(text.contains("last scheduled run: unknown, no user manager to ask"), text)

@@ -305,6 +305,37 @@ final class ScreenEndToEndTests: XCTestCase {
                        "said in one line, once: \(tmux.history)")
     }
 
+    /// Issue 32: the tmux warning and its fix once per tmux server (remembered in the cache folder), not
+    /// on every reveal; another tmux server is told again. The short timeout stays every time.
+    func testTmuxFocusWarningIsSaidOncePerTmuxServer() throws {
+        func reveal(in tmux: TmuxSession, prompts: Int) -> String {
+            tmux.tmux("set", "-g", "focus-events", "off")
+            tmux.run("\"$TEST_BIN\" reveal 2>&1")
+            tmux.wait(for: "Passphrase for")
+            tmux.type(Sandbox.passphrase)
+            tmux.key("Enter")
+            tmux.wait(for: secretAccount)
+            let screen = tmux.screen
+            XCTAssertTrue(screen.contains("closes in 10 s or on q or Esc"), screen)
+            tmux.type("q")
+            tmux.waitForPrompt(prompts)
+            return tmux.history.replacingOccurrences(of: "\n", with: "")
+        }
+        let warning = "tmux does not pass focus changes on (focus-events is off)"
+        let once = reveal(in: tmux, prompts: 2)
+        XCTAssertEqual(once.components(separatedBy: warning).count - 1, 1, once)
+        XCTAssertTrue(once.contains("tmux source-file ~/.tmux.conf"), "with the fix: \(once)")
+        let twice = reveal(in: tmux, prompts: 3)
+        XCTAssertEqual(twice.components(separatedBy: warning).count - 1, 1, "not again on this server: \(twice)")
+        let other = try TmuxSession(environment: [
+            "PWNVAULT_VAULT": s.vault, "PWNVAULT_KEYRING": "none", "TEST_BIN": Paths.binary,
+            "TEST_DIR": s.dir.path, "HOME": s.home.path,
+        ])
+        defer { other.close() }
+        let elsewhere = reveal(in: other, prompts: 2)
+        XCTAssertEqual(elsewhere.components(separatedBy: warning).count - 1, 1, "another tmux server is told: \(elsewhere)")
+    }
+
     func testDumbTerminalIsNamedAsWhatStoppedReveal() throws {
         let r = s.runOnTerminal(["reveal"], env: ["TERM": "dumb"], passphraseFromFile: false)
         XCTAssertEqual(r.status, 2, r.stdout)

@@ -92,7 +92,7 @@ final class UIStateTests: XCTestCase {
         (s, _) = press([.escape, .char("/")] + type("never checked") + [.enter], on: s)
         XCTAssertEqual(s.accountsPage.shownIDs, [3])
         XCTAssertFalse(s.accountsPage.typing, "Enter keeps the filter")
-        (s, _) = press([.escape, .char("/")] + type("2 new"), on: s)
+        (s, _) = press([.escape, .char("/")] + type("2 to acknowledge"), on: s)
         XCTAssertEqual(s.accountsPage.shownIDs, [1])
         (s, _) = press([.escape, .char("/")] + type("clean"), on: s)
         XCTAssertEqual(s.accountsPage.shownIDs, [2])

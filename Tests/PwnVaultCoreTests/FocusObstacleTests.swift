@@ -9,7 +9,10 @@ final class FocusObstacleTests: XCTestCase {
             { arguments, _ in asked.append(arguments); return answer }
         }
         let inTmux = ["TMUX": "/tmp/tmux-1000/default,1,0"]
-        XCTAssertEqual(FocusObstacle.detect(environment: inTmux, runCommand: tmux("off\n"))?.fix, "add 'set -g focus-events on' to ~/.tmux.conf")
+        XCTAssertEqual(FocusObstacle.detect(environment: inTmux, runCommand: tmux("off\n"))?.fix,
+                       "add 'set -g focus-events on' to ~/.tmux.conf, then run: tmux source-file ~/.tmux.conf")
+        XCTAssertEqual(FocusObstacle.detect(environment: inTmux, runCommand: tmux("off\n"))?.tmuxServer, "/tmp/tmux-1000/default,1",
+                       "the server (socket and pid), whatever the session")
         XCTAssertEqual(asked.last, ["tmux", "show-options", "-gv", "focus-events"])
         XCTAssertNil(FocusObstacle.detect(environment: inTmux, runCommand: tmux("on\n")))
         XCTAssertNil(FocusObstacle.detect(environment: inTmux, runCommand: tmux(nil)), "a failing helper tells nothing")

@@ -7,7 +7,7 @@ enum AckCommand: Command {
 
     static let spec = CommandSpec(
         name: "ack",
-        summary: msg("mark an account's breaches as dealt with (no longer new; check exits 0)"),
+        summary: msg("acknowledge an account's findings: dealt with, nothing left to acknowledge (check exits 0)"),
         usage: ["ACCOUNT|#ID [BREACH...]", "--all"],
         discussion: msg("""
         Acknowledges what an account was found in: every breach, paste and stealer-log website, or only

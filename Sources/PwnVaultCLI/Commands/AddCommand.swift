@@ -33,8 +33,9 @@ enum AddCommand: Command {
                          ("-", msg("read accounts from stdin, one per line"))],
         examples: [("pwnvault add alice@example.com --label \"Alice (work)\"", msg("watch one address, shown as its label")),
                    ("pwnvault add - < family.txt", msg("add every account listed in a file")),
-                   ("pwnvault add \"+44 7700 900123\" --label Dad", msg("a phone number with spaces, as one quoted argument")),
-                   ("pwnvault add 07700900123 --region GB", msg("a number as dialled in the UK (stored as +447700900123)"))])
+                   // The numbers and labels are examples a translation may make its own (a Chinese number, a Chinese label).
+                   (msg("pwnvault add \"+44 7700 900123\" --label Dad"), msg("a phone number with spaces, as one quoted argument")),
+                   (msg("pwnvault add 07700900123 --region GB"), msg("a number as dialled in the UK (stored as +447700900123)"))])
 
     struct Added: Encodable { let id: Int; let kind: AccountKind; let label: String? }
     struct Duplicate: Encodable { let id: Int; let input: String }
@@ -74,6 +75,7 @@ enum AddCommand: Command {
         }
         let c = context.console
         for (p, position) in parsed where p.droppedExtension { c.note(AccountAdder.droppedExtensionNote(at: position.phrase)) }
+        RegionOption.noteAssumedRegion(context, added: added)
         for d in duplicates { c.note(msg("{1} is already in the vault as #{2}; not added again", d.position.phrase, d.id)) }
         if context.json {
             // `input` ("argument 2") is English whatever the language: scripts read it.

@@ -30,15 +30,18 @@ enum CheckCommand: Command {
         429s in a row that would hold the run up longer than that, end the run instead (status 6),
         keeping what was checked.
         Every breach, paste and stealer-log website an account is found in is remembered with the date
-        it was first seen: what this check found for the first time is marked NEW (in JSON a breach's
-        "new" is true; an account's "new" counts its new findings, as in list and show) until the next
-        check, and stays to be acknowledged until 'pwnvault ack' says it was dealt with. An interrupted 'check --all --force' run again continues where it stopped.
+        it was first seen: on this run's lines, what this check found for the first time is marked NEW
+        (in JSON an account's "newBreaches"; its "new" counts findings first seen by the latest check,
+        as in list and show); everywhere else (list, show, the ui) it is "to acknowledge" until
+        'pwnvault ack' says it was dealt with, whichever check found it. A sensitive breach is said as
+        such on every line and named only in 'pwnvault reveal'. An account that is not in the vault is
+        printed whole, wrapped: no 'show' can give the rest. An interrupted 'check --all --force' run again continues where it stopped.
         E-mail addresses are looked up by k-anonymity (--k-anonymity=auto, the default): only the
         first 6 hex characters of the SHA-1 of the address are sent, where the key's plan includes
         that search; after HIBP's first refusal the run sends addresses whole (remembered for a day).
         --k-anonymity=require ends the run with status 7 instead; "lookup" in the JSON summary says
         which was used.
-        Exit status: 0 no checked account has a finding that is not acknowledged (with --all: no
+        Exit status: 0 no checked account has a finding to acknowledge (with --all: no
         account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached
         (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is
         missing (or --k-anonymity=require met a plan without the search), 8 some could not be checked
@@ -135,8 +138,8 @@ enum CheckCommand: Command {
             if status == .breachesFound, let vault {
                 // Why the status is 1 although nothing was checked: findings that wait to be acknowledged.
                 let waiting = vault.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }.count
-                context.console.note(msg(one: "status 1: {1} account has findings not acknowledged; see them with 'pwnvault list --status unacknowledged'",
-                                         many: "status 1: {1} accounts have findings not acknowledged; see them with 'pwnvault list --status unacknowledged'",
+                context.console.note(msg(one: "status 1: {1} account has findings to acknowledge; see them with 'pwnvault list --status unacknowledged'",
+                                         many: "status 1: {1} accounts have findings to acknowledge; see them with 'pwnvault list --status unacknowledged'",
                                          count: waiting, waiting))
             }
             return status
@@ -340,11 +343,21 @@ enum CheckCommand: Command {
             let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog, includingUnlisted: false) }
                 ?? c.disclosure.breaches(result, catalog: catalog)
             let n = disclosed.total
-            let named = BreachRendering(c).titles(disclosed, newMark: newMark)
+            let rendering = BreachRendering(c)
             var lead = who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)
             if unlistedNow.isEmpty && unlistedKept > 0 { lead = msg("{1} · {2} no longer listed", lead, unlistedKept) }
-            return oneLine(lead, named, extras: extras.map { msg("; {1}", $0) }.joined(), width: c.width,
-                           more: o.known.map { "pwnvault show '#\($0.id)'" })
+            let extrasText = extras.map { msg("; {1}", $0) }.joined()
+            let notes = disclosed.countedNotes(newMark: newMark, inVault: o.known != nil)
+            guard let known = o.known else {
+                // A one-off answer is stored nowhere: no 'show' can give the rest, so all of it, wrapped.
+                let items = rendering.named(disclosed, newMark: newMark) + notes
+                return c.hanging(msg("{1}: ", lead), items.joined(separator: msg(", ")) + extrasText).joined(separator: "\n")
+            }
+            let newFolded: ([Breach]) -> Int = { $0.filter(disclosed.isNew).count }
+            return oneLine(lead, disclosed.shown.map { rendering.title($0) + (disclosed.isNew($0) ? " " + newMark : "") }, kept: notes,
+                           newAmong: { newFolded(Array(disclosed.shown.suffix($0))) }, newMark: newMark,
+                           newTotal: disclosed.newCount, sensitive: disclosed.sensitive, extras: extrasText, width: c.width,
+                           more: "pwnvault show '#\(known.id)'")
         case .clean where unlistedKept > 0:
             // Not green: the account was in breaches (pastes, …) HIBP no longer lists.
             var found = c.styled(msg("HIBP lists no breach for it now"), .yellow)
@@ -360,20 +373,28 @@ enum CheckCommand: Command {
         }
     }
 
-    /// One line per account on a terminal (the rest is for `show`): as many of `items` as fit the
-    /// width, then `… N more`; where not even one fits, the count and where to see them. Unwrapped and
-    /// whole without a width (pipes, files).
-    static func oneLine(_ lead: String, _ items: [String], extras: String, width: Int?, more show: String?) -> String {
+    /// One line per account on a terminal (the rest is for `show`): as many of the named `items` as fit
+    /// the width, then `… N more` (with how many of those are NEW), then the `kept` notes whole: a
+    /// sensitive breach is always said as such, never folded into the count of names left out. Where not
+    /// even that fits, the counts and where to see them. Unwrapped and whole without a width (pipes, files).
+    /// `newAmong(k)`: how many of the last `k` items are new.
+    static func oneLine(_ lead: String, _ items: [String], kept: [String], newAmong: (Int) -> Int, newMark: String,
+                        newTotal: Int, sensitive: Int, extras: String, width: Int?, more show: String) -> String {
         let head = msg("{1}: ", lead)
-        let whole = head + items.joined(separator: ", ") + extras
+        let separator = msg(", ")
+        let whole = head + (items + kept).joined(separator: separator) + extras
         guard let width, TerminalCells.width(whole) > width else { return whole }
-        var best: String?
         for shown in stride(from: items.count - 1, through: 1, by: -1) {
-            let line = head + items.prefix(shown).joined(separator: ", ") + msg(", … {1} more", items.count - shown)
-            if TerminalCells.width(line) <= width { best = line; break }
+            let folded = items.count - shown, fresh = newAmong(folded)
+            let rest = fresh > 0 ? msg("… {1} more ({2} {3})", folded, fresh, newMark) : msg("… {1} more", folded)
+            let line = head + (Array(items.prefix(shown)) + [rest] + kept).joined(separator: separator)
+            if TerminalCells.width(line) <= width { return line }
         }
-        if let best { return best }
-        let short = lead + (show.map { msg("; see {1}", $0) } ?? "")
+        // Not even one name fits: the counts, the sensitive ones said as such, and where to see them.
+        var counts: [String] = []
+        if newTotal > 0 { counts.append(msg("{1} {2}", newTotal, newMark)) }
+        if sensitive > 0 { counts.append(msg(one: "{1} sensitive", many: "{1} sensitive", count: sensitive, sensitive)) }
+        let short = lead + (counts.isEmpty ? "" : msg(" ({1})", counts.joined(separator: separator))) + msg("; see {1}", show)
         return TerminalCells.truncate(short, to: width)
     }
 

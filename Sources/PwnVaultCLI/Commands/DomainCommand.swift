@@ -18,7 +18,7 @@ enum DomainCommand: Command {
         vault and records its result, as 'check' would; addresses already in the vault get their result
         recorded. Without DOMAIN, lists the domains the key may search. 'pwnvault watch' uses domain
         search by itself for vault addresses on these domains: one request per domain, not per address.
-        Exit status: 0 no listed address has a breach not yet acknowledged, 1 one has, 7 the key was
+        Exit status: 0 no listed address has a breach to acknowledge, 1 one has, 7 the key was
         refused or may not search the domain.
         """),
         options: [save],
@@ -127,7 +127,7 @@ enum DomainCommand: Command {
                                    breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed))
             let who = inVault.map { c.heading($0) } ?? c.disclosure.account(item.account, position: shownPosition)
-            let named = BreachRendering(c).titles(disclosed, newMark: nil)
+            let named = BreachRendering(c).titles(disclosed, newMark: nil, inVault: inVault != nil && context.arguments.has(Self.save))
             let n = disclosed.total
             let names = named.joined(separator: ", ")
             lines += c.hanging(msg("{1}: ", who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)),

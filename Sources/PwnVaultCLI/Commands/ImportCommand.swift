@@ -185,6 +185,7 @@ enum ImportCommand: Command {
         report.duplicates = duplicates
         let c = context.console
         noteEach(duplicates.map { msg("line {1} is already in the vault as #{2}; not added again", $0.line, $0.id) }, c)
+        RegionOption.noteAssumedRegion(context, added: addedAccounts)
         guard !context.json else { return }
         for account in addedAccounts { c.out(AccountAdder.addedLine(account, console: c)) }
     }

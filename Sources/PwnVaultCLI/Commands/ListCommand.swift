@@ -3,7 +3,7 @@ import PwnVaultCore
 
 /// `pwnvault list`: the watched accounts with their latest status. Masked on a terminal, ids elsewhere.
 enum ListCommand: Command {
-    static let status = OptionSpec("status", value: "STATE", help: msg("only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding not acknowledged yet, new or not), failed (the latest check failed) or never (checked)"), repeatable: true)
+    static let status = OptionSpec("status", value: "STATE", help: msg("only accounts that are breached, clean, new (a finding first seen by the latest check), unacknowledged (a finding to acknowledge, whichever check found it), failed (the latest check failed) or never (checked)"), repeatable: true)
 
     static let spec = CommandSpec(
         name: "list",
@@ -13,12 +13,13 @@ enum ListCommand: Command {
         On a terminal, accounts are masked (a•••e@e•••.com). Piped or redirected, and with --json, no
         character of any account is printed: accounts appear as their id and label.
 
-        STATUS says the same in list, show, check, reveal and the ui: never checked; clean; breached (N),
-        N breaches; then ", K new" (first seen by the latest check) or ", K to acknowledge" (found
-        earlier, not yet dealt with by 'pwnvault ack'); check failed (no answer yet); and "last check
-        failed" after a saved answer whose latest re-check failed. In JSON, "status" is never-checked,
-        clean, breached or error, and an account's "new" and "unacknowledged" are counts in every
-        command (select with .new > 0).
+        STATUS says the same in list, show, reveal and the ui: never checked; clean; breached (N), N
+        breaches; then ", K to acknowledge" (findings not yet dealt with by 'pwnvault ack', whichever
+        check found them); check failed (no answer yet); and "last check failed" after a saved answer
+        whose latest re-check failed. NEW is said only by the run that found something (check, watch,
+        a notification). In JSON, "status" is never-checked, clean, breached or error, and an
+        account's "unacknowledged" (to acknowledge) and "new" (first seen by the latest check) are
+        counts in every command (select with .unacknowledged > 0).
         """),
         options: [status],
         examples: [("pwnvault list", msg("the table, masked")),

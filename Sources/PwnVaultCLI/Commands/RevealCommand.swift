@@ -22,8 +22,9 @@ enum RevealCommand: Command {
         prompt on: the screen is blank while the window does not have focus (also when focus moved away
         after Enter) and comes back on focus or a key; it closes after the timeout, on q, Esc or Ctrl-C,
         and clears itself before a Ctrl-Z stops the process. Where focus changes cannot reach pwnvault
-        (tmux with focus-events off, GNU screen, a terminal that does not report them) one line says so
-        and the timeout is 10 s. Refused in share mode, with TERM=dumb, and under GNU screen unless its
+        (tmux with focus-events off, GNU screen, a terminal that does not report them) one line says so,
+        with the fix (for tmux once per tmux server, remembered in the cache folder), and the timeout
+        is 10 s. Refused in share mode, with TERM=dumb, and under GNU screen unless its
         alternate screen is on (altscreen on; asked of the terminal itself). Into a pipe or a file it is
         refused unless --unredacted is given (a file is then made 0600): one tab-separated line per
         account, or with --json the fields id, account, kind, label, status, breaches, pastes and
@@ -55,7 +56,7 @@ enum RevealCommand: Command {
         let c = context.console
         let unredacted = context.arguments.has(Self.unredacted)
         if let reason = context.shareReason {
-            throw RevealRefusal.shareMode(reason: reason.description)
+            throw RevealRefusal.shareMode(reason: reason.description, source: reason.source)
         }
         // TERM=dumb on a real terminal: neither a pipe nor a file, and no private screen either (its
         // scrollback would keep whatever was written). Said as it is, never taken for a pipe.
@@ -79,7 +80,10 @@ enum RevealCommand: Command {
         // Focus is followed from before the passphrase is typed (see PrivateScreen.listen): a window
         // that loses focus while the key is derived never shows the accounts.
         let obstacle = FocusObstacle.detect(environment: context.environment)
-        if let obstacle { c.note(focusWarning(obstacle.reason, fix: obstacle.fix, timeout: chosenTimeout)) }
+        // Said once per tmux server (remembered in the cache): the same warning on every reveal is noise.
+        if let obstacle, (try? HIBPServices(context).cacheDirectory()).map({ FocusWarningMemory(directory: $0).shouldWarn(obstacle) }) ?? true {
+            c.note(focusWarning(obstacle.reason, fix: obstacle.fix, timeout: chosenTimeout))
+        }
         guard let screen = PrivateScreen.onControllingTerminal() else { throw RevealRefusal.noTerminalInput }
         defer { screen.close() }
         try screen.listen()
@@ -163,7 +167,7 @@ enum RevealCommand: Command {
 
 /// Why reveal will not show anything.
 enum RevealRefusal: UserFacingError {
-    case shareMode(reason: String)
+    case shareMode(reason: String, source: ShareModeReason.Source)
     case notATerminal
     case dumbTerminal
     case jsonOnTerminal
@@ -172,7 +176,7 @@ enum RevealRefusal: UserFacingError {
 
     var message: String {
         switch self {
-        case let .shareMode(reason): return msg("refusing to reveal accounts in share mode ({1})", reason)
+        case let .shareMode(reason, _): return msg("refusing to reveal accounts in share mode ({1})", reason)
         case .notATerminal: return msg("refusing to reveal accounts into a pipe or a file")
         case .dumbTerminal: return msg("refusing to reveal accounts: TERM=dumb says this terminal cannot show a private screen")
         case .jsonOnTerminal: return msg("refusing to print unmasked accounts as json on the terminal (it would stay in the scrollback)")
@@ -183,7 +187,10 @@ enum RevealRefusal: UserFacingError {
 
     var hint: String? {
         switch self {
-        case .shareMode: return msg("stop sharing or recording the screen first; --no-share turns detection off for one run")
+        // Only a way out that works: --no-share turns detection off, never the user's own choice.
+        case .shareMode(_, .detected): return msg("stop sharing or recording the screen first; --no-share turns detection off for one run")
+        case .shareMode(_, .option): return msg("run it without --share once the screen is private")
+        case .shareMode(_, .variable): return msg("{1} is your own choice and --no-share does not undo it: once the screen is private, run it without the variable: env -u {1} pwnvault reveal", Settings.shareVariable)
         case .notATerminal: return msg("run it in a terminal, or add --unredacted to write them anyway (the passphrase is still asked; a file is made 0600)")
         case .dumbTerminal: return msg("run it with your terminal's type, e.g. TERM=xterm-256color pwnvault reveal; to export them, redirect: pwnvault reveal --unredacted > FILE")
         case .jsonOnTerminal: return msg("redirect it: pwnvault reveal --json --unredacted > accounts.json")

@@ -98,7 +98,7 @@ enum ScheduleCommand: Command {
             }
             c.note(msg("nothing was installed: {1}", absence?.reason ?? msg("no systemd user manager runs")))
             if let hint = absence?.hint { c.note(msg("hint: {1}", hint)) }
-            c.note(msg("to run 'watch --notify' every {1} from cron instead, add this line with 'crontab -e':", interval))
+            c.note(msg("to run 'watch --notify' every {1} from cron instead, add this line with 'crontab -e':", spoken(interval)))
             c.out(crontab)
             return .partial
         }
@@ -114,8 +114,8 @@ enum ScheduleCommand: Command {
         }
         c.out(msg("wrote {1}", location.display(files.servicePath)))
         c.out(msg("wrote {1}", location.display(files.timerPath)))
-        c.out(nextRun.map { msg("enabled {1}: 'watch --notify' runs every {2}, next at about {3}", ScheduledWatch.timerName, interval, StateText.time($0)) }
-              ?? msg("enabled {1}: 'watch --notify' runs every {2}", ScheduledWatch.timerName, interval))
+        c.out(nextRun.map { msg("enabled {1}: 'watch --notify' runs every {2}, next at about {3}", ScheduledWatch.timerName, spoken(interval), StateText.time($0)) }
+              ?? msg("enabled {1}: 'watch --notify' runs every {2}", ScheduledWatch.timerName, spoken(interval)))
         return .success
     }
 
@@ -175,7 +175,7 @@ enum ScheduleCommand: Command {
         case .foreign: installation = msg("not pwnvault's")
         }
         var rows: [(String, String)] = [
-            (msg("schedule"), report.every.map { msg("{1}, every {2}", installation, $0) } ?? installation),
+            (msg("schedule"), report.every.map { msg("{1}, every {2}", installation, (try? ScheduleInterval(parsing: $0)).map(spoken) ?? $0) } ?? installation),
             (msg("active"), report.active ? msg("yes, the timer is enabled in the running user manager")
                                           : msg("no, {1}", report.inactiveReason ?? msg("unknown"))),
             (msg("service"), display(report.service)),
@@ -194,6 +194,14 @@ enum ScheduleCommand: Command {
         switch vault {
         case let .success(session):
             rows.append((msg("last full check"), session.payload.monitor?.lastFullCheck.map(StateText.time) ?? msg("none yet")))
+            // What the vault holds now, in list's and show's word (a watch's exit status says only
+            // whether that run found something new).
+            let waiting = session.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }
+            let findings = waiting.reduce(0) { $0 + $1.unacknowledgedFindings.count }
+            rows.append((msg("to acknowledge"), waiting.isEmpty ? msg("nothing")
+                : msg(one: "{1} finding, in {2} account ('pwnvault list --status unacknowledged')",
+                      many: "{1} findings, in {2} accounts ('pwnvault list --status unacknowledged')",
+                      count: findings, findings, waiting.count)))
         case let .failure(error):
             rows.append((msg("last full check"), msg("unknown ({1})", (error as? KeyringOnlyError)?.reason ?? msg("the vault could not be opened"))))
         }
@@ -209,7 +217,20 @@ enum ScheduleCommand: Command {
             context.console.note(msg("hint: {1}", hint))
         }
         switch report.installation {
-        case .notInstalled: context.console.note(msg("install it with 'pwnvault schedule enable'"))
+        case .notInstalled:
+            // 'schedule enable' installs nothing without a user manager: then the way that works is cron.
+            if report.manager != SystemdUserManager.Availability.running.text,
+               let location = try? context.vaultLocation(), FileManager.default.fileExists(atPath: location.path),
+               let program = try? ScheduledWatch.runningProgram(),
+               let watch = try? ScheduledWatch(program: program, vault: location.path, interval: .daily),
+               let bus = try? CronSessionBus.address(environment: context.environment) {
+                context.console.note(msg("no systemd user manager runs, so 'schedule enable' installs nothing; to run 'watch --notify' once a day from cron, add this line with 'crontab -e':"))
+                context.console.out(watch.crontabLine(busAddress: bus))
+            } else if report.manager != SystemdUserManager.Availability.running.text {
+                context.console.note(msg("no systemd user manager runs, so 'schedule enable' installs nothing; 'pwnvault schedule enable' says why, and what to add to the crontab instead"))
+            } else {
+                context.console.note(msg("install it with 'pwnvault schedule enable'"))
+            }
         case .foreign: context.console.note(msg("a unit of that name was not written by pwnvault; pwnvault leaves it alone"))
         case .partial: context.console.note(msg("one unit is missing: 'pwnvault schedule enable' writes both again"))
         case .installed: break
@@ -217,10 +238,17 @@ enum ScheduleCommand: Command {
         return .success
     }
 
+    /// A period in words (`6 hours`, `1 day`; 6 小时, 1 天): what `--every` takes (`6h`) is for the command line.
+    private static func spoken(_ interval: ScheduleInterval) -> String {
+        interval.hours % 24 == 0
+            ? msg(one: "{1} day", many: "{1} days", count: interval.hours / 24, interval.hours / 24)
+            : msg(one: "{1} hour", many: "{1} hours", count: interval.hours, interval.hours)
+    }
+
     /// `DATE, exit status N (meaning)` and, for a failure, `: why`.
     private static func describe(_ run: WatchRunLog.Run) -> String {
         let when = StateText.time(run.at)
-        let outcome = ExitStatus(rawValue: run.exitStatus).map { msg("{1}, exit status {2} ({3})", when, run.exitStatus, $0.meaning) }
+        let outcome = ExitStatus(rawValue: run.exitStatus).map { msg("{1}, exit status {2} ({3})", when, run.exitStatus, $0.watchMeaning) }
             ?? msg("{1}, exit status {2}", when, run.exitStatus)
         return run.reason.map { msg("{1}: {2}", outcome, Sanitizer.singleLine($0)) } ?? outcome
     }
@@ -228,7 +256,7 @@ enum ScheduleCommand: Command {
     private static func describe(_ run: ScheduleStatus.LastRun) -> String {
         let outcome: String
         if let status = run.exitStatus {
-            outcome = ExitStatus(rawValue: Int32(status)).map { msg("exit status {1} ({2})", status, $0.meaning) }
+            outcome = ExitStatus(rawValue: Int32(status)).map { msg("exit status {1} ({2})", status, $0.watchMeaning) }
                 ?? msg("exit status {1}", status)
         } else {
             outcome = run.result

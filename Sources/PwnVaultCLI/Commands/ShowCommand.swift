@@ -11,11 +11,12 @@ enum ShowCommand: Command {
         usage: ["ACCOUNT|#ID [--refresh]"],
         discussion: msg("""
         A red "pwned in N breaches" or a green "no breach found", then each breach newest first with its
-        date, title and what was exposed, and a per-year timeline. Sensitive breaches are counted but not
-        named. Breaches the latest check found for the first time are marked NEW; under each breach not
-        yet acknowledged, what to do about it, one line per kind of data exposed ('pwnvault ack' when
-        dealt with). Nothing is looked up: run 'pwnvault check' first. Breach details come from the
-        cached public catalog.
+        date, title and what was exposed, and a per-year timeline when a year holds several. Sensitive
+        breaches are counted here and named only in 'pwnvault reveal'. Under each breach not yet
+        acknowledged, what to do at that site; what concerns you wherever it happened (phishing, SIM
+        swaps, …) once after the list; then how many findings are left to acknowledge ('pwnvault ack'
+        when dealt with), whichever check found them. Nothing is looked up: run 'pwnvault check' first.
+        Breach details come from the cached public catalog.
         """),
         options: [refresh],
         positionals: 1...1,

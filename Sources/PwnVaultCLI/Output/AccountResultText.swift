@@ -39,29 +39,30 @@ enum AccountResultText {
             out.append(c.styled(msg("the latest check failed ({1}): {2}; this is the result of {3}", StateText.time(failure.at), failure.message,
                                     result.checkedAt.map(StateText.time) ?? msg("an earlier check")), .yellow))
         }
-        let fresh = account.newFindings
+        // A stored view: what waits is "to acknowledge" (counted below), whichever check found it.
         // Pastes found by an earlier check with --pastes stay counted when the latest one did not ask.
         let pastes = max(result.pasteCount ?? 0, account.knownFindings.filter { $0.kind == .paste }.count)
         if pastes > 0 {
-            let n = fresh.filter { $0.kind == .paste }.count
-            out.append(n > 0 ? msg(one: "also found in {1} paste ({2} NEW)", many: "also found in {1} pastes ({2} NEW)", count: pastes, pastes, n)
-                       : msg(one: "also found in {1} paste", many: "also found in {1} pastes", count: pastes, pastes))
+            out.append(msg(one: "also found in {1} paste", many: "also found in {1} pastes", count: pastes, pastes))
         }
         let sites = account.knownFindings.filter { $0.kind == .stealerLog }.count
         if sites > 0 {
-            let n = fresh.filter { $0.kind == .stealerLog }.count
-            out.append(n > 0
-                ? msg(one: "in the info-stealer logs of {1} website ({2} NEW): change the passwords saved on the infected device and check it for malware",
-                      many: "in the info-stealer logs of {1} websites ({2} NEW): change the passwords saved on the infected device and check it for malware",
-                      count: sites, sites, n)
-                : msg(one: "in the info-stealer logs of {1} website: change the passwords saved on the infected device and check it for malware",
-                      many: "in the info-stealer logs of {1} websites: change the passwords saved on the infected device and check it for malware",
-                      count: sites, sites))
+            out.append(msg(one: "in the info-stealer logs of {1} website: change the passwords saved on the infected device and check it for malware",
+                           many: "in the info-stealer logs of {1} websites: change the passwords saved on the infected device and check it for malware",
+                           count: sites, sites))
         }
         if !visible.isEmpty {
             out.append("")
             let rendering = BreachRendering(c)
             for b in visible { out += rendering.entry(b, in: disclosed) }
+            // Advice about the person rather than one site (phishing, SIM swaps, …): once, for every
+            // breach above not acknowledged yet.
+            let common = BreachAdvice.accountWide(for: visible.filter { !disclosed.isAcknowledged($0) })
+            if !common.isEmpty {
+                out.append("")
+                out.append(msg("because of these breaches:"))
+                for advice in common { out += c.hanging("  → ", advice) }
+            }
         }
         out += disclosed.countedNotes
         let waiting = account.unacknowledgedFindings
@@ -77,12 +78,14 @@ enum AccountResultText {
                 }
             }
             out.append("")
-            out += c.wrapped(msg(one: "{1} finding not acknowledged ({2}); when dealt with: pwnvault ack '#{3}'",
-                                 many: "{1} findings not acknowledged ({2}); when dealt with: pwnvault ack '#{3}'",
+            out += c.wrapped(msg(one: "{1} finding to acknowledge ({2}); when dealt with: pwnvault ack '#{3}'",
+                                 many: "{1} findings to acknowledge ({2}); when dealt with: pwnvault ack '#{3}'",
                                  count: waiting.count, waiting.count, parts.joined(separator: msg(", ")), account.id))
         }
+        // The timeline only where it tells more than the dated list above: several years, and one of
+        // them with more than one breach (three rows of `■ 1` repeat the dates).
         let years = Dictionary(grouping: visible.compactMap { $0.breachDate?.year }, by: { $0 }).mapValues(\.count)
-        if years.count > 1 {
+        if years.count > 1, years.values.contains(where: { $0 > 1 }) {
             out.append("")
             out.append(msg("timeline"))
             for year in years.keys.sorted() {

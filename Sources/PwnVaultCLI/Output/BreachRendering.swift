@@ -2,15 +2,16 @@ import FoundationEssentials
 import PwnVaultCore
 
 /// The one rendering of breaches, for every command that shows them (`check`, `show`, `breach`,
-/// `breaches`): HIBP's own casing of data classes, dates as HIBP gives them (UTC, whatever `TZ`
+/// `breaches`): data classes in the reader's language (`DataClassNames`), dates as HIBP gives them (UTC, whatever `TZ`
 /// says), the flags a reader must know (fabricated, spam list, unverified, retired, malware, …),
 /// descriptions as plain text (never raw HTML), wrapped to the console's width with a hanging indent
 /// on a terminal and unwrapped elsewhere. Which breaches may be named is not decided here: that is
 /// the disclosure gate's answer (`Disclosure.breaches`), already newest first.
 ///
 /// What the vault remembers about an account's breaches (issue 9) is shown from the gate's answer:
-/// `NEW` after a breach first seen by the latest check, `(acknowledged)` after one the user dealt with,
-/// and advice per data class under every breach not acknowledged yet.
+/// `(acknowledged)` after one the user dealt with, and advice per data class under every breach not
+/// acknowledged yet (what concerns the person rather than the site, once per account). `NEW` is a
+/// run's word: `check`'s lines only.
 struct BreachRendering {
     let console: Console
 
@@ -22,25 +23,30 @@ struct BreachRendering {
     /// brackets: `River City Media Spam List [spam list]`.
     func title(_ b: Breach) -> String {
         let flags = Self.flags(b)
-        return Sanitizer.singleLine(b.hasDetails ? b.title : b.name) + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+        let name = Sanitizer.singleLine(b.hasDetails ? b.title : b.name)
+        return flags.isEmpty ? name : Self.flagged(name, flags)
     }
 
     /// Titles for a one-line list (`check`, `domain`): breaches in the gate's order (newest first), each
     /// new one followed by `newMark` (nil: no marks), then what is only counted.
-    func titles(_ disclosed: DisclosedBreaches, newMark: String? = msg("NEW")) -> [String] {
+    func titles(_ disclosed: DisclosedBreaches, newMark: String? = msg("NEW"), inVault: Bool = true) -> [String] {
+        named(disclosed, newMark: newMark) + disclosed.countedNotes(newMark: newMark, inVault: inVault)
+    }
+
+    /// The named breaches only, each new one followed by `newMark`, and one HIBP no longer lists by that.
+    func named(_ disclosed: DisclosedBreaches, newMark: String?) -> [String] {
         disclosed.shown.map { b in
             title(b) + (newMark.map { disclosed.isNew(b) ? " " + $0 : "" } ?? "")
                 + (disclosed.unlistedSince(b) == nil ? "" : " " + (disclosed.isRetired(b) ? msg("(retired by HIBP)") : msg("(no longer listed)")))
-        } + disclosed.countedNotes
+        }
     }
 
     /// One breach in an account's list (`show`): `2013-10-04  Adobe [unverified]  NEW`, what was
     /// exposed, and (unless acknowledged) what to do, each under a hanging indent.
     func entry(_ b: Breach, in disclosed: DisclosedBreaches? = nil) -> [String] {
         let date = b.breachDate.map { "\($0)" } ?? TerminalCells.pad(msg("unknown"), to: 10)
-        var mark = disclosed.map { d in
-            d.isNew(b) ? "  " + console.styled(msg("NEW"), .red) : d.isAcknowledged(b) ? "  " + console.styled(msg("(acknowledged)"), .dim) : ""
-        } ?? ""
+        // A stored view: no NEW (that is a run's word); what is dealt with says so, the rest waits.
+        var mark = disclosed.map { d in d.isAcknowledged(b) ? "  " + console.styled(msg("(acknowledged)"), .dim) : "" } ?? ""
         if let d = disclosed, let since = d.unlistedSince(b) {
             mark += "  " + console.styled(d.isRetired(b) ? msg("(retired by HIBP, no longer listed since {1})", Self.day(since))
                                                        : msg("(no longer listed by HIBP since {1})", Self.day(since)), .yellow)
@@ -50,7 +56,8 @@ struct BreachRendering {
             lines += console.hanging("            " + msg("exposed: "), dataClasses(b))
         }
         if let disclosed, !disclosed.isAcknowledged(b) {
-            for advice in BreachAdvice.lines(for: b) { lines += console.hanging("            → ", advice) }
+            // What to do at this site; what concerns the person (phishing, …) comes once after the list.
+            for advice in BreachAdvice.lines(for: b, scope: .site) { lines += console.hanging("            → ", advice) }
         }
         return lines
     }
@@ -66,7 +73,7 @@ struct BreachRendering {
                       (msg("added to HIBP:"), b.addedDate.map(Self.day) ?? "-"),
                       (msg("accounts affected:"), thousands(b.pwnCount)),
                       (msg("exposed:"), b.dataClasses.isEmpty ? "-" : dataClasses(b)),
-                      (msg("flags:"), flags.isEmpty ? "-" : flags.joined(separator: ", "))]
+                      (msg("flags:"), flags.isEmpty ? "-" : flags.joined(separator: msg(", ")))]
         let labelWidth = fields.map { TerminalCells.width($0.0) }.max()! + 2
         for (label, value) in fields { lines += console.hanging(TerminalCells.pad(label, to: labelWidth), value) }
         let (text, links) = HTMLText.render(b.descriptionHTML, width: console.width ?? 0)
@@ -101,16 +108,18 @@ struct BreachRendering {
 
     // MARK: parts
 
-    /// The data classes as HIBP writes them (`Email addresses, IP addresses`), cleaned for one line.
-    func dataClasses(_ b: Breach) -> String {
-        b.dataClasses.map(Sanitizer.singleLine).joined(separator: ", ")
-    }
+    /// The data classes in the reader's language (`Email addresses, IP addresses`; 电子邮件地址、IP 地址),
+    /// a class the table does not know as HIBP wrote it, cleaned for one line (`DataClassNames`).
+    func dataClasses(_ b: Breach) -> String { DataClassNames.list(b.dataClasses) }
 
     private func styledTitle(_ b: Breach) -> String {
         let flags = Self.flags(b)
-        return console.styled(Sanitizer.singleLine(b.hasDetails ? b.title : b.name), .bold)
-            + (flags.isEmpty ? "" : " [\(flags.joined(separator: ", "))]")
+        let name = console.styled(Sanitizer.singleLine(b.hasDetails ? b.title : b.name), .bold)
+        return flags.isEmpty ? name : Self.flagged(name, flags)
     }
+
+    /// `Adobe [unverified, spam list]`; in Chinese with its own brackets and list mark (Adobe【未验证、垃圾邮件列表】).
+    static func flagged(_ name: String, _ flags: [String]) -> String { msg("{1} [{2}]", name, flags.joined(separator: msg(", "))) }
 
     /// The flags a reader must know, most serious first. `verified` is the normal case and not shown;
     /// a breach known only by name has no flags to show.

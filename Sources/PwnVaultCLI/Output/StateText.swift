@@ -2,19 +2,23 @@ import FoundationEssentials
 import PwnVaultCore
 
 /// The one vocabulary of account states, the same in `list`, `show`, `check`, `reveal` and the ui:
-/// never checked, clean, breached (N), with "N new" or "N to acknowledge", and "last check failed".
+/// never checked, clean, breached (N), with "N to acknowledge", and "last check failed".
+///
+/// A finding nobody acknowledged yet is called "to acknowledge" in every stored view, whether the
+/// latest check or an earlier one found it: a later check that finds nothing new changes no word.
+/// "NEW" belongs to what a run reports (`check`'s lines, `watch`, notifications) and nowhere else.
 enum StateText {
-    /// The saved answer, what is new or waits to be acknowledged, and whether the latest attempt
-    /// failed: `breached (5, 2 new) · last check failed`.
+    /// The saved answer, what waits to be acknowledged, and whether the latest attempt failed:
+    /// `breached (5, 2 to acknowledge) · last check failed`.
     static func of(_ a: Account?, _ r: CheckResult) -> String {
-        guard let a, showsFindings(r) else { return statusText(r, fresh: 0, waiting: 0) }
-        return statusText(r, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count, unlisted: unlisted(a))
+        guard let a, showsFindings(r) else { return statusText(r, waiting: 0) }
+        return statusText(r, waiting: a.unacknowledgedFindings.count, unlisted: unlisted(a))
     }
 
     /// `of(a, a.result)` without wrapping the account in an optional (a copy of it).
     static func of(_ a: Account) -> String {
-        guard showsFindings(a.result) else { return statusText(a.result, fresh: 0, waiting: 0) }
-        return statusText(a.result, fresh: a.newFindings.count, waiting: a.unacknowledgedFindings.count, unlisted: unlisted(a))
+        guard showsFindings(a.result) else { return statusText(a.result, waiting: 0) }
+        return statusText(a.result, waiting: a.unacknowledgedFindings.count, unlisted: unlisted(a))
     }
 
     /// How many of the account's findings HIBP no longer lists (an empty vault of findings: none, at once).
@@ -25,7 +29,7 @@ enum StateText {
     /// Whether `of` shows counts of findings for `r`: the findings are counted only then.
     private static func showsFindings(_ r: CheckResult) -> Bool { r.status == .clean || r.status == .breached }
 
-    private static func statusText(_ r: CheckResult, fresh: Int, waiting: Int, unlisted: Int = 0) -> String {
+    private static func statusText(_ r: CheckResult, waiting: Int, unlisted: Int = 0) -> String {
         switch r.status {
         case .neverChecked: return msg("never checked")
         case .error: return msg("check failed")
@@ -33,10 +37,9 @@ enum StateText {
         }
         let text: String
         if r.status == .clean {
-            text = fresh > 0 ? msg("clean ({1} new)", fresh) : waiting > 0 ? msg("clean ({1} to acknowledge)", waiting) : msg("clean")
+            text = waiting > 0 ? msg("clean ({1} to acknowledge)", waiting) : msg("clean")
         } else {
-            text = fresh > 0 ? msg("breached ({1}, {2} new)", r.breachCount, fresh)
-                : waiting > 0 ? msg("breached ({1}, {2} to acknowledge)", r.breachCount, waiting) : msg("breached ({1})", r.breachCount)
+            text = waiting > 0 ? msg("breached ({1}, {2} to acknowledge)", r.breachCount, waiting) : msg("breached ({1})", r.breachCount)
         }
         // Found earlier, no longer listed by HIBP: still said (history, not a cache).
         let kept = unlisted > 0 ? msg("{1} · {2} no longer listed", text, unlisted) : text

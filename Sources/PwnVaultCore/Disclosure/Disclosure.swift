@@ -342,14 +342,34 @@ public struct DisclosedBreaches: Sendable, Equatable {
     /// Whether `breach` (one of `shown`) is no longer listed because HIBP retired it.
     public func isRetired(_ breach: Breach) -> Bool { retiredNames.contains(breach.name) }
 
-    /// The one-line notes for what is counted but not named ("1 sensitive breach (hidden)").
-    public var countedNotes: [String] {
+    /// The one-line notes for what is counted but not named, for a stored view (`show`):
+    /// "1 sensitive breach, named only in 'pwnvault reveal'".
+    public var countedNotes: [String] { countedNotes(newMark: nil, inVault: true) }
+
+    /// The notes for what is counted but not named. `newMark` (a run's report, `check`): how many of
+    /// them this answer found first, after that mark. `inVault`: the account is stored, so `reveal`
+    /// names its sensitive breaches; a one-off answer is remembered nowhere, so nothing can name them.
+    /// A sensitive breach is said as such, never folded into a count of names left out.
+    public func countedNotes(newMark: String?, inVault: Bool) -> [String] {
         var notes: [String] = []
         if sensitive > 0 {
-            notes.append(newSensitive > 0
-                ? msg(one: "{1} sensitive breach (not named, {2} new)", many: "{1} sensitive breaches (not named, {2} new)",
-                      count: sensitive, sensitive, newSensitive)
-                : msg(one: "{1} sensitive breach (not named)", many: "{1} sensitive breaches (not named)", count: sensitive, sensitive))
+            let fresh = newMark != nil ? newSensitive : 0
+            if !inVault {
+                notes.append(fresh > 0
+                    ? msg(one: "{1} sensitive breach ({2} {3}), not named", many: "{1} sensitive breaches ({2} {3}), not named",
+                          count: sensitive, sensitive, fresh, newMark ?? "")
+                    : msg(one: "{1} sensitive breach, not named", many: "{1} sensitive breaches, not named", count: sensitive, sensitive))
+            } else if let newMark {
+                // A run's one line: short, and whole however many names are folded.
+                notes.append(fresh > 0
+                    ? msg(one: "{1} sensitive breach ({2} {3}; 'reveal' names it)", many: "{1} sensitive breaches ({2} {3}; 'reveal' names them)",
+                          count: sensitive, sensitive, fresh, newMark)
+                    : msg(one: "{1} sensitive breach ('reveal' names it)", many: "{1} sensitive breaches ('reveal' names them)",
+                          count: sensitive, sensitive))
+            } else {
+                notes.append(msg(one: "{1} sensitive breach, named only in 'pwnvault reveal'",
+                                 many: "{1} sensitive breaches, named only in 'pwnvault reveal'", count: sensitive, sensitive))
+            }
         }
         if unnamed > 0 {
             notes.append(msg(one: "{1} breach not named (no catalog entry to tell whether it is sensitive)",

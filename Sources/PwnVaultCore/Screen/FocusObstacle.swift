@@ -7,6 +7,9 @@ public struct FocusObstacle: Equatable, Sendable {
     public let reason: String
     /// How to fix it, or where to go instead.
     public let fix: String
+    /// The tmux server this obstacle belongs to (`TMUX`'s socket and server pid): the warning is said
+    /// once per server (`FocusWarningMemory`). Nil for an obstacle said every time.
+    public var tmuxServer: String? = nil
 
     /// Asks what sits between the terminal and us: tmux (`TMUX` set) is asked for its `focus-events`
     /// option (off by default); GNU screen (`STY` set) never passes focus changes on. Nil when nothing
@@ -18,8 +21,11 @@ public struct FocusObstacle: Equatable, Sendable {
            let answer = runCommand(["tmux", "show-options", "-gv", "focus-events"], environment)?
                .trimmingWhitespaceAndNewlines(),
            answer == "off" {
+            // TMUX is "socket,server pid,session": the first two name the server, whatever the session.
+            let server = value("TMUX")!.split(separator: ",", omittingEmptySubsequences: false).prefix(2).joined(separator: ",")
             return FocusObstacle(reason: msg("tmux does not pass focus changes on (focus-events is off)"),
-                                 fix: msg("add 'set -g focus-events on' to ~/.tmux.conf"))
+                                 fix: msg("add 'set -g focus-events on' to ~/.tmux.conf, then run: tmux source-file ~/.tmux.conf"),
+                                 tmuxServer: server)
         }
         if value("STY") != nil {
             return FocusObstacle(reason: msg("GNU screen does not pass focus changes on"),

@@ -78,7 +78,16 @@ public enum PassphraseError: UserFacingError, Equatable {
         case let .notARegularFile(path, what): return msg("the passphrase file {1} is {2}, not a regular file", path, what)
         case let .tooShort(minimum): return msg(one: "the passphrase is too short (at least {1} character)", many: "the passphrase is too short (at least {1} characters)", count: minimum, minimum)
         case let .tooWeak(bits, minimum):
-            return msg("the passphrase is too easy to guess: zxcvbn estimates {1} bits, at least {2} are needed", bits, minimum)
+            // In words a person uses: how many guesses it would take, and how many words would do.
+            let words = Self.wordsToAdd(bits: bits, minimum: minimum)
+            if bits < 4 {
+                return msg(one: "the passphrase is too easy to guess: it is among the first few an attacker tries; add {1} word picked at random",
+                           many: "the passphrase is too easy to guess: it is among the first few an attacker tries; add {1} words picked at random",
+                           count: words, words)
+            }
+            return msg(one: "the passphrase is too easy to guess: it could be guessed in about {1} tries; add {2} word picked at random",
+                       many: "the passphrase is too easy to guess: it could be guessed in about {1} tries; add {2} words picked at random",
+                       count: words, Self.guesses(bits: bits), words)
         case let .seenInBreaches(times):
             return msg(one: "the passphrase was seen {1} time in data breaches (Pwned Passwords): it is on attackers' lists", many: "the passphrase was seen {1} times in data breaches (Pwned Passwords): it is on attackers' lists", count: times, Self.grouped(times))
         }
@@ -114,6 +123,18 @@ public enum PassphraseError: UserFacingError, Equatable {
     }
 
     /// 9659365 → "9,659,365".
+    /// About 2^bits, rounded to two significant digits and grouped: 27 bits → `130,000,000`.
+    static func guesses(bits: Int) -> String {
+        let n = 1 << min(max(bits, 0), 62)
+        var scale = 1
+        while n / scale >= 100 { scale *= 10 }
+        return grouped((n + scale / 2) / scale * scale)
+    }
+
+    /// Words picked at random from a list of a few thousand add about 13 bits each (EFF's long list:
+    /// 12.9): how many reach `minimum`, at least one.
+    static func wordsToAdd(bits: Int, minimum: Int) -> Int { max(1, Int((Double(minimum - bits) / 12.9).rounded(.up))) }
+
     static func grouped(_ n: Int) -> String {
         var digits = Array(String(n))
         var i = digits.count - 3

@@ -90,7 +90,12 @@ enum AccountAdder {
     static func addedLine(_ account: Account, console c: Console) -> String {
         var line = msg("added #{1}", account.id)
         if c.showsAccounts { line += "  \(c.disclosure.account(account))" }
-        line += "  \(account.kind.rawValue)"
+        // The kind in the reader's words (邮箱, 用户名, 电话号码); English "email", "username", "phone".
+        switch account.kind {
+        case .email: line += "  " + msg("email")
+        case .username: line += "  " + msg("username")
+        case .phone: line += "  " + msg("phone")
+        }
         if let l = c.label(account) { line += "  \(l)" }
         return line
     }
