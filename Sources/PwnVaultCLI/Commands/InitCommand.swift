@@ -39,7 +39,7 @@ enum InitCommand: Command {
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
             context.console.note(msg("{1}; the vault opens with the passphrase only", problem.reason))
-            if let hint = problem.hint { context.console.note(msg("hint: {1}", hint)) }
+            if let hint = problem.hint { context.console.hint(hint) }
         }
         // What the next run will meet (KeePassXC asking to allow each run, a key that cannot be read back).
         for notice in session.notices { context.console.note(notice) }
