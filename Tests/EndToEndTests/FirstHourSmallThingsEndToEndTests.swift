@@ -77,4 +77,51 @@ final class FirstHourSmallThingsEndToEndTests: XCTestCase {
         XCTAssertEqual(script.status, 0, script.all)
         XCTAssertTrue(script.stdout.hasPrefix("#2: acknowledged"), script.all)
     }
+
+    /// bash lists ids by number (1 2 … 10 11, not 1 10 11 2), and `ack ID <Tab>` never offers a
+    /// breach already on the line.
+    func testBashCompletionOrdersIdsByNumberAndOffersABreachOnce() throws {
+        let server = try FakeHIBP(fixtures: """
+        {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere"], "ownerVerified": true}}}
+        """)
+        let s = try Sandbox()
+        s.use(server)
+        s.initVault()
+        XCTAssertEqual(s.run(["add", "kim@example.com"]).status, 0)
+        for n in 2...11 { XCTAssertEqual(s.run(["add", "user\(n)x"]).status, 0) }
+        XCTAssertEqual(s.run(["check", "#1"]).status, 1)
+        let script = s.run(["completions", "bash"]).stdout
+        func complete(_ words: [String]) -> [String] {
+            let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }.joined(separator: " ")
+            let r = Sandbox.exec("/bin/bash", ["--norc", "--noprofile", "-c",
+                                               script + "\nCOMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _pwnvault; printf '%s\\n' \"${COMPREPLY[@]}\""],
+                                 input: nil, environment: s.environment)
+            return r.stdout.split(separator: "\n").map(String.init)
+        }
+        XCTAssertEqual(Set(complete([Paths.binary, "ack", "1", ""])), ["Adobe", "Brightmere"])
+        XCTAssertEqual(complete([Paths.binary, "ack", "1", "Adobe", ""]), ["Brightmere"], "Adobe is on the line already")
+        XCTAssertEqual(complete([Paths.binary, "ack", "1", "'Brightmere'", ""]), ["Adobe"], "quoted, too")
+        XCTAssertEqual(complete([Paths.binary, "breach", "Adobe", "Ado"]), [], "breach takes one name")
+
+        // In an interactive bash, as a person presses Tab twice: the ids in pwnvault's order.
+        // The pane's shell gets PWNVAULT_* and TEST_* only: the keyring's bus is passed as TEST_DBUS.
+        let process = ProcessInfo.processInfo.environment
+        var environment = s.environment.filter { $0.key.hasPrefix("PWNVAULT_") }
+        environment["TEST_BIN"] = Paths.binary
+        environment["TEST_DIR"] = s.dir.path
+        environment["TEST_DBUS"] = s.environment["DBUS_SESSION_BUS_ADDRESS"] ?? process["DBUS_SESSION_BUS_ADDRESS"] ?? ""
+        environment["TEST_RUNTIME"] = s.environment["XDG_RUNTIME_DIR"] ?? process["XDG_RUNTIME_DIR"] ?? ""
+        environment["HOME"] = s.home.path
+        let tmux = try TmuxSession(columns: 100, rows: 20, environment: environment)
+        defer { tmux.close() }
+        tmux.run("export DBUS_SESSION_BUS_ADDRESS=\"$TEST_DBUS\" XDG_RUNTIME_DIR=\"$TEST_RUNTIME\"; mkdir -p \"$TEST_DIR/bin\"; "
+                 + "ln -sf \"$TEST_BIN\" \"$TEST_DIR/bin/pwnvault\"; export PATH=\"$TEST_DIR/bin:$PATH\"; "
+                 + "source <(pwnvault completions bash); clear")
+        tmux.type("pwnvault show ")
+        tmux.key("Tab")
+        tmux.key("Tab")
+        XCTAssertTrue(tmux.wait(for: "11"), tmux.screen)
+        let row = try XCTUnwrap(tmux.screen.split(separator: "\n").first { $0.contains("10") && $0.contains("2") }, tmux.screen)
+        XCTAssertEqual(row.split(separator: " ").map(String.init), (1...11).map { "\($0)" }, "by number: \(row)")
+    }
 }

@@ -348,7 +348,9 @@ enum CheckCommand: Command {
         }
         if let best { return best }
         let short = lead + (show.map { msg("; see {1}", $0) } ?? "")
-        return TerminalCells.truncate(short, to: width)
+        // Wrapped at spaces rather than cut: the command to see them stays whole on the next row.
+        let lines = TerminalCells.wrap(short, to: width, then: width - 4)
+        return ([lines[0]] + lines.dropFirst().map { TerminalCells.indented($0, by: 4, within: width) }).joined(separator: "\n")
     }
 
     /// `checked 3 of 5: 1 breached, 2 clean, 2 failed`; a run that stopped says why:

@@ -208,7 +208,7 @@ enum Completions {
         _pwnvault_ids() {
           local -a ids
           ids=(${(f)"$($_pwnvault_bin completions --list ids 2>/dev/null | sed -e 's/:/\\\\:/g' -e 's/\t/:/')"})
-          _describe -t ids 'account id' ids
+          _describe -V -t ids 'account id' ids   # -V: by number, as listed (1 2 10)
         }
         _pwnvault_breaches() {
           local -a names
@@ -414,7 +414,9 @@ enum Completions {
         switch source {
         case .nothing, .commandsAndTopics: return ""
         case let .words(words): return "\(start) -x -a \(fishQuoted(words.joined(separator: " ")))\n"
-        case .ids, .breaches: return "\(start) -x -a '(pwnvault completions --list \(source.listed ?? "") 2>/dev/null)'\n"
+        // -k: ids in pwnvault's order, by number (1 2 10), not sorted as text.
+        case .ids: return "\(start) -x -k -a '(pwnvault completions --list \(source.listed ?? "") 2>/dev/null)'\n"
+        case .breaches: return "\(start) -x -a '(pwnvault completions --list \(source.listed ?? "") 2>/dev/null)'\n"
         case .findings: return "\(start) -x -a '(__pwnvault_findings)'\n"
         case .files: return "\(start) -F\n"
         }

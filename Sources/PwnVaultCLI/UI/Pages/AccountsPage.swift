@@ -16,9 +16,9 @@ struct AccountsPage: Equatable {
     static var columns: [ColumnLayout.Column] { [
         ColumnLayout.Column(title: msg("ID"), priority: 0, minimum: 3),
         ColumnLayout.Column(title: msg("ACCOUNT"), priority: 2, minimum: 12),
-        ColumnLayout.Column(title: msg("LABEL"), priority: 3, minimum: 6),
+        ColumnLayout.Column(title: msg("LABEL"), priority: 4, minimum: 6),
         ColumnLayout.Column(title: msg("STATUS"), priority: 1, minimum: 10),
-        ColumnLayout.Column(title: msg("LAST CHECK"), priority: 4, minimum: 8),
+        ColumnLayout.Column(title: msg("LAST CHECK"), priority: 3, minimum: 8),
     ] }
     /// The status says what is new (`breached (3, 3 new)`): no column repeats it.
     static let lastCheck = 4
@@ -69,7 +69,7 @@ struct AccountsPage: Equatable {
     /// The header and the rows at `width`, `height` rows of accounts at most; `revealed` shows one
     /// account unmasked in its row.
     func view(width: Int, height: Int, colors: Bool, revealed: UIState.Revealed?) -> [UIRow] {
-        let columns = AccountsPage.columns
+        var columns = AccountsPage.columns
         // The last check takes its shorter forms (today 14:33, then 2 h ago) before the layout cuts
         // or leaves out anything: the longest form whose column then fits whole.
         let visible = shown.isEmpty ? [] : Array(shown[cursor.visibleTop(count: shown.count, height: height)..<min(shown.count, cursor.visibleTop(count: shown.count, height: height) + height)])
@@ -78,7 +78,15 @@ struct AccountsPage: Equatable {
             c == Self.lastCheck && form > 0 && !r.dates.isEmpty ? r.dates[min(form, r.dates.count) - 1] : r.cells[c]
         }
         while true {
+            // The shorter forms under list's shorter title (CHECKED), which they do not outgrow.
             let needs = columns.indices.map { c in visible.map { TerminalCells.width(cell(rows[$0], c)) }.max() ?? 0 }
+            if form > 0 {
+                // In its shortest form the date is whole or left out, never cut.
+                columns[Self.lastCheck] = ColumnLayout.Column(title: msg("CHECKED"), priority: 3, minimum: form == 2 ? max(7, needs[Self.lastCheck]) : 7)
+            }
+            // The status is what the reader came for: whole up to 32 cells before the others widen
+            // (a narrow window leaves out the label, then the date, before it cuts a status).
+            columns[3] = ColumnLayout.Column(title: msg("STATUS"), priority: 1, minimum: max(10, min(32, needs[3])))
             widths = ColumnLayout.widths(columns, needs: needs, width: width)
             let fits = columns.indices.allSatisfy { widths[$0] >= max(needs[$0], TerminalCells.width(columns[$0].title)) }
             if fits || form >= 2 { break }
