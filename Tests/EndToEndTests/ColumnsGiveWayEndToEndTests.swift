@@ -104,10 +104,13 @@ final class ColumnsGiveWayEndToEndTests: XCTestCase {
             XCTAssertTrue(check[0].contains("Northern Music Rewritten Cleaning") || check[0].contains("pwned in 4"), "\(width): \(check)")
             // Messages on stderr: wrapped at spaces under their prefix, commands whole (checked above).
             let notes = transcript("\"$TEST_BIN\" --no-share list --status never; \"$TEST_BIN\" --no-share ack 99;"
-                                   + " \"$TEST_BIN\" --no-share check --all; PWNVAULT_VAULT=$TEST_DIR/v\(width) \"$TEST_BIN\" init --kdf interactive",
+                                   + " \"$TEST_BIN\" --no-share check --all; PWNVAULT_VAULT=$TEST_DIR/v\(width) \"$TEST_BIN\" init --kdf interactive;"
+                                   + " \"$TEST_BIN\" --no-share schedule status",
                                    width: width)
             XCTAssertTrue(notes.contains { $0.contains("'pwnvault list --status unacknowledged'") }, "\(width): \(notes)")
             XCTAssertTrue(notes.contains { $0.contains("pwnvault import contacts.vcf") }, "\(width): \(notes)")
+            // schedule status: a path too long to follow its name has a row of its own, whole.
+            XCTAssertTrue(notes.contains { $0.contains("~/.config/systemd/user/pwnvault-watch.service") }, "\(width): \(notes)")
         }
     }
 
