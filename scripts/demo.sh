@@ -3,7 +3,7 @@
 # loopback, inside a private keyring session. Leaves nothing behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --demo   # the build's and the demo's packages only (the tests' stay with scripts/test.sh)
 swift build -c release 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
 scripts/build-locale.sh   # messages in the reader's language where a catalog exists (po/)
 bin="$(swift build -c release --show-bin-path)/pwnvault"
@@ -45,7 +45,7 @@ Tests/Support/keyring-session.sh -- bash -c '
   "$PWNVAULT_BIN" list | cat
   pv show "#2"
   pv breach Adobe
-  pv ack --all
+  pv ack --all --yes   # on a terminal, --all asks first
   pv watch;        echo "(exit status $?: nothing new, so nothing printed: what a daily timer wants)"
   pv status
 '

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Installs what pwnvault needs to build, test and demo on Debian/Ubuntu, once. Safe to run again.
+# Installs what pwnvault needs on Debian/Ubuntu, once. Safe to run again.
+#   scripts/setup.sh --demo    what building pwnvault and running scripts/demo.sh need, nothing more
+#   scripts/setup.sh           that and what the tests run (scripts/test.sh)
 set -euo pipefail
 
-packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libzxcvbn-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config gnome-keyring libsecret-tools
-          dbus libglib2.0-bin tmux screen python3 python3-gi systemd bsdextrautils strace   # screen: the altscreen tests; strace: a kill mid-save
+# The build, the message catalogs, the demo's private keyring session (gnome-keyring on dbus, gdbus,
+# secret-tool) and its fake HIBP server (python3).
+demo_packages=(libsodium-dev libsecret-1-dev libicu-dev libphonenumber-dev libzxcvbn-dev libcurl4 libpsl-dev publicsuffix libglib2.0-dev pkg-config
+               gnome-keyring libsecret-tools dbus libglib2.0-bin python3 gettext)
+test_packages=(tmux screen python3-gi systemd bsdextrautils strace   # screen: the altscreen tests; strace: a kill mid-save
           groff-base man-db zsh fish make   # the man page and completion tests, make install
-          gettext locales   # msgfmt compiles the message catalogs; localedef makes zh_CN.UTF-8 for the tests
+          locales   # localedef makes zh_CN.UTF-8 for the tests (msgfmt, in gettext, compiles the message catalogs)
           keepassxc libkf5wallet-bin libqca-qt5-2-plugins xvfb xdotool x11-utils
           dpkg-dev binutils mmdebstrap lintian diffoscope-minimal)   # make deb and scripts/test-deb.sh
 # dpkg-dev: dpkg-shlibdeps and dpkg-parsechangelog for the package's Depends and Version; binutils: strip,
 # and strings for the no-build-path check; mmdebstrap: the clean Debian 12 and 13 systems the package is
 # installed in; lintian: the package's checks; diffoscope-minimal: says why two builds differ, if they do.
+packages=("${demo_packages[@]}")
+[ "${1:-}" = "--demo" ] || packages+=("${test_packages[@]}")
 # keepassxc, libkf5wallet-bin (kwalletd5), libqca-qt5-2-plugins (without it every KWallet call fails with
 # "createDLGroup failed"): the other Secret Service providers the keyring tests run for real, each on a
 # private bus (Tests/Support/provider-session.py); xvfb gives them a display, xdotool answers KeePassXC's

@@ -31,11 +31,44 @@ final class TerminalCellsTests: XCTestCase {
                        "a word longer than the line is not cut")
     }
 
+    /// Issue 32: a command to copy never breaks across rows. Quoted (`'pwnvault config api-key'`,
+    /// `'set -g focus-events on'`) or not (`pwnvault ack '#9'`, `pwnvault import contacts.vcf`), it moves
+    /// to the next line whole; the prose around it still breaks at spaces.
+    func testCommandsToCopyMoveWholeToTheNextLine() {
+        let cases: [(String, String)] = [
+            ("checks need an HIBP key: run 'pwnvault config api-key' and paste it", "'pwnvault config api-key'"),
+            ("add 'set -g focus-events on' to ~/.tmux.conf", "'set -g focus-events on'"),
+            ("4 findings not acknowledged (4 breaches); when dealt with: pwnvault ack '#9'", "pwnvault ack '#9'"),
+            ("next: pwnvault add you@example.com --label Me   (or: pwnvault import contacts.vcf)", "pwnvault import contacts.vcf)"),
+            ("next: pwnvault add you@example.com --label Me   (or: pwnvault import contacts.vcf)", "pwnvault add you@example.com --label Me"),
+            ("store it without trying it: pwnvault config api-key --no-verify", "pwnvault config api-key --no-verify"),
+            ("run it with your terminal's type, e.g. TERM=xterm-256color pwnvault ui", "TERM=xterm-256color pwnvault ui"),
+            ("see them with 'pwnvault list --status unacknowledged'", "'pwnvault list --status unacknowledged'"),
+        ]
+        for (text, command) in cases {
+            for width in 20...80 {
+                let lines = TerminalCells.wrap(text, to: width)
+                XCTAssertTrue(lines.contains { $0.contains(command) }, "\(width): \(command) split in \(lines)")
+                XCTAssertEqual(lines.joined(separator: " ").split(separator: " "), text.split(separator: " "), "nothing lost: \(lines)")
+                for line in lines where !line.contains("pwnvault") && !line.contains("'set") {
+                    XCTAssertLessThanOrEqual(TerminalCells.width(line), width, "\(lines)")
+                }
+            }
+        }
+        // Prose that only mentions pwnvault, and an apostrophe, join nothing.
+        XCTAssertEqual(TerminalCells.wrap("pwnvault keeps the keyring's key in it", to: 14), ["pwnvault keeps", "the keyring's", "key in it"])
+        // A hanging indent gives way for a command wider than what is left beside it.
+        let hung = TerminalCells.hanging("pwnvault: hint: ", "redirect it: pwnvault reveal --json --unredacted > accounts.json", width: 60)
+        XCTAssertEqual(hung, ["pwnvault: hint: redirect it:",
+                              "         pwnvault reveal --json --unredacted > accounts.json"], "51 cells: indented by 9")
+    }
+
     func testChineseBreaksBetweenIdeographsButNotBeforeClosingOrAfterOpeningMarks() {
         let text = "您的账户出现在三次数据泄露中，其中一次是新的（尚未确认）。请运行 'pwnvault show #1' 查看。"
         for width in [10, 13, 20, 31, 60] {
             let lines = TerminalCells.wrap(text, to: width)
-            XCTAssertTrue(lines.allSatisfy { TerminalCells.width($0) <= width }, "\(width): \(lines)")
+            // The command to copy is never broken: wider than the line, it takes a line of its own.
+            XCTAssertTrue(lines.allSatisfy { TerminalCells.width($0) <= width || $0 == "'pwnvault show #1'" }, "\(width): \(lines)")
             XCTAssertEqual(lines.joined().filter { $0 != " " }, text.filter { $0 != " " }, "nothing lost")
             XCTAssertFalse(lines.contains { $0.hasPrefix(" ") || $0.hasSuffix(" ") }, "\(lines)")
             for line in lines.dropFirst() {
@@ -46,8 +79,9 @@ final class TerminalCellsTests: XCTestCase {
             }
         }
         XCTAssertEqual(TerminalCells.wrap("数据泄露，账户", to: 6), ["数据泄", "露，账", "户"], "， stays with what it ends")
-        XCTAssertEqual(TerminalCells.wrap("运行 'pwnvault check' 查看", to: 8), ["运行", "'pwnvault", "check'", "查看"],
-                       "Latin words still break only at spaces")
+        XCTAssertEqual(TerminalCells.wrap("运行 'pwnvault check' 查看", to: 8), ["运行", "'pwnvault check'", "查看"],
+                       "a command to copy is one word, even wider than the line")
+        XCTAssertEqual(TerminalCells.wrap("运行 pwnvault ack '#3' 查看 the rest", to: 8), ["运行", "pwnvault ack '#3'", "查看 the", "rest"])
         XCTAssertEqual(TerminalCells.wrap("状态：'已泄露'、'待确认'", to: 16), ["状态：'已泄露'、", "'待确认'"],
                        "an ASCII quote stays with the word it quotes")
         XCTAssertEqual(TerminalCells.wrap("集'已泄露'", to: 7), ["集'已泄", "露'"], "never a line of a quote alone")

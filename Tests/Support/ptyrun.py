@@ -13,6 +13,31 @@ note on stderr.
 import argparse, codecs, os, re, pty, select, signal, struct, sys, time, fcntl, termios
 
 
+def found(text, out, start):
+    """Where `text` ends in `out` after `start`, or None. A message wrapped to the terminal (a line
+    break and the hanging indent under it) matches the same text on one line."""
+    if text in out[start:]:
+        return out.index(text, start) + len(text)
+    # The output with each line break and the spaces after it read as one space, and where each
+    # of its bytes came from.
+    flat, origin, i = bytearray(), [], start
+    while i < len(out):
+        if out[i:i + 2] == b"\r\n" or out[i:i + 1] == b"\n":
+            j = i + (2 if out[i:i + 2] == b"\r\n" else 1)
+            while j < len(out) and out[j:j + 1] == b" ":
+                j += 1
+            if not flat.endswith(b" "):
+                flat += b" "
+                origin.append(j - 1)
+            i = j
+            continue
+        flat.append(out[i])
+        origin.append(i)
+        i += 1
+    idx = bytes(flat).find(bytes(text))
+    return None if idx < 0 else origin[idx + len(text) - 1] + 1
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--timeout", type=float, default=20.0)
@@ -50,9 +75,9 @@ def main():
     status = None
     timed_out = False
     while True:
-        if steps and steps[0][0] in out[mark:]:
-            idx = out.index(steps[0][0], mark)
-            mark = idx + len(steps[0][0])
+        end = found(steps[0][0], out, mark) if steps else None
+        if end is not None:
+            mark = end
             os.write(fd, steps[0][1])
             steps.pop(0)
             continue

@@ -4,22 +4,24 @@ import PwnVaultCore
 /// `pwnvault ack`: marks findings as dealt with, so they are no longer new and `check` exits 0.
 enum AckCommand: Command {
     static let all = OptionSpec("all", help: msg("acknowledge every finding of every account"))
+    static let yes = OptionSpec("yes", short: "y", help: msg("with --all: acknowledge without asking"))
 
     static let spec = CommandSpec(
         name: "ack",
         summary: msg("acknowledge an account's findings: dealt with, nothing left to acknowledge (check exits 0)"),
-        usage: ["ACCOUNT|#ID [BREACH...]", "--all"],
+        usage: ["ACCOUNT|#ID [BREACH...]", "--all [--yes]"],
         discussion: msg("""
         Acknowledges what an account was found in: every breach, paste and stealer-log website, or only
         the breaches named (by name or title, as 'pwnvault show' and 'pwnvault breach' print them,
         case-insensitive). Acknowledged findings lose their NEW mark and their advice, and no longer make
         'check' exit with status 1. A breach found later is new again. --all acknowledges everything in
-        the vault. Naming a sensitive breach, or one the breach catalog does not know, needs the
+        the vault; on a terminal it first says how much and asks (--yes skips the question; without a
+        terminal, as in a script, it does not ask). Naming a sensitive breach, or one the breach catalog does not know, needs the
         passphrase (typed, or --passphrase-file or --passphrase-fd; not the keyring or
         PWNVAULT_PASSPHRASE_FILE), as reveal does: without it the answer would tell whether the account
         is in that breach. Breach names typed are never repeated in the answer.
         """),
-        options: [all],
+        options: [all, yes],
         positionals: 0...Int.max,
         positionalHelp: [("ACCOUNT|#ID", msg("an account in the vault, or its id")),
                          ("BREACH", msg("a breach name or title; without any, all of the account's findings"))],
@@ -46,6 +48,20 @@ enum AckCommand: Command {
             session = try context.openVault(requirePassphrase: names.needPassphrase)
         } catch ProofOfKnowledgeError.noTerminal {
             throw ProofOfKnowledgeError.breachNeedsPassphrase
+        }
+        // The whole vault at once, typed at a terminal: said in numbers and asked, as 'remove' asks.
+        if all, !args.has(Self.yes), !context.json, context.console.terminal.stdinIsTerminal,
+           context.console.terminal.stderrIsTerminal {
+            let waiting = session.payload.accounts.map { $0.unacknowledgedFindings.count }
+            let findings = waiting.reduce(0, +), accounts = waiting.filter { $0 > 0 }.count
+            if findings > 0, let question = TerminalQuestion.onTerminal() {
+                let intro = msg(one: "{1} finding not acknowledged, in {2} of the vault's accounts",
+                                many: "{1} findings not acknowledged, in {2} of the vault's accounts", count: findings, findings, accounts)
+                guard question.confirm([intro], question: msg("Acknowledge them all? [y/N] ")) else {
+                    context.console.note(msg("nothing was acknowledged"))
+                    return .success
+                }
+            }
         }
         let now = context.now()
         let rows: [Row] = try session.update { payload in

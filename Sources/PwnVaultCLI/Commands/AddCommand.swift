@@ -82,7 +82,7 @@ enum AddCommand: Command {
             let duplicates = duplicates.map { Duplicate(id: $0.id, input: $0.position.text) }
             try c.json(Report(added: added.map { Added(id: $0.id, kind: $0.kind, label: c.label($0)) }, duplicates: duplicates))
         } else {
-            for account in added { c.out(AccountAdder.addedLine(account, console: c)) }
+            c.out(lines: AccountAdder.addedLines(added, console: c))
             if added.isEmpty { c.note(msg("nothing new to add")) }
         }
         return .success

@@ -390,12 +390,15 @@ enum CheckCommand: Command {
             let line = head + (Array(items.prefix(shown)) + [rest] + kept).joined(separator: separator)
             if TerminalCells.width(line) <= width { return line }
         }
-        // Not even one name fits: the counts, the sensitive ones said as such, and where to see them.
+        // Not even one name fits: the counts, the sensitive ones said as such, and where to see them,
+        // wrapped at spaces rather than cut: the command to see them stays whole on the next row.
         var counts: [String] = []
         if newTotal > 0 { counts.append(msg("{1} {2}", newTotal, newMark)) }
         if sensitive > 0 { counts.append(msg(one: "{1} sensitive", many: "{1} sensitive", count: sensitive, sensitive)) }
         let short = lead + (counts.isEmpty ? "" : msg(" ({1})", counts.joined(separator: separator))) + msg("; see {1}", show)
-        return TerminalCells.truncate(short, to: width)
+        let lines = TerminalCells.wrap(short, to: width, then: width - 4)
+        return ([lines[0]] + lines.dropFirst().map { TerminalCells.indented($0, by: 4, within: width) }).joined(separator: "
+")
     }
 
     /// `checked 3 of 5: 1 breached, 2 clean, 2 failed`; a run that stopped says why:

@@ -62,7 +62,8 @@ enum CompletionsCommand: Command {
                 throw UsageError.conflicting(command: spec.name, reason: msg("--list ids takes no account"))
             }
             guard let session = context.openVaultWithoutAsking() else { return }
-            for a in session.payload.accounts {
+            // By number (1 2 10, not 1 10 2): the shells are told to keep this order.
+            for a in session.payload.accounts.sorted(by: { $0.id < $1.id }) {
                 c.out("#\(a.id)" + (c.label(a).map { "\t" + $0.replacingLiterally("\t", with: " ") } ?? ""))
             }
         case "breaches":

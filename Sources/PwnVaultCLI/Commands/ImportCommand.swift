@@ -149,6 +149,12 @@ enum ImportCommand: Command {
         } else {
             c.note(summary(report, plan: plan, source: name, phones: context.arguments.has(Self.phones)))
         }
+        // A file of which no contact could be read (every one cut off or unreadable) is bad input,
+        // not an import of nothing: status 2 with the reason, as for a file that is no vCard.
+        if plan.contactCount == 0, !reading.skippedContacts.isEmpty || !reading.skippedLines.isEmpty {
+            throw InputError(msg("no contact in {1} could be read; nothing was added", name),
+                             hint: msg("the lines above say what is wrong in it; export the contacts again and import the new file"))
+        }
         return .success
     }
 
@@ -187,7 +193,7 @@ enum ImportCommand: Command {
         noteEach(duplicates.map { msg("line {1} is already in the vault as #{2}; not added again", $0.line, $0.id) }, c)
         RegionOption.noteAssumedRegion(context, added: addedAccounts)
         guard !context.json else { return }
-        for account in addedAccounts { c.out(AccountAdder.addedLine(account, console: c)) }
+        c.out(lines: AccountAdder.addedLines(addedAccounts, console: c))
     }
 
     /// One line for stderr: what was added and what was left out, in numbers.
@@ -197,8 +203,18 @@ enum ImportCommand: Command {
         let contactLines = Set(report.added.compactMap { contactOf[$0.line] })
         let contacts = msg(one: "{1} contact of {2} in {3}", many: "{1} contacts of {2} in {3}", count: contactLines.count,
                            contactLines.count, report.contacts, source)
-        var parts = [msg(one: "{1} address added from {2}", many: "{1} addresses added from {2}", count: report.added.count,
-                         report.added.count, contacts)]
+        // Phone numbers are counted as numbers, not addresses (`--phones`).
+        let numbers = report.added.filter { $0.kind == .phone }.count, others = report.added.count - numbers
+        var parts: [String]
+        if numbers == 0 {
+            parts = [msg(one: "{1} address added from {2}", many: "{1} addresses added from {2}", count: others, others, contacts)]
+        } else if others == 0 {
+            parts = [msg(one: "{1} phone number added from {2}", many: "{1} phone numbers added from {2}", count: numbers, numbers, contacts)]
+        } else {
+            parts = [msg("{1} and {2} added from {3}",
+                         msg(one: "{1} address", many: "{1} addresses", count: others, others),
+                         msg(one: "{1} phone number", many: "{1} phone numbers", count: numbers, numbers), contacts)]
+        }
         if report.duplicates.count > 0 { parts.append(msg("{1} already in the vault", report.duplicates.count)) }
         if report.repeated.count > 0 { parts.append(msg("{1} repeated in the file", report.repeated.count)) }
         if report.invalid.count > 0 {

@@ -39,7 +39,7 @@ enum InitCommand: Command {
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
             context.console.note(msg("{1}; the vault opens with the passphrase only", problem.reason))
-            if let hint = problem.hint { context.console.note(msg("hint: {1}", hint)) }
+            if let hint = problem.hint { context.console.hint(hint) }
         }
         // What the next run will meet (KeePassXC asking to allow each run, a key that cannot be read back).
         for notice in session.notices { context.console.note(notice) }
@@ -47,9 +47,11 @@ enum InitCommand: Command {
             // The keyring's note is worded here, in English whatever the language: scripts read it.
             try Messages.english { try context.console.json(StatusReport(session: session, keyringNote: problem?.reason)) }
         } else {
-            context.console.out(msg("created an empty vault at {1}", location.displayPath))
-            context.console.out(problem == nil ? msg("the vault key is in {1}; keep the passphrase safe, it is the way back in elsewhere", context.keyring.provider().name)
-                                                : msg("keep the passphrase safe: without a keyring it is the only way in"))
+            // Wrapped to the window at spaces like every message (one line each in a pipe).
+            let c = context.console
+            c.out(lines: c.wrapped(msg("created an empty vault at {1}", location.displayPath)))
+            c.out(lines: c.wrapped(problem == nil ? msg("the vault key is in {1}; keep the passphrase safe, it is the way back in elsewhere", context.keyring.provider().name)
+                                                  : msg("keep the passphrase safe: without a keyring it is the only way in")))
             // The next two steps of the first hour, on stderr like every hint: stdout stays the result.
             let vault = context.arguments.value(GlobalOptions.vault).map { " --vault " + ScheduledWatch.shellQuoted($0) } ?? ""
             context.console.note(msg("next: pwnvault{1} add you@example.com --label Me   (or: pwnvault{1} import contacts.vcf)", vault))

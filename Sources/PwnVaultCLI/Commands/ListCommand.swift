@@ -125,27 +125,39 @@ enum ListCommand: Command {
             return .success
         }
         let showAccount = c.showsAccounts
-        // At a narrow width the label and the status give way first (they end in …), then the masked
-        // account; the id, which every command takes, and the date are never cut.
+        // At a narrow width the date takes a shorter form first (today 14:33, then today or 12-03), then
+        // the label gives way, then the status wraps onto the row below (never cut: the word and the
+        // count are what the reader came for), and only then is the masked account cut. The id, which
+        // every command takes, is never cut.
+        let account = showAccount ? 1 : -1, label = showAccount ? 2 : 1, status = label + 1, checked = status + 1
         var table = Table(header: showAccount ? [msg("ID"), msg("ACCOUNT"), msg("LABEL"), msg("STATUS"), msg("CHECKED")]
                                        : [msg("ID"), msg("LABEL"), msg("STATUS"), msg("CHECKED")],
-                          keep: showAccount ? [0, 4] : [0, 3],
-                          giveWay: showAccount ? [(2, 10), (3, 12), (1, 12), (2, 3), (3, 3)] : [(1, 10), (2, 12), (1, 3), (2, 3)])
+                          keep: [0, checked],
+                          giveWay: [(label, 8), (status, 20), (label, 3), (status, 3)] + (showAccount ? [(account, 12)] : []),
+                          wraps: [status])
         table.rows.reserveCapacity(accounts.count)
+        let now = context.now(), fitted = c.width != nil
+        var dates: [[String]] = []
+        dates.reserveCapacity(accounts.count)
         // One array literal per row (one allocation, where appending to a reserved array made two);
         // the account is borrowed, not copied (a copy retains and releases every field).
         func row(_ a: Account) -> [String] {
             let id = Self.idText(a.id), label = c.label(a) ?? "-", status = StateText.of(a)
-            let checked = a.result.checkedAt.map(StateText.time) ?? "-"
-            return showAccount ? [id, c.disclosure.account(a), label, status, checked] : [id, label, status, checked]
+            // The shorter forms only for a terminal (a pipe gets every row whole, unfitted).
+            let forms = a.result.checkedAt.map { fitted ? StateText.timeForms($0, now: now) : [StateText.time($0)] } ?? ["-"]
+            if fitted { dates.append(Array(forms.dropFirst())) }
+            return showAccount ? [id, c.disclosure.account(a), label, status, forms[0]] : [id, label, status, forms[0]]
         }
         for i in accounts.indices { table.rows.append(row(accounts[i])) }
-        var lines = c.lines(of: table)
+        if fitted { table.forms = [checked: dates] }
+        let groups = c.lineGroups(of: table)
+        var lines = groups[0]
+        lines.reserveCapacity(accounts.count + 1)
         for i in accounts.indices {
             switch accounts[i].result.status {
-            case .breached: lines[i + 1] = c.styled(lines[i + 1], .red)
-            case .error: lines[i + 1] = c.styled(lines[i + 1], .yellow)
-            default: break
+            case .breached: lines += groups[i + 1].map { c.styled($0, .red) }
+            case .error: lines += groups[i + 1].map { c.styled($0, .yellow) }
+            default: lines += groups[i + 1]
             }
         }
         c.out(lines: lines)

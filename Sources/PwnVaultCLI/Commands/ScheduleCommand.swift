@@ -97,7 +97,7 @@ enum ScheduleCommand: Command {
                 return .partial
             }
             c.note(msg("nothing was installed: {1}", absence?.reason ?? msg("no systemd user manager runs")))
-            if let hint = absence?.hint { c.note(msg("hint: {1}", hint)) }
+            if let hint = absence?.hint { c.hint(hint) }
             c.note(msg("to run 'watch --notify' every {1} from cron instead, add this line with 'crontab -e':", spoken(interval)))
             c.out(crontab)
             return .partial
@@ -211,10 +211,11 @@ enum ScheduleCommand: Command {
         // Aligned in terminal cells: a translated name may be wider than its count of characters.
         let names = rows.map { msg("{1}:", $0.0) }
         let w = names.map { TerminalCells.width($0) }.max()!
-        for (name, (_, v)) in zip(names, rows) { context.console.out(TerminalCells.pad(name, to: w + 1) + v) }
+        // Each value wrapped under its own column (a long path on a row of its own rather than cut by the window).
+        for (name, (_, v)) in zip(names, rows) { context.console.out(lines: context.console.hanging(TerminalCells.pad(name, to: w + 1), v)) }
         if report.installation == .installed, let hint = report.managerHint {
             context.console.note(msg("the units run nothing until a systemd user manager runs them"))
-            context.console.note(msg("hint: {1}", hint))
+            context.console.hint(hint)
         }
         switch report.installation {
         case .notInstalled:

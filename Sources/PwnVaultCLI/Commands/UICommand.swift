@@ -52,7 +52,9 @@ enum UICommand: Command {
         // status line: written to stderr now it would stay on the normal screen after the ui.
         let notes = Collector.Box<[String]>(initial: [])
         let c = context.console
-        let noting = Console(terminal: c.terminal, policy: c.policy, colorsAllowed: false, writeOut: { _ in },
+        var unwrapped = c.terminal
+        unwrapped.stderrColumns = nil   // one line each on the status line, not wrapped for stderr's window
+        let noting = Console(terminal: unwrapped, policy: c.policy, colorsAllowed: false, writeOut: { _ in },
                              writeErr: { text in notes.update { $0.append(text.trimmingWhitespaceAndNewlines().replacingLiterally("pwnvault: ", with: "")) } })
         let quiet = Context(commandName: context.commandName, arguments: context.arguments, environment: context.environment,
                             settings: context.settings, console: noting, keyring: context.keyring, now: context.now,

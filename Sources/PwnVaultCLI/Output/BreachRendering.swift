@@ -92,15 +92,20 @@ struct BreachRendering {
 
     /// The catalog table (`breaches`): date, title with flags, domain, size, name; fitted to the width.
     func table(_ breaches: [Breach]) -> [String] {
-        // The name is what 'pwnvault breach NAME' and 'ack' take: the domain gives way first, then the
-        // title down to 8 cells, and only then the name.
+        // The name is what 'pwnvault breach NAME' and 'ack' take: the date shortens first (2019-07,
+        // then 2019), the domain gives way, then the title down to 12 cells; a name still too wide
+        // for its column moves whole onto the row below rather than being cut.
         var table = Table(header: [msg("DATE"), msg("TITLE"), msg("DOMAIN"), msg("ACCOUNTS"), msg("NAME")], keep: [0, 3],
-                          giveWay: [(2, 3), (1, 12), (1, 8), (4, 12), (1, 3)])
+                          giveWay: [(2, 3), (1, 12), (4, 16), (1, 8), (4, 3)], spills: 4)
+        var dates: [[String]] = []
         for b in breaches {
-            table.rows.append([b.breachDate.map { "\($0)" } ?? "-", title(b),
+            let date = b.breachDate.map { "\($0)" } ?? "-"
+            dates.append(date.count == 10 ? [String(date.prefix(7)), String(date.prefix(4))] : [])
+            table.rows.append([date, title(b),
                                b.domain.isEmpty ? "-" : Sanitizer.singleLine(b.domain),
                                thousands(b.pwnCount), Sanitizer.singleLine(b.name)])
         }
+        table.forms = [0: dates]
         // Where even that cuts a name, the domain column is left out altogether (`breach NAME` shows it).
         if !table.keepsWhole(4, at: console.width) { table = table.removing(column: 2) }
         return console.lines(of: table)

@@ -90,11 +90,19 @@ enum Completions {
         _pwnvault_ids() {
             local typed=${cur//\\/} hash= id
             if [[ $typed == \#* ]]; then hash='\#'; typed=${typed#\#}; fi
+            compopt -o nosort 2>/dev/null   # by number, as pwnvault lists them (1 2 10, not 1 10 2)
             COMPREPLY=()
             while IFS=$'\t' read -r id _; do
                 id=${id#\#}
                 [[ $id == "$typed"* ]] && COMPREPLY+=("$hash$id")
             done < <("${COMP_WORDS[0]}" completions --list ids 2>/dev/null)
+        }
+        # COMPREPLY without the words already on the line ($seen): a breach is named once.
+        _pwnvault_unseen() {
+            local -a kept=()
+            local c
+            for c in "${COMPREPLY[@]}"; do [[ $seen == *" $c "* ]] || kept+=("$c"); done
+            COMPREPLY=("${kept[@]}")
         }
         _pwnvault_files() {
             compopt -o filenames 2>/dev/null
@@ -147,14 +155,14 @@ enum Completions {
             fi
             # Which argument is being completed: the words after the command that are neither options
             # nor their values; the first of them names the account (for ack's breaches).
-            local n=0 account= j=$((i + 1))
+            local n=0 account= seen=' ' j=$((i + 1))
             while [ "$j" -lt "$COMP_CWORD" ]; do
                 w=${COMP_WORDS[j]}
                 case $w in
                     --*=*) ;;
                     \##(valueOptions.map { "--" + $0.name }.joined(separator: "|"))) j=$((j + 1)) ;;
                     -?*) ;;
-                    *) [ "$n" -eq 0 ] && account=$w; n=$((n + 1)) ;;
+                    *) [ "$n" -eq 0 ] && account=$w; w=${w//\\/}; w=${w//\'/}; w=${w//\"/}; seen+="$w "; n=$((n + 1)) ;;
                 esac
                 j=$((j + 1))
             done
@@ -162,8 +170,8 @@ enum Completions {
             account=${account//\\/}; account=${account//\'/}; account=${account//\"/}
             case $first in
                 ids) _pwnvault_ids ;;
-                breaches) mapfile -t COMPREPLY < <(compgen -W "$("${COMP_WORDS[0]}" completions --list breaches 2>/dev/null)" -- "$cur") ;;
-                findings) mapfile -t COMPREPLY < <(compgen -W "$("${COMP_WORDS[0]}" completions --list breaches "$account" 2>/dev/null)" -- "$cur") ;;
+                breaches) mapfile -t COMPREPLY < <(compgen -W "$("${COMP_WORDS[0]}" completions --list breaches 2>/dev/null)" -- "$cur"); _pwnvault_unseen ;;
+                findings) mapfile -t COMPREPLY < <(compgen -W "$("${COMP_WORDS[0]}" completions --list breaches "$account" 2>/dev/null)" -- "$cur"); _pwnvault_unseen ;;
                 files) _pwnvault_files ;;
                 words) mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur") ;;
                 *) COMPREPLY=() ;;
@@ -200,7 +208,7 @@ enum Completions {
         _pwnvault_ids() {
           local -a ids
           ids=(${(f)"$($_pwnvault_bin completions --list ids 2>/dev/null | sed -e 's/:/\\\\:/g' -e 's/\t/:/')"})
-          _describe -t ids 'account id' ids
+          _describe -V -t ids 'account id' ids   # -V: by number, as listed (1 2 10)
         }
         _pwnvault_breaches() {
           local -a names
@@ -406,7 +414,9 @@ enum Completions {
         switch source {
         case .nothing, .commandsAndTopics: return ""
         case let .words(words): return "\(start) -x -a \(fishQuoted(words.joined(separator: " ")))\n"
-        case .ids, .breaches: return "\(start) -x -a '(pwnvault completions --list \(source.listed ?? "") 2>/dev/null)'\n"
+        // -k: ids in pwnvault's order, by number (1 2 10), not sorted as text.
+        case .ids: return "\(start) -x -k -a '(pwnvault completions --list \(source.listed ?? "") 2>/dev/null)'\n"
+        case .breaches: return "\(start) -x -a '(pwnvault completions --list \(source.listed ?? "") 2>/dev/null)'\n"
         case .findings: return "\(start) -x -a '(__pwnvault_findings)'\n"
         case .files: return "\(start) -F\n"
         }

@@ -57,10 +57,31 @@ final class Console: Sendable {
         return true
     }
 
-    /// A message on stderr, prefixed `pwnvault: `.
-    func note(_ line: String) { writeErr("pwnvault: \(line)\n") }
-    func warning(_ line: String) { writeErr(msg("pwnvault: warning: {1}", line) + "\n") }
+    /// A message on stderr, prefixed `pwnvault: `. Notes, warnings, hints and errors all go through
+    /// `message`: wrapped to the window at word boundaries under a hanging indent, commands whole.
+    func note(_ line: String) { message("pwnvault: ", line) }
+    func warning(_ line: String) { message(msg("pwnvault: warning: "), line) }
+    /// `pwnvault: hint: …`, worded as an error's hint.
+    func hint(_ line: String) { message(msg("pwnvault: hint: "), line) }
     func error(_ error: UserFacingError) { writeErr(Self.errorLines(hintThatApplies(error), width: terminal.stderrColumns)) }
+
+    /// The one writer of messages on stderr: `prefix` then `text`, wrapped to stderr's window under a
+    /// hanging indent (one line when stderr is no terminal, for grep).
+    func message(_ prefix: String, _ text: String) {
+        writeErr(Self.messageLines(prefix, text, width: terminal.stderrColumns))
+    }
+
+    /// The lines `message` writes, each ending in a new line. A text of several lines (a crontab line
+    /// below its sentence) keeps its lines, each wrapped under the same indent.
+    static func messageLines(_ prefix: String, _ text: String, width: Int?) -> String {
+        let parts = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = TerminalCells.hanging(prefix, String(parts[0]), width: width)
+        let pad = String(repeating: " ", count: TerminalCells.width(prefix))
+        for part in parts.dropFirst() {
+            lines += width == nil ? [pad + part] : TerminalCells.hanging(pad, String(part), width: width)
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
 
     /// Whether this run's HIBP key comes from `HIBP_API_KEY` (set by `CLI`): then a refused key is
     /// fixed in the variable, not by storing the key again (the variable wins over the stored key).
@@ -77,9 +98,8 @@ final class Console: Sendable {
     /// On a terminal (`width`), each is wrapped at word boundaries under where its text starts; in a
     /// log or a pipe each stays one line, for grep.
     static func errorLines(_ error: UserFacingError, width: Int? = nil) -> String {
-        let lines = TerminalCells.hanging(msg("pwnvault: error: "), error.message, width: width)
-            + (error.hint.map { TerminalCells.hanging(msg("pwnvault: hint: "), $0, width: width) } ?? [])
-        return lines.map { $0 + "\n" }.joined()
+        messageLines(msg("pwnvault: error: "), error.message, width: width)
+            + (error.hint.map { messageLines(msg("pwnvault: hint: "), $0, width: width) } ?? "")
     }
 
     /// An error reported on stderr where no console exists (before the command line is read as
@@ -95,6 +115,8 @@ final class Console: Sendable {
 
     /// A table's lines fitted to the width, the header in bold.
     func lines(of table: Table) -> [String] { table.render(width: width, style: { self.styled($0, .bold) }) }
+    /// The same, grouped by row (the header first): a row whose cell wraps or spills has several lines.
+    func lineGroups(of table: Table) -> [[String]] { table.renderRows(width: width, style: { self.styled($0, .bold) }) }
 
     /// `first` then `text` wrapped to the width with a hanging indent under where `text` starts.
     func hanging(_ first: String, _ text: String) -> [String] { TerminalCells.hanging(first, text, width: width) }

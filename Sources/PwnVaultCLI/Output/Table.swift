@@ -1,8 +1,11 @@
 import PwnVaultCore
 
 /// A plain text table: columns padded to the widest cell (in terminal cells, so CJK and emoji align),
-/// two spaces apart, the last column unpadded. Given a width, the widest columns shrink until the
-/// table fits, and cells cut short end in `…`; columns in `keep` (dates, counts) are never cut.
+/// two spaces apart, the last column unpadded. Given a width, columns give way by what the reader
+/// needs: first a column with shorter `forms` (dates) takes them, then the `giveWay` steps, then the
+/// widest columns shrink until the table fits. Cells cut short end in `…`, except in `wraps` columns
+/// (continued on the rows below) and the `spills` column (moved whole onto a row of its own); columns
+/// in `keep` (ids, counts) are never cut.
 struct Table {
     var header: [String]
     var rows: [[String]] = []
@@ -13,13 +16,58 @@ struct Table {
     /// narrows its column as far as needed, down to `downTo` cells (labels and statuses before the
     /// names commands take).
     var giveWay: [(column: Int, downTo: Int)] = []
+    /// Shorter forms of a column's cells (a date: `today 14:33`, then `today`), one list a row, longest
+    /// first. Where the table is too wide, the whole column takes its next form before anything else
+    /// gives way (`dates shorten before anything is cut`); a row without forms keeps its cell.
+    var forms: [Int: [[String]]] = [:]
+    /// Columns whose cells wrap at spaces onto the rows below rather than end in `…` (a status): such
+    /// a column is never narrower than its longest word.
+    var wraps: Set<Int> = []
+    /// The last column, when a cell too wide for it moves whole onto a row of its own below (a breach
+    /// name, which commands take), as far left as it must to fit the width, rather than being cut.
+    var spills: Int?
 
     init(header: [String], rows: [[String]] = [], keep: Set<Int> = [], shrinkFirst: Set<Int> = [],
-         giveWay: [(column: Int, downTo: Int)] = []) {
+         giveWay: [(column: Int, downTo: Int)] = [], wraps: Set<Int> = [], spills: Int? = nil) {
         self.header = header; self.rows = rows; self.keep = keep; self.shrinkFirst = shrinkFirst; self.giveWay = giveWay
+        self.wraps = wraps; self.spills = spills
     }
 
     func render(width: Int? = nil, style: (String) -> String = { $0 }) -> [String] {
+        let groups = renderRows(width: width, style: style)
+        return groups.count == rows.count + 1 && !groups.contains(where: { $0.count != 1 }) ? groups.map { $0[0] } : groups.flatMap { $0 }
+    }
+
+    /// The table with the shortest forms it needs to fit `width`: the longest that fit, or the last.
+    func withForms(fitting width: Int?) -> Table {
+        guard let width, !forms.isEmpty else { return self }
+        var table = self
+        func total(_ t: Table) -> Int {
+            var widths = t.header.map { TerminalCells.width($0) }
+            for row in t.rows { for (i, cell) in row.prefix(widths.count).enumerated() { widths[i] = max(widths[i], TerminalCells.width(cell)) } }
+            return widths.reduce(0, +) + 2 * (widths.count - 1)
+        }
+        var level = 0
+        while total(table) > width {
+            level += 1
+            var changed = false
+            for (column, perRow) in forms.sorted(by: { $0.key < $1.key }) {
+                for r in table.rows.indices where r < perRow.count && column < table.rows[r].count {
+                    let f = perRow[r]
+                    guard !f.isEmpty else { continue }
+                    table.rows[r][column] = f[min(level, f.count) - 1]
+                    if level <= f.count { changed = true }
+                }
+            }
+            if !changed { break }
+        }
+        table.forms = [:]
+        return table
+    }
+
+    /// The lines of each row (the header first): one a row, more where a cell wraps or spills.
+    func renderRows(width: Int? = nil, style: (String) -> String = { $0 }) -> [[String]] {
+        if width != nil, !forms.isEmpty { return withForms(fitting: width).renderRows(width: width, style: style) }
         let columns = header.count
         // Each cell measured once, into one flat array of `columns` a row (0 for cells a short row
         // lacks): an array per row cost an allocation and a free per row.
@@ -50,16 +98,56 @@ struct Table {
             let text = String(decoding: bytes, as: UTF8.self)
             return bytes.last == 0x20 ? text.trailingSpacesTrimmed : text
         }
-        var lines = [style(line(header, cells[0..<columns], &bytes))]
+        var lines = [[style(line(header, cells[0..<columns], &bytes))]]
         lines.reserveCapacity(rows.count + 1)
+        let flowing = wraps.union(spills.map { [$0] } ?? [])
         for (r, row) in rows.enumerated() {
-            lines.append(line(row, cells[(r + 1) * columns..<(r + 2) * columns], &bytes))
+            let measured = cells[(r + 1) * columns..<(r + 2) * columns]
+            if !flowing.isEmpty, flowing.contains(where: { $0 < columns && measured[measured.startIndex + $0] > widths[$0] }) {
+                lines.append(flowed(row, measured, widths, total: width))
+            } else {
+                lines.append([line(row, measured, &bytes)])
+            }
         }
         return lines
     }
 
+    /// A row whose wrapping or spilling cell does not fit its column: the cells that wrap continue on
+    /// the rows below (the other columns blank there), and a spilling cell moves whole onto a row of its own.
+    private func flowed(_ row: [String], _ measured: ArraySlice<Int>, _ widths: [Int], total: Int?) -> [String] {
+        let columns = header.count
+        var parts: [[String]] = []
+        var spilled: String?
+        for i in 0..<columns {
+            let cell = i < row.count ? row[i] : ""
+            let w = measured[measured.startIndex + i]
+            if w <= widths[i] { parts.append([cell]); continue }
+            if i == spills { parts.append([""]); spilled = cell; continue }
+            if wraps.contains(i) { parts.append(TerminalCells.wrap(cell, to: widths[i])); continue }
+            parts.append([TerminalCells.truncate(cell, to: widths[i])])
+        }
+        let height = parts.map(\.count).max() ?? 1
+        var out: [String] = []
+        for k in 0..<height {
+            var text = ""
+            for i in 0..<columns {
+                if i > 0 { text += "  " }
+                let cell = k < parts[i].count ? parts[i][k] : ""
+                text += i < columns - 1 ? TerminalCells.pad(cell, to: widths[i]) : cell
+            }
+            out.append(text.trailingSpacesTrimmed)
+        }
+        if let spilled, let column = spills {
+            let start = widths.prefix(column).reduce(0, +) + 2 * column
+            let room = (total ?? Int.max) - TerminalCells.width(spilled)
+            out.append(String(repeating: " ", count: max(0, min(start, room))) + spilled)
+        }
+        return out
+    }
+
     /// Whether, fitted to `width`, column `column` keeps its widest cell (nothing in it ends in `…`).
     func keepsWhole(_ column: Int, at width: Int?) -> Bool {
+        if width != nil, !forms.isEmpty { return withForms(fitting: width).keepsWhole(column, at: width) }
         var cells: [Int] = []
         for row in CollectionOfOne(header) + rows {
             for i in 0..<header.count { cells.append(i < row.count ? TerminalCells.width(row[i]) : 0) }
@@ -75,6 +163,9 @@ struct Table {
                           keep: shifted(keep), shrinkFirst: shifted(shrinkFirst),
                           giveWay: giveWay.compactMap { $0.column == column ? nil : ($0.column > column ? $0.column - 1 : $0.column, $0.downTo) })
         table.rows = rows.map { row in row.enumerated().filter { $0.offset != column }.map(\.element) }
+        table.forms = Dictionary(uniqueKeysWithValues: forms.compactMap { $0.key == column ? nil : ($0.key > column ? $0.key - 1 : $0.key, $0.value) })
+        table.wraps = shifted(wraps)
+        table.spills = spills.flatMap { $0 == column ? nil : $0 > column ? $0 - 1 : $0 }
         return table
     }
 
@@ -86,7 +177,17 @@ struct Table {
         var widths = [Int](repeating: 0, count: columns)
         for (k, w) in cells.enumerated() { widths[k % columns] = max(widths[k % columns], w) }
         guard let width else { return widths }
-        let floors = (0..<columns).map { keep.contains($0) ? widths[$0] : min(widths[$0], max(3, TerminalCells.width(header[$0]))) }
+        let floors = (0..<columns).map { i -> Int in
+            if keep.contains(i) { return widths[i] }
+            let least = min(widths[i], max(3, TerminalCells.width(header[i])))
+            guard wraps.contains(i) else { return least }
+            // A wrapping column is never narrower than its longest word (nothing in it is cut).
+            var word = 0
+            for r in rows.indices where i < rows[r].count && cells[(r + 1) * columns + i] > least {
+                for w in rows[r][i].split(separator: " ") { word = max(word, TerminalCells.width(w)) }
+            }
+            return max(least, word)
+        }
         var total = widths.reduce(0, +) + 2 * (columns - 1)
         for step in giveWay where total > width && step.column < columns {
             let floor = max(step.downTo, floors[step.column])

@@ -15,4 +15,12 @@ public enum LocalTime {
         while year.utf8.count < 4 { year = "0" + year }
         return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
+
+    /// The local year, month, day, hour and minute of `date` (nil where the time zone cannot tell).
+    public static func fields(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int)? {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return nil }
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min))
+    }
 }

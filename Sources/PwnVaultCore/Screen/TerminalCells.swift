@@ -72,29 +72,131 @@ public enum TerminalCells {
 
     /// Word-wraps one paragraph into lines of at most `cells` cells (`rest` cells after the first),
     /// breaking at spaces and, in CJK text, between ideographs (`pieces`): a word longer than a line (a
-    /// link) gets a line of its own, uncut, so it can still be copied. `cells <= 0`: one line,
-    /// unwrapped. U+00A0 never breaks and becomes a plain space.
+    /// link) gets a line of its own, uncut, so it can still be copied. A command to copy is one word
+    /// (`commandUnits`): a quoted `'pwnvault ack 3'` or an unquoted `pwnvault ack '#3'` moves to the next
+    /// line whole rather than break. `cells <= 0`: one line, unwrapped. U+00A0 never breaks and becomes
+    /// a plain space.
     public static func wrap(_ text: String, to cells: Int, then rest: Int? = nil) -> [String] {
         guard cells > 0 else { return [text.replacingLiterally("\u{00A0}", with: " ")] }
         var lines: [String] = [], current = "", used = 0, limit = cells
-        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            var space = 1                       // before a word's first piece; its other pieces join without
-            for piece in pieces(word) {
-                let w = width(piece)
-                if current.isEmpty {
-                    current = String(piece); used = w
-                } else if used + space + w <= limit {
-                    current += (space == 1 ? " " : "") + piece; used += space + w
-                } else {
-                    lines.append(current)
-                    limit = max(1, rest ?? cells)
-                    current = String(piece); used = w
-                }
-                space = 0
+        for unit in commandUnits(text) {
+            let w = width(unit.text)
+            if current.isEmpty {
+                current = unit.text; used = w
+            } else if used + (unit.spaced ? 1 : 0) + w <= limit {
+                current += (unit.spaced ? " " : "") + unit.text; used += (unit.spaced ? 1 : 0) + w
+            } else {
+                lines.append(current)
+                limit = max(1, rest ?? cells)
+                current = unit.text; used = w
             }
         }
         lines.append(current)
         return lines.map { $0.replacingLiterally("\u{00A0}", with: " ") }
+    }
+
+    /// The pieces a line may break between (`pieces` of each space-separated word; `spaced`: a space
+    /// comes before it), with every command to copy joined into one piece by U+00A0: a span in ASCII
+    /// quotes (`'set -g focus-events on'`), and `pwnvault` followed by what a command line holds (a
+    /// command word, options, `'#3'`, names with `.`, `@` or `/`, `NAME`, `> FILE`) up to the first
+    /// word of prose.
+    public static func commandUnits(_ text: String) -> [(text: String, spaced: Bool)] {
+        var units: [(text: String, spaced: Bool)] = []
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            for (k, piece) in pieces(word).enumerated() { units.append((String(piece), k == 0)) }
+        }
+        var out: [(text: String, spaced: Bool)] = []
+        var i = 0
+        func joined(_ range: ClosedRange<Int>) -> (text: String, spaced: Bool) {
+            var text = units[range.lowerBound].text
+            for k in range.dropFirst() { text += (units[k].spaced ? "\u{00A0}" : "") + units[k].text }
+            return (text, units[range.lowerBound].spaced)
+        }
+        while i < units.count {
+            // A quoted span: from a piece with an odd number of quote marks to the next such piece.
+            if quoteMarks(units[i].text) % 2 == 1, opensASCII(units[i].text),
+               let close = units.indices.dropFirst(i + 1).prefix(16).first(where: { quoteMarks(units[$0].text) % 2 == 1 }) {
+                out.append(joined(i...close)); i = close + 1; continue
+            }
+            if endsInPwnvault(units[i].text) {
+                var start = i
+                // An assignment before it belongs to the command: `TERM=xterm-256color pwnvault ui`.
+                if units[i].text == "pwnvault", units[i].spaced, let last = out.last, last.text.contains("="),
+                   last.text.allSatisfy({ $0.isASCII && !$0.isWhitespace }), i > 0 {
+                    out.removeLast(); start = i - 1
+                }
+                let end = commandEnd(after: i, in: units)
+                out.append(joined(start...end)); i = end + 1; continue
+            }
+            out.append(units[i]); i += 1
+        }
+        return out
+    }
+
+    /// The words a command line of pwnvault is made of, besides options, quotes and names.
+    public static let commandWords: Set<String> = [
+        "ack", "add", "api-key", "bash", "breach", "breaches", "check", "completions", "config", "disable", "doctor",
+        "domain", "enable", "fish", "help", "import", "init", "list", "notify", "passwd", "password", "remove",
+        "reveal", "schedule", "show", "status", "ui", "watch", "zsh", "environment", "keyrings",
+    ]
+
+    private static func endsInPwnvault(_ s: String) -> Bool {
+        guard s.hasSuffix("pwnvault") else { return false }
+        let before = s.dropLast(8).last
+        return before == nil || !(before!.isASCII && (before!.isLetter || before!.isNumber))
+    }
+
+    /// The last unit of a command that starts at or before `i` (a pwnvault word or a closing quote).
+    private static func commandEnd(after i: Int, in units: [(text: String, spaced: Bool)]) -> Int {
+        var end = i
+        var k = i + 1
+        var openQuote = false
+        while k < units.count, units[k].spaced || openQuote {
+            let word = units[k].text
+            let marks = quoteMarks(word)
+            if openQuote { end = k; if marks % 2 == 1 { openQuote = false }; k += 1; continue }
+            var bare = Substring(word)
+            while let last = bare.last, ",;.:)），。；：".contains(last) { bare = bare.dropLast() }
+            // An option's value (`--label Me`) belongs to it, whatever it looks like.
+            let value = k > i + 1 && units[k - 1].text.hasPrefix("-") && !units[k - 1].text.contains("=")
+                && bare.first != "(" && bare.allSatisfy { $0.isASCII }
+            guard value || isCommandToken(bare, first: k == i + 1) else { break }
+            end = k
+            if marks % 2 == 1 { openQuote = true }
+            if bare.count < word.count { break }   // `…contacts.vcf)`: the command ends with the clause
+            k += 1
+        }
+        return openQuote ? i : end
+    }
+
+    private static func isCommandToken(_ w: Substring, first: Bool) -> Bool {
+        guard let c = w.first, w.allSatisfy({ $0.isASCII }) else { return false }
+        if "-'#><|\"".contains(c) { return true }
+        if commandWords.contains(String(w)) { return true }
+        if first { return false }
+        if w.contains(where: { "./@=#~".contains($0) }) { return true }
+        if w.count >= 2, w.allSatisfy({ $0.isUppercase || $0 == "_" }) { return true }
+        return w.allSatisfy { $0.isNumber }
+    }
+
+    /// Whether what a piece's first quote mark opens starts in ASCII (`'pwnvault`, `'#3`, not `'已泄露'`):
+    /// a command, not a quoted word of CJK text, which may still break between its characters.
+    private static func opensASCII(_ s: String) -> Bool {
+        guard let q = s.firstIndex(of: "'") else { return false }
+        let next = s.index(after: q)
+        return next < s.endIndex && s[next].isASCII
+    }
+
+    /// ASCII quote marks in a piece: `'`, not an apostrophe between two letters (`keyring's`).
+    private static func quoteMarks(_ s: String) -> Int {
+        let chars = Array(s)
+        var n = 0
+        for (k, c) in chars.enumerated() where c == "'" {
+            let letterBefore = k > 0 && chars[k - 1].isASCII && chars[k - 1].isLetter
+            let letterAfter = k + 1 < chars.count && chars[k + 1].isASCII && chars[k + 1].isLetter
+            if !(letterBefore && letterAfter) { n += 1 }
+        }
+        return n
     }
 
     /// A word cut where a line may break inside it. CJK text has no spaces, so a line may break between
@@ -147,11 +249,19 @@ public enum TerminalCells {
         let indent = width(first)
         if cells - indent >= max(12, cells / 3) {
             let wrapped = wrap(text, to: cells - indent)
-            let pad = String(repeating: " ", count: indent)
-            return [first + wrapped[0]] + wrapped.dropFirst().map { pad + $0 }
+            // A first word too wide to follow `first` (a long path, a command) starts on the next row.
+            if width(wrapped[0]) > cells - indent, !first.trailingSpacesTrimmed.isEmpty {
+                return [first.trailingSpacesTrimmed] + wrapped.map { indented($0, by: indent, within: cells) }
+            }
+            return [first + wrapped[0]] + wrapped.dropFirst().map { indented($0, by: indent, within: cells) }
         }
-        let pad = String(repeating: " ", count: fallbackIndent)
-        return [first.trailingSpacesTrimmed] + wrap(text, to: cells - fallbackIndent).map { pad + $0 }
+        return [first.trailingSpacesTrimmed] + wrap(text, to: cells - fallbackIndent).map { indented($0, by: fallbackIndent, within: cells) }
+    }
+
+    /// A continuation line indented by `indent`, or by less when it holds a command too long for the
+    /// indented width: the command then still fits the window on one row.
+    public static func indented(_ line: String, by indent: Int, within cells: Int) -> String {
+        String(repeating: " ", count: max(0, min(indent, cells - width(line)))) + line
     }
 
     /// Wide and fullwidth ranges (East Asian Width W and F) that `isEmojiPresentation` does not cover.

@@ -87,6 +87,16 @@ enum AccountAdder {
     }
 
     /// `added #3  a•••e@e•••.com  email  Label` (the account masked on a terminal, left out elsewhere).
+    /// `addedLine` for each account, in columns: `added #9 ` and `added #10` line up what follows.
+    static func addedLines(_ accounts: [Account], console c: Console) -> [String] {
+        guard accounts.count > 1 else { return accounts.map { addedLine($0, console: c) } }
+        var table = Table(header: c.showsAccounts ? ["", "", "", ""] : ["", "", ""])
+        table.rows = accounts.map { a in
+            [msg("added #{1}", a.id)] + (c.showsAccounts ? [c.disclosure.account(a)] : []) + [a.kind.rawValue, c.label(a) ?? ""]
+        }
+        return Array(table.render().dropFirst())
+    }
+
     static func addedLine(_ account: Account, console c: Console) -> String {
         var line = msg("added #{1}", account.id)
         if c.showsAccounts { line += "  \(c.disclosure.account(account))" }

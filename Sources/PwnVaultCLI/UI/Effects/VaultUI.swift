@@ -190,7 +190,9 @@ final class VaultUI: FullScreenApp {
             return .said(msg("not added: not an e-mail address, a phone number or a username pwnvault understands"))
         }
         let warnings = Collector.Box<[String]>(initial: [])
-        let quiet = Console(terminal: context.console.terminal, policy: context.console.policy, colorsAllowed: false,
+        var unwrapped = context.console.terminal
+        unwrapped.stderrColumns = nil   // each warning one line for the status line
+        let quiet = Console(terminal: unwrapped, policy: context.console.policy, colorsAllowed: false,
                             writeOut: { _ in }, writeErr: { text in warnings.update { $0.append(text.trimmingWhitespaceAndNewlines()) } })
         do {
             let outcomes = try AccountAdder.add([(parsed, nil)], to: session, now: context.now(), phones: context.phoneNumbering, console: quiet)

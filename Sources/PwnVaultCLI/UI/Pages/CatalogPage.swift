@@ -78,16 +78,31 @@ struct CatalogPage: Equatable {
 
     func view(width: Int, height: Int) -> [UIRow] {
         let columns = CatalogPage.columns
-        let widths = ColumnLayout.widths(columns, needs: columns.indices.map { c in
-            shown.map { TerminalCells.width(rows[$0].cells[c]) }.max() ?? 0
-        }, width: width)
+        // The date shortens first (2019-07, then 2019), then the title shares its cells with the
+        // domain down to 28: neither is cut to a stub while the other stays whole.
+        var form = 0, widths: [Int] = [], needs: [Int] = []
+        func cell(_ row: [String], _ c: Int) -> String {
+            c == 0 && row[0].count == 10 && form > 0 ? String(row[0].prefix(form == 1 ? 7 : 4)) : row[c]
+        }
+        while true {
+            needs = columns.indices.map { c in shown.map { TerminalCells.width(cell(rows[$0].cells, c)) }.max() ?? 0 }
+            widths = ColumnLayout.widths(columns, needs: needs, width: width)
+            let fits = columns.indices.allSatisfy { widths[$0] >= max(needs[$0], TerminalCells.width(columns[$0].title)) }
+            if fits || form >= 2 { break }
+            form += 1
+        }
+        if widths[2] > 0, widths[2] < needs[2], widths[1] > 28 {
+            let moved = min(widths[1] - 28, needs[2] - widths[2])
+            widths[1] -= moved; widths[2] += moved
+        }
         let header = ColumnLayout.row(columns.map(\.title), widths, right: [3])
         var out = [UIRow(TerminalCells.pad(header, to: width), .bold)]
         if rows.isEmpty { return out + [UIRow(msg("the breach catalog is not cached yet: press q, then 'pwnvault breaches'"))] }
         if shown.isEmpty { return out + [UIRow(msg("no breach matches the search"))] }
         let top = cursor.visibleTop(count: shown.count, height: height)
         for i in top..<min(shown.count, top + height) {
-            let text = TerminalCells.pad(ColumnLayout.row(rows[shown[i]].cells, widths, right: [3]), to: width)
+            let cells = rows[shown[i]].cells
+            let text = TerminalCells.pad(ColumnLayout.row(cells.indices.map { cell(cells, $0) }, widths, right: [3]), to: width)
             out.append(UIRow(text, i == cursor.selected ? .selected : .plain))
         }
         return out
