@@ -38,9 +38,10 @@ enum CheckCommand: Command {
         printed whole, wrapped: no 'show' can give the rest. An interrupted 'check --all --force' run again continues where it stopped.
         E-mail addresses are looked up by k-anonymity (--k-anonymity=auto, the default): only the
         first 6 hex characters of the SHA-1 of the address are sent, where the key's plan includes
-        that search; after HIBP's first refusal the run sends addresses whole (remembered for a day).
-        --k-anonymity=require ends the run with status 7 instead; "lookup" in the JSON summary says
-        which was used.
+        that search (as HIBP's subscription status says, or, where it does not say, as the first range
+        request shows); otherwise, or where the server has no range search, the run sends addresses
+        whole and says so once per key. --k-anonymity=require ends the run with status 7 instead;
+        "lookup" in the JSON summary says which was used.
         Exit status: 0 no checked account has a finding to acknowledge (with --all: no
         account in the vault has), 1 at least one has, 6 none could be checked, HIBP cannot be reached
         (or its network blocked the request) or asked for too long a wait, 7 the key was refused or is
