@@ -109,7 +109,8 @@ final class LabelScreenEndToEndTests: XCTestCase {
 /// styles, reversal, at/dot words of other languages) are refused by `add --label` and `import` (FN, N
 /// and ORG), and are never printed.
 final class LabelSpellingEndToEndTests: XCTestCase {
-    /// The issue's 33 forms, for `+44 7700 900123`, `zorglubvictim` and `alice.smith@victim-domain.example`.
+    /// The forms the issue lists (it counts 33; read item by item its list has 32), for `+44 7700 900123`,
+    /// `zorglubvictim` and `alice.smith@victim-domain.example`.
     static let forms = [
         "7700–900–123", "7700,900,123", "7700·900·123", "7700:900:123", "7700|900|123", "7700−900−123", "7700‐900‐123",
         "7700‑900‑123", "⁷⁷⁰⁰ ⁹⁰⁰¹²³", "₇₇₀₀ ₉₀₀₁₂₃", "⑦⑦⓪⓪ ⑨⓪⓪①②③", "➐➐⓿⓿ ➒⓿⓿➊➋➌",
@@ -140,10 +141,6 @@ final class LabelSpellingEndToEndTests: XCTestCase {
         for piece in [label, "zorglub", "victim", "alice", "900123", "7700", "900–123"] where withoutPaths.lowercased().contains(piece.lowercased()) {
             XCTFail("'\(piece)' printed in: \(text)", file: file, line: line)
         }
-    }
-
-    func testTheIssuesThirtyThreeFormsAreCounted() {
-        XCTAssertEqual(Self.forms.count, 33)
     }
 
     func testAddRefusesEveryForm() {
@@ -182,10 +179,16 @@ final class LabelSpellingEndToEndTests: XCTestCase {
                 let value = property == "N" ? ";\(Self.escaped(label));;;" : Self.escaped(label)
                 vcf += "BEGIN:VCARD\r\nVERSION:3.0\r\n\(property):\(value)\r\nEMAIL:zz\(property)\(i)@contacts.test\r\nEND:VCARD\r\n"
             }
-            let r = s.run(["import", s.writeFile("forms-\(property).vcf", vcf)])
+            let path = s.writeFile("forms-\(property).vcf", vcf)
+            let r = s.run(["import", path])
             XCTAssertEqual(r.status, 0, r.all)
-            XCTAssertEqual(r.stderr.components(separatedBy: "added without a label").count - 1, Self.forms.count, property + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("added without a label"), property + ": " + r.stderr)
             for label in Self.forms { assertNothingSpelled(r.all, label) }
+            // Every contact's name passed over (the notes on stderr stop at ten of a kind; --json lists all).
+            let again = s.run(["import", "--json", path])
+            let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+            XCTAssertEqual((report["labelsPassedOver"] as? [Any])?.count, Self.forms.count, property + ": " + again.stdout)
+            for label in Self.forms { assertNothingSpelled(again.all, label) }
         }
         let json = s.run(["list", "--json"])
         let rows = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
