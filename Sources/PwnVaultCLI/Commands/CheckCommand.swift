@@ -398,8 +398,7 @@ enum CheckCommand: Command {
         if sensitive > 0 { counts.append(msg(one: "{1} sensitive", many: "{1} sensitive", count: sensitive, sensitive)) }
         let short = lead + (counts.isEmpty ? "" : msg(" ({1})", counts.joined(separator: separator))) + msg("; see {1}", show)
         let lines = TerminalCells.wrap(short, to: width, then: width - 4)
-        return ([lines[0]] + lines.dropFirst().map { TerminalCells.indented($0, by: 4, within: width) }).joined(separator: "
-")
+        return ([lines[0]] + lines.dropFirst().map { TerminalCells.indented($0, by: 4, within: width) }).joined(separator: "\n")
     }
 
     /// `checked 3 of 5: 1 breached, 2 clean, 2 failed`; a run that stopped says why:
