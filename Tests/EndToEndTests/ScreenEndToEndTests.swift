@@ -279,9 +279,10 @@ final class ScreenEndToEndTests: XCTestCase {
         let r = s.runOnTerminal(["reveal"], steps: [("Passphrase for", Sandbox.passphrase + "\\n"), (secretAccount, "q")],
                                 passphraseFromFile: false)
         XCTAssertEqual(r.status, 0, r.stdout)
-        let warnings = r.stdout.components(separatedBy: "\n").filter { $0.contains("cannot hide when this window loses focus") }
-        XCTAssertEqual(warnings.count, 1, r.stdout)
-        XCTAssertTrue(warnings.first?.contains("closes after 10 s. Fix: ") ?? false, r.stdout)
+        // One message, wrapped at spaces under its hanging indent by the one message writer: read as words.
+        let words = Self.collapsed(r.stdout)
+        XCTAssertEqual(words.components(separatedBy: "cannot hide when this window loses focus").count - 1, 1, r.stdout)
+        XCTAssertTrue(words.contains("cannot hide when this window loses focus; it closes after 10 s. Fix: "), r.stdout)
         XCTAssertTrue(r.stdout.contains("closes in 10 s or on q or Esc"), r.stdout)
         XCTAssertFalse(r.stdout.contains("hidden without focus"), "no promise that cannot be kept: \(r.stdout)")
     }
@@ -290,7 +291,7 @@ final class ScreenEndToEndTests: XCTestCase {
         tmux.tmux("set", "-g", "focus-events", "off")
         tmux.run("\"$TEST_BIN\" reveal 2>&1")
         tmux.wait(for: "Passphrase for")
-        let before = tmux.screen.replacingOccurrences(of: "\n", with: "")   // the line wraps at 100 columns
+        let before = Self.collapsed(tmux.screen)   // the message wraps at 100 columns, under its indent
         XCTAssertTrue(before.contains("pwnvault: tmux does not pass focus changes on (focus-events is off)"), before)
         XCTAssertTrue(before.contains("add 'set -g focus-events on' to ~/.tmux.conf"), before)
         tmux.type(Sandbox.passphrase)
@@ -301,7 +302,7 @@ final class ScreenEndToEndTests: XCTestCase {
         XCTAssertFalse(screen.contains("focus"), "the header promises nothing about focus: \(screen)")
         tmux.type("q")
         tmux.waitForPrompt(2)
-        XCTAssertEqual(tmux.history.replacingOccurrences(of: "\n", with: "").components(separatedBy: "cannot hide when this window loses focus").count - 1, 1,
+        XCTAssertEqual(Self.collapsed(tmux.history).components(separatedBy: "cannot hide when this window loses focus").count - 1, 1,
                        "said in one line, once: \(tmux.history)")
     }
 
@@ -319,7 +320,7 @@ final class ScreenEndToEndTests: XCTestCase {
             XCTAssertTrue(screen.contains("closes in 10 s or on q or Esc"), screen)
             tmux.type("q")
             tmux.waitForPrompt(prompts)
-            return tmux.history.replacingOccurrences(of: "\n", with: "")
+            return Self.collapsed(tmux.history)
         }
         let warning = "tmux does not pass focus changes on (focus-events is off)"
         let once = reveal(in: tmux, prompts: 2)
@@ -387,4 +388,12 @@ final class ScreenEndToEndTests: XCTestCase {
         usleep(100_000)   // and tmux has read the ESC[?1004h that follows
         tmux.type("\\e[I")
     }
+
+    /// `text` with every run of white space (line breaks and a wrapped message's indent) as one space.
+    /// (By scalars: a pseudo-terminal's "\r\n" is one Character, equal neither to "\r" nor to "\n".)
+    static func collapsed(_ text: String) -> String {
+        text.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" }).map { String(String.UnicodeScalarView($0)) }
+            .joined(separator: " ")
+    }
+
 }

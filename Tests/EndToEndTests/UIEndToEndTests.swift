@@ -77,7 +77,7 @@ final class UIEndToEndTests: XCTestCase {
         XCTAssertEqual(tmux.display("#{alternate_on}"), "1", "drawn on the alternate screen")
         XCTAssertTrue(screen.contains("p•••r@e•••.com"), "masked as everywhere: \(screen)")
         XCTAssertTrue(screen.contains("Quokka"), screen)
-        XCTAssertTrue(screen.contains(" new)"), "the status says what is new (no NEW column): \(screen)")
+        XCTAssertTrue(screen.contains(" to acknowledge)"), "the status says what waits to be acknowledged (no NEW column): \(screen)")
         XCTAssertFalse(screen.contains("zanzibar"), screen)
         // Filter as you type: by label.
         tmux.type("/quo")
