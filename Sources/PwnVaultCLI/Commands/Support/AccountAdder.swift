@@ -88,10 +88,15 @@ enum AccountAdder {
 
     /// `added #3  a•••e@e•••.com  email  Label` (the account masked on a terminal, left out elsewhere).
     static func addedLine(_ account: Account, console c: Console) -> String {
+        addedLine(account, label: c.label(account), console: c)
+    }
+
+    /// The same with the account's label as `c.label(account)` gave it (`import` has it already).
+    static func addedLine(_ account: Account, label: String?, console c: Console) -> String {
         var line = msg("added #{1}", account.id)
         if c.showsAccounts { line += "  \(c.disclosure.account(account))" }
         line += "  \(account.kind.rawValue)"
-        if let l = c.label(account) { line += "  \(l)" }
+        if let l = label { line += "  \(l)" }
         return line
     }
 }
