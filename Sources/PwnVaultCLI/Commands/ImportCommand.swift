@@ -177,12 +177,14 @@ enum ImportCommand: Command {
                                             phones: phones, console: context.console)
         var added: [Added] = []
         var duplicates: [Duplicate] = []
-        var addedAccounts: [Account] = []
+        var addedAccounts: [(account: Account, label: String?)] = []
         for (outcome, candidate) in zip(outcomes, candidates) {
             switch outcome {
             case let .added(account):
-                addedAccounts.append(account)
-                added.append(Added(id: account.id, kind: account.kind, label: context.console.label(account), line: candidate.address.line))
+                // The gate reads each label once, for the report and the printed line.
+                let label = context.console.label(account)
+                addedAccounts.append((account, label))
+                added.append(Added(id: account.id, kind: account.kind, label: label, line: candidate.address.line))
             case let .alreadyIn(id):
                 duplicates.append(Duplicate(id: id, line: candidate.address.line))
             }
@@ -191,7 +193,7 @@ enum ImportCommand: Command {
         report.duplicates = duplicates
         let c = context.console
         noteEach(duplicates.map { msg("line {1} is already in the vault as #{2}; not added again", $0.line, $0.id) }, c)
-        RegionOption.noteAssumedRegion(context, added: addedAccounts)
+        RegionOption.noteAssumedRegion(context, added: addedAccounts.map(\.account))
         guard !context.json else { return }
         c.out(lines: AccountAdder.addedLines(addedAccounts, console: c))
     }

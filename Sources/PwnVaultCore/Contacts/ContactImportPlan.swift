@@ -107,6 +107,8 @@ public struct ContactImportPlan: Sendable {
     public private(set) var repeated: [Repeated] = []
     /// The lines of phone numbers added without the extension their `tel:` URI gave (`;ext=`).
     public private(set) var extensionsDropped: [Int] = []
+    /// Whether the labels were screened with ICU's spoof checker when the plan was made.
+    private let screenedWithChecker: Bool
 
     /// Every address to add, in file order.
     public var addresses: [Address] { contacts.flatMap(\.addresses) }
@@ -117,6 +119,7 @@ public struct ContactImportPlan: Sendable {
     public init(contacts vcards: [VCardContact], includePhones: Bool, phones: PhoneNumbering, maxLabelLength: Int,
                 checker: ICUSpoofChecker? = nil) throws {
         contactCount = vcards.count
+        screenedWithChecker = checker != nil
         var firstLine: [AccountKey: Int] = [:]
         for card in vcards {
             var sources = card.emails.map { ($0, AccountKind.email) }
@@ -194,11 +197,14 @@ public struct ContactImportPlan: Sendable {
     /// line of each such contact with its note.
     public mutating func screenLabels(against accounts: [Account], checker: ICUSpoofChecker? = nil) -> [(line: Int, note: LabelNote)] {
         var notes: [(line: Int, note: LabelNote)] = []
+        // An empty vault leaves only the rules on the label itself (an address, a phone number in any
+        // form), which every label passed when the plan was made, read as well or better then.
+        if accounts.isEmpty && (checker == nil || screenedWithChecker) { return notes }
         // The vault's accounts as a label could spell them, made once for every contact.
         let spelled = SpelledAccounts(accounts: accounts, adding: [], checker: checker)
         contacts = contacts.map { contact in
             guard let label = contact.label,
-                  let finding = LabelScreen.finding(in: label.text, accounts: accounts, adding: [], spelled: spelled, checker: checker) else {
+                  let finding = LabelScreen.finding(in: label.text, spelled: spelled, checker: checker) else {
                 return contact
             }
             let note = LabelNote(skipped: "name", reason: finding.reason, englishReason: Messages.english { finding.reason }, used: nil)

@@ -26,8 +26,15 @@ struct FoldedLabel {
 
     /// Compatibility folding and lower case, as described above.
     static func fold(_ text: String) -> String {
+        // ASCII (most labels, and the accounts they are compared with) has nothing to fold but case: no
+        // Unicode property needs looking up (the lookups were most of an import's time, issue 30).
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
+            // Every rule below is about characters beyond ASCII.
+            if s.value < 0x80 { out.append(s); continue }
             let p = s.properties
             if p.numericType == .decimal || p.numericType == .digit, let v = p.numericValue, v >= 0, v <= 9, v == v.rounded(.towardZero),
                s.value > 0x7F {

@@ -50,14 +50,12 @@ public enum LabelScreen {
     /// UTS #39 skeleton, so look-alike letters (Cyrillic `а` for `a`) spell nothing either.
     public static func finding(in label: String, accounts: [Account] = [], adding: [ParsedAccount] = [],
                                checker: ICUSpoofChecker? = nil) -> Finding? {
-        finding(in: label, accounts: accounts, adding: adding, spelled: SpelledAccounts(accounts: accounts, adding: adding, checker: checker),
-                checker: checker)
+        finding(in: label, spelled: SpelledAccounts(accounts: accounts, adding: adding, checker: checker), checker: checker)
     }
 
     /// `finding(in:accounts:adding:checker:)` with the accounts as a label could spell them made once
     /// (`ContactImportPlan.screenLabels` screens every contact's label against the same vault).
-    static func finding(in label: String, accounts: [Account], adding: [ParsedAccount], spelled: SpelledAccounts,
-                        checker: ICUSpoofChecker?) -> Finding? {
+    static func finding(in label: String, spelled: SpelledAccounts, checker: ICUSpoofChecker?) -> Finding? {
         let scalars = Array(label.unicodeScalars)
         if !emailRanges(scalars).isEmpty { return .emailAddress }
         if !phoneRanges(scalars).isEmpty { return .phoneNumber }
@@ -89,18 +87,13 @@ public enum LabelScreen {
                 skeletons.append(sk)
             }
         }
-        let runs = folded.forms.flatMap(digitRuns)
-        for a in accounts {
-            if let part = carried(a.normalized, kind: a.kind, forms: folded.forms, skeletons: skeletons, digitRuns: runs, checker: checker) {
-                return part ? .partOfVaultAccount(id: a.id) : .vaultAccount(id: a.id)
-            }
+        guard !spelled.carried.isEmpty,
+              let (owner, part) = spelled.carried.carried(forms: folded.forms, skeletons: skeletons, digitRuns: folded.forms.flatMap(digitRuns))
+        else { return nil }
+        switch owner {
+        case let .vault(id): return part ? .partOfVaultAccount(id: id) : .vaultAccount(id: id)
+        case .adding: return part ? .partOfAccountAdded : .accountAdded
         }
-        for p in adding {
-            if let part = carried(p.normalized, kind: p.kind, forms: folded.forms, skeletons: skeletons, digitRuns: runs, checker: checker) {
-                return part ? .partOfAccountAdded : .accountAdded
-            }
-        }
-        return nil
     }
 
     /// Whether `label` (which passed `finding`) is, word for word, the part before `@` of one of the
@@ -114,44 +107,6 @@ public enum LabelScreen {
         for a in accounts { if let l = local(a.normalized, a.kind), words.contains(l) { return .localPartOfVaultAccount(id: a.id) } }
         for p in adding { if let l = local(p.normalized, p.kind), words.contains(l) { return .localPartOfAccountAdded } }
         return nil
-    }
-
-    /// Nil when no form holds the account or a part of it; false when one holds it whole, true for a part.
-    private static func carried(_ normalized: String, kind: AccountKind, forms: [String], skeletons: [String], digitRuns: [String],
-                                checker: ICUSpoofChecker?) -> Bool? {
-        let account = FoldedLabel.fold(normalized)
-        func held(_ needle: String) -> Bool {
-            guard !needle.isEmpty else { return false }
-            // Byte search: `String.contains` compares characters, canonical equivalence included, which
-            // cost an import most of its time (issue 30); the forms are folded alike on both sides.
-            if forms.contains(where: { $0.utf8ContainsBytes(of: needle) }) { return true }
-            guard !skeletons.isEmpty, let sk = checker?.skeleton(needle)?.lowercased() else { return false }
-            return skeletons.contains(where: { $0.utf8ContainsBytes(of: sk) })
-        }
-        switch kind {
-        case .phone:
-            let digits = String(account.unicodeScalars.filter { $0.value >= 0x30 && $0.value <= 0x39 }.map(Character.init))
-            if digits.count >= 6 {
-                for run in digitRuns where run.count >= 6 {
-                    let r = Array(run)
-                    for i in 0...(r.count - 6) where digits.utf8ContainsBytes(of: String(r[i..<(i + 6)])) {
-                        return run.utf8ContainsBytes(of: digits) ? false : true
-                    }
-                }
-            }
-            return nil
-        case .username:
-            return account.count >= 3 && held(account) ? false : nil
-        case .email:
-            if account.count >= 3 && held(account) { return false }
-            guard let at = account.lastIndex(of: "@") else { return nil }
-            let local = String(account[..<at]), domain = String(account[account.index(after: at)...])
-            if !local.isEmpty && held(local + "@") { return true }
-            if domain.utf8.contains(0x2E) && domain.count >= 4 && held(domain) { return true }
-            if let dot = domain.lastIndex(of: "."), dot > domain.startIndex,
-               held(local + "@" + domain[..<dot]) { return true }
-            return nil
-        }
     }
 
     /// Whether an address found in an obfuscated form ends like one: its last label letters only, two

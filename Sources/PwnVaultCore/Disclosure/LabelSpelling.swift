@@ -222,6 +222,8 @@ struct SpelledAccounts {
     private var plain: [Int: [Needle]] = [:]
     private var skeletons: [Int: [Needle]] = [:]
     private let checker: ICUSpoofChecker?
+    /// The same accounts for `LabelScreen`'s rules on the label's folded forms.
+    let carried: CarriedAccounts
 
     static let prefix = 5
     static let phoneRun = 6
@@ -237,6 +239,7 @@ struct SpelledAccounts {
 
     init(accounts: [Account], adding: [ParsedAccount], checker: ICUSpoofChecker?) {
         self.checker = checker
+        carried = CarriedAccounts(accounts: accounts, adding: adding, checker: checker)
         for a in accounts { add(a.normalized, kind: a.kind, owner: .vault(id: a.id)) }
         for p in adding { add(p.normalized, kind: p.kind, owner: .adding) }
     }

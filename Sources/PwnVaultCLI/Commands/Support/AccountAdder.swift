@@ -89,24 +89,39 @@ enum AccountAdder {
     /// `added #3  a•••e@e•••.com  email  Label` (the account masked on a terminal, left out elsewhere).
     /// `addedLine` for each account, in columns: `added #9 ` and `added #10` line up what follows.
     static func addedLines(_ accounts: [Account], console c: Console) -> [String] {
-        guard accounts.count > 1 else { return accounts.map { addedLine($0, console: c) } }
+        addedLines(accounts.map { ($0, c.label($0)) }, console: c)
+    }
+
+    /// The same with each account's label as `c.label(account)` gave it (`import` has them already:
+    /// the gate reads each label once).
+    static func addedLines(_ accounts: [(account: Account, label: String?)], console c: Console) -> [String] {
+        guard accounts.count > 1 else { return accounts.map { addedLine($0.account, label: $0.label, console: c) } }
         var table = Table(header: c.showsAccounts ? ["", "", "", ""] : ["", "", ""])
-        table.rows = accounts.map { a in
-            [msg("added #{1}", a.id)] + (c.showsAccounts ? [c.disclosure.account(a)] : []) + [a.kind.rawValue, c.label(a) ?? ""]
+        table.rows = accounts.map { a, label in
+            [msg("added #{1}", a.id)] + (c.showsAccounts ? [c.disclosure.account(a)] : []) + [kindText(a.kind), label ?? ""]
         }
         return Array(table.render().dropFirst())
     }
 
+    /// The kind in the reader's words (邮箱, 用户名, 电话号码); English "email", "username", "phone".
+    static func kindText(_ kind: AccountKind) -> String {
+        switch kind {
+        case .email: return msg("email")
+        case .username: return msg("username")
+        case .phone: return msg("phone")
+        }
+    }
+
     static func addedLine(_ account: Account, console c: Console) -> String {
+        addedLine(account, label: c.label(account), console: c)
+    }
+
+    /// The same with the account's label as `c.label(account)` gave it (`import` has it already).
+    static func addedLine(_ account: Account, label: String?, console c: Console) -> String {
         var line = msg("added #{1}", account.id)
         if c.showsAccounts { line += "  \(c.disclosure.account(account))" }
-        // The kind in the reader's words (邮箱, 用户名, 电话号码); English "email", "username", "phone".
-        switch account.kind {
-        case .email: line += "  " + msg("email")
-        case .username: line += "  " + msg("username")
-        case .phone: line += "  " + msg("phone")
-        }
-        if let l = c.label(account) { line += "  \(l)" }
+        line += "  " + kindText(account.kind)
+        if let l = label { line += "  \(l)" }
         return line
     }
 }
