@@ -84,7 +84,7 @@ version=$(dpkg-parsechangelog -l packaging/deb/changelog -S Version)
 deb=$root/pwnvault_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || { echo "deb: error: make deb made no $deb" >&2; exit 1; }
 mkdir -p "$work/second" "$work/tmp2"
-bin=$root/.build/release/pwnvault   # what make deb packaged (SwiftPM's link to the release folder)
+bin=$root/.build/deb/release/pwnvault   # what make deb packaged (scripts/build-release-fixed.sh's scratch)
 (umask 077 && TMPDIR="$work/tmp2" PWNVAULT_BIN="$bin" scripts/build-deb.sh "$work/second" >/dev/null)
 sum1=$(sha256sum < "$deb" | cut -d' ' -f1)
 sum2=$(sha256sum < "$work/second/$(basename "$deb")" | cut -d' ' -f1)
