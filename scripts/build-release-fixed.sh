@@ -10,6 +10,8 @@
 # $PWNVAULT_FIXED_SRC (default /tmp/pwnvault-src); nothing outside the namespace sees the mount,
 # so two builds at once in two checkouts do not meet. Its scratch folder is .build/deb (seen as
 # FIXED/.build/deb), apart from `make build`'s .build/release, which is built from the real path.
+# SwiftPM's lock is a file in TMPDIR named after the scratch path, the same for every checkout, so
+# TMPDIR is .build/deb-tmp under the fixed path: each checkout its own (two builds at once do not wait).
 # Where unshare cannot work, the build runs in place and says that it is only reproducible from
 # this folder. Also linked with -z now (full RELRO: lintian's hardening-no-bindnow).
 set -euo pipefail
@@ -32,7 +34,8 @@ if "${ns[@]}" true 2>/dev/null; then
     mount --bind "$1" "$2"
     cd "$2"
     shift 2
-    "$SWIFT" build "$@" >&2' bash "$root" "$fixed" "${flags[@]}"
+    mkdir -p .build/deb-tmp
+    TMPDIR=$PWD/.build/deb-tmp "$SWIFT" build "$@" >&2' bash "$root" "$fixed" "${flags[@]}"
 else
   echo "build-release-fixed: warning: no private mount namespace (unshare); building in $root: the package is reproducible only from this folder" >&2
   build_in "$root"
