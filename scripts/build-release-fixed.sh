@@ -19,7 +19,10 @@ cd "$(dirname "$0")/.."
 root=$PWD
 fixed=${PWNVAULT_FIXED_SRC:-/tmp/pwnvault-src}
 swift=${SWIFT:-swift}
-flags=(-c release --disable-local-rpath --scratch-path .build/deb -Xlinker -z -Xlinker now)
+# -disable-incremental-llvm-codegen: the .swift_modhash section (a hash for skipping LLVM's codegen
+# of an unchanged module) still differed between two checkouts built at the fixed path, the rest not.
+flags=(-c release --disable-local-rpath --scratch-path .build/deb -Xlinker -z -Xlinker now
+       -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen)
 
 build_in() {  # $1: the folder that the sources are seen in
   (cd "$1" && "$swift" build "${flags[@]}" >&2)

@@ -15,7 +15,7 @@ mkdir -p "$work"
 a=$work/a
 b=$work/second-checkout-in-a-longer-folder
 for d in "$a" "$b"; do
-  [ -d "$d/.git" ] || git clone --quiet --no-checkout "$root" "$d"
+  if [ -d "$d/.git" ]; then git -C "$d" fetch --quiet origin; else git clone --quiet --no-checkout "$root" "$d"; fi
   git -C "$d" checkout --quiet --detach "$commit"
 done
 
