@@ -44,8 +44,10 @@ test:
 	scripts/test.sh
 
 # The Debian package, from the release build (SOURCE_DATE_EPOCH: the commit's time, unless set).
-deb: build
-	PWNVAULT_BIN="$(BIN)" scripts/build-deb.sh
+# The release build for it is made from a fixed path (scripts/build-release-fixed.sh, scratch .build/deb),
+# so checkouts of one commit in any two folders give the same bytes (scripts/reprotest-deb.sh checks it).
+deb:
+	bin=$$(scripts/build-release-fixed.sh) && PWNVAULT_BIN="$$bin" scripts/build-deb.sh
 
 demo:
 	scripts/demo.sh

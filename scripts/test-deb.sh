@@ -84,7 +84,7 @@ version=$(dpkg-parsechangelog -l packaging/deb/changelog -S Version)
 deb=$root/pwnvault_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || { echo "deb: error: make deb made no $deb" >&2; exit 1; }
 mkdir -p "$work/second" "$work/tmp2"
-bin=$root/.build/release/pwnvault   # what make deb packaged (SwiftPM's link to the release folder)
+bin=$root/.build/deb/release/pwnvault   # what make deb packaged (scripts/build-release-fixed.sh's scratch)
 (umask 077 && TMPDIR="$work/tmp2" PWNVAULT_BIN="$bin" scripts/build-deb.sh "$work/second" >/dev/null)
 sum1=$(sha256sum < "$deb" | cut -d' ' -f1)
 sum2=$(sha256sum < "$work/second/$(basename "$deb")" | cut -d' ' -f1)
@@ -107,7 +107,8 @@ mkdir "$work/unpacked"
 dpkg-deb --extract "$deb" "$work/unpacked"
 leaks=()
 # (The Swift runtime's archives bring swift.org's own build paths, /home/build-user/…: not this machine's.)
-for needle in "$root" "$(dirname "$root")" "${HOME:-/root}/"; do
+# Also the fixed path that make deb compiles from (scripts/build-release-fixed.sh).
+for needle in "$root" "$(dirname "$root")" "${HOME:-/root}/" "${PWNVAULT_FIXED_SRC:-/tmp/pwnvault-src}"; do
   [ "$needle" = "/" ] && continue
   hits=$(find "$work/unpacked" -type f -exec sh -c 'strings -a "$1" | grep -F -q -- "$2" && echo "$1"' _ {} "$needle" \;)
   [ -z "$hits" ] || leaks+=("$needle in: $hits")
