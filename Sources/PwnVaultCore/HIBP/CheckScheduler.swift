@@ -2,8 +2,9 @@
 ///
 /// - Request **starts** are paced by a `RateLimiter` (evenly, 1 % and 1 ms below the key's rate; 10
 ///   per minute when the rate is unknown), each one interval after the previous actual start: a late
-///   start never lets the next catch up; the transport keeps the same spacing on the wire
-///   (`wireSpacing`). As many requests are in flight as it takes to keep that pace
+///   start never lets the next catch up; the transport keeps the same spacing on the wire: `perform`
+///   is handed the spacing of its slot, to put on its request (`HIBPClient.spaced`,
+///   `HTTPRequest.wireSpacing`). As many requests are in flight as it takes to keep that pace
 ///   when the server is slow (1,000 per minute against a 200 ms server keeps about 4 in flight), up
 ///   to `maxInFlight` (16).
 /// - Every keyed request of a run takes its slot from one `RequestSchedule`, shared by every
@@ -34,56 +35,27 @@
 ///
 /// The clock and the jitter source are injected: tests run it on virtual time.
 public struct CheckScheduler: Sendable {
-    /// The spacing the scheduler keeps between starts, for the request being made in this task:
-    /// a transport that can measure when a request actually leaves (`CurlTransport`) keeps the same
-    /// spacing on the wire, so a start that reached the network late is not followed too closely.
-    @TaskLocal public static var wireSpacing: Duration?
-
-    /// Runs `request`, a keyed request made before a run (`subscription/status`), so that it counts
-    /// on the wire: the transport records when it actually left, and the run's first request keeps
-    /// its spacing from that moment, not only from when it was asked (a status request that left
-    /// late must not let the first check follow it too closely). It is not held itself.
-    public static func countedOnTheWire<T>(_ request: () async throws -> T) async rethrows -> T {
-        try await $wireSpacing.withValue(.nanoseconds(1)) { try await request() }
-    }
-
     /// The most requests in flight at once.
     public static let defaultMaxInFlight = 16
 
     /// The schedule every keyed request of the run takes its slot from (shared with other schedulers
     /// and commands of the same run when given).
     public let schedule: RequestSchedule
-    /// The schedule as it stands.
-    public var rateLimiter: RateLimiter { schedule.limiter }
     public let retryPolicy: RetryPolicy
     public let maxInFlight: Int
     private let clock: any SchedulerClock
     private let random: @Sendable () -> Double
     private let onLongWait: @Sendable (Duration) -> Void
 
-    /// - Parameters:
-    ///   - requestsPerMinute: the key's `Rpm` from `subscriptionStatus()`; nil when unknown (10 is assumed).
-    ///   - random: uniform in 0..<1, for the backoff jitter.
-    ///   - lastRequestAt: when (on `clock`) a request counted by the key's limit last started, if one did.
-    ///   - rateFromUser: the rate came from the user (`--rpm`), not from HIBP: 429s may cut it to 1/16
-    ///     instead of 1/2 (see `RateLimiter`).
-    ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
-    public init(requestsPerMinute: Int?, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
-                retryPolicy: RetryPolicy = .standard, clock: any SchedulerClock = SystemSchedulerClock(),
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                lastRequestAt: Duration? = nil, rateFromUser: Bool = false,
-                onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
-        let schedule = RequestSchedule(requestsPerMinute: requestsPerMinute, rateFromUser: rateFromUser, clock: clock)
-        // A keyed request (subscription/status) already spent a slot: the first check waits for it.
-        if let lastRequestAt { schedule.update { $0.recordStart(at: lastRequestAt) } }
-        self.init(schedule: schedule, maxInFlight: maxInFlight, retryPolicy: retryPolicy, random: random, onLongWait: onLongWait)
-    }
-
     /// A scheduler that takes its slots from `schedule` (and its clock): the one schedule of a run,
-    /// shared by every request the run makes.
+    /// shared by every request the run makes (`CheckSession.scheduler` builds it: the run's retry
+    /// policy, long waits told).
+    /// - Parameters:
+    ///   - random: uniform in 0..<1, for the backoff jitter.
+    ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
     public init(schedule: RequestSchedule, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
-                retryPolicy: RetryPolicy = .standard, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
+                retryPolicy: RetryPolicy, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                onLongWait: @escaping @Sendable (Duration) -> Void) {
         self.onLongWait = onLongWait
         self.schedule = schedule
         self.retryPolicy = retryPolicy
@@ -94,11 +66,12 @@ public struct CheckScheduler: Sendable {
 
     /// One request under the same policy as a run (429s waited for and announced, 5xx and timeouts
     /// retried with backoff): for the commands that make one keyed request (domain, config api-key).
-    /// Throws the request's final `HIBPError`, or the run-stopping one.
-    public func one<Value: Sendable>(_ perform: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let outcome = OneResult<Value>()
-        try await run([()], perform: { _ in try await perform() }, onResult: { outcome.set($0.result) })
-        guard let result = outcome.get() else { throw CancellationError() }
+    /// `perform` is handed its slot's wire spacing. Throws the request's final `HIBPError`, or the
+    /// run-stopping one.
+    public func one<Value: Sendable>(_ perform: @escaping @Sendable (_ wireSpacing: Duration) async throws -> Value) async throws -> Value {
+        let outcome = Locked<Result<Value, HIBPError>?>(nil)
+        try await run([()], spacedPerform: { _, spacing in try await perform(spacing) }, onResult: { r in outcome.withLock { $0 = r.result } })
+        guard let result = outcome.value else { throw CancellationError() }
         return try result.get()
     }
 
@@ -112,6 +85,17 @@ public struct CheckScheduler: Sendable {
     public func run<Item: Sendable, Value: Sendable>(
         _ items: [Item],
         perform: @escaping @Sendable (Item) async throws -> Value,
+        onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
+    ) async throws -> CheckRunSummary {
+        try await run(items, spacedPerform: { item, _ in try await perform(item) }, onResult: onResult)
+    }
+
+    /// As `run(_:perform:onResult:)`, `perform` handed the spacing of each request's slot, for the
+    /// transport to keep on the wire (`HIBPClient.spaced`).
+    @discardableResult
+    public func run<Item: Sendable, Value: Sendable>(
+        _ items: [Item],
+        spacedPerform perform: @escaping @Sendable (Item, _ wireSpacing: Duration) async throws -> Value,
         onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
     ) async throws -> CheckRunSummary {
         var state = RunState(total: items.count)
@@ -219,7 +203,7 @@ public struct CheckScheduler: Sendable {
     /// timer will wake the loop when the next one is due.
     private func startWhatIsDue<Item: Sendable, Value: Sendable>(
         _ state: inout RunState, items: [Item], group: inout TaskGroup<Event<Value>>,
-        perform: @escaping @Sendable (Item) async throws -> Value
+        perform: @escaping @Sendable (Item, Duration) async throws -> Value
     ) {
         while state.inFlight < maxInFlight {
             let now = clock.now()
@@ -263,7 +247,7 @@ public struct CheckScheduler: Sendable {
             let started = job
             group.addTask {
                 do {
-                    return .finished(started, .success(try await CheckScheduler.$wireSpacing.withValue(spacing) { try await perform(item) }))
+                    return .finished(started, .success(try await perform(item, spacing)))
                 } catch let error as HIBPError {
                     return .finished(started, .failure(error))
                 } catch {
@@ -357,13 +341,4 @@ public struct CheckScheduler: Sendable {
         if case .rateLimited = error { return true }
         return false
     }
-}
-
-/// The result `CheckScheduler.one` waits for. Unchecked: written by `onResult` before `run` returns,
-/// read after, and guarded by the lock besides.
-private final class OneResult<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    private var result: Result<Value, HIBPError>?
-    func set(_ value: Result<Value, HIBPError>) { lock.withLock { result = value } }
-    func get() -> Result<Value, HIBPError>? { lock.withLock { result } }
 }

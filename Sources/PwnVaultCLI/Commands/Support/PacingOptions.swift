@@ -16,9 +16,11 @@ struct PacingOptions {
 
     /// `wholeAddressOptions`: the command's options that send an address whole (`--pastes`,
     /// `--stealer-logs`), which `--k-anonymity=require` refuses.
-    init(_ context: Context, command: String, wholeAddressOptions: [OptionSpec]) throws {
+    /// `rpmOption`: the command's own `--rpm` (the ui's help text says "for checks"). Commands
+    /// without `--max-wait` or `--k-anonymity` (the ui) get the settings' values.
+    init(_ context: Context, command: String, rpmOption: OptionSpec = PacingOptions.rpm, wholeAddressOptions: [OptionSpec]) throws {
         let args = context.arguments
-        rpm = try Self.requestsPerMinute(context, option: Self.rpm, command: command)
+        rpm = try Self.requestsPerMinute(context, option: rpmOption, command: command)
         if let text = args.value(Self.maxWait) {
             guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
                 throw UsageError.invalidValue(command: command, option: "--max-wait", reason: msg("a whole number of seconds from 1 to 86400"))
