@@ -22,8 +22,8 @@ final class UICheckSavesAsCheckEndToEndTests: XCTestCase {
         server.control("/__control/breaches", #"{"Name": "OpenForum", "Title": "Open Forum", "DataClasses": ["Email addresses", "Passwords"]}"#)
         // Only the domain search (the domain owner's view) lists the sensitive breach.
         server.control("/__control/accounts", #"{"account": "\#(Self.cat)", "breaches": ["SecretClub"]}"#)
-        viaCheck = try Sandbox(keyring: false)
-        viaUI = try Sandbox(keyring: false)
+        viaCheck = try Sandbox()
+        viaUI = try Sandbox()
         for s in [viaCheck!, viaUI!] {
             s.use(server)
             s.environment["PWNVAULT_K_ANONYMITY"] = "off"

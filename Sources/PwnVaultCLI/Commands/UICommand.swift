@@ -41,7 +41,7 @@ enum UICommand: Command {
             idle = n
         }
         // Read and checked once: the ui's checks are paced as `check`'s (its typed options, reused).
-        let pacing = try PacingOptions(context, command: "ui", rpmOption: Self.rpm, wholeAddressOptions: [])
+        let pacing = try PacingOptions(ui: context, rpmOption: Self.rpm)
         if context.json { throw UIRefusal.json }
         if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw UIRefusal.dumbTerminal }
         guard context.console.terminal.stdoutIsTerminal, TerminalCapabilities.stdinIsATTY else { throw UIRefusal.notATerminal }

@@ -208,36 +208,37 @@ public struct AccountCheckRun: Sendable {
 
     /// Whether e-mail addresses still go by range search, and how many went each way. Shared by
     /// concurrent requests.
-    private final class Lookups: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var range_ = true
-        private var counts = (range: 0, whole: 0)
-        init(useRange: Bool) { range_ = useRange }
-        var useRange: Bool { lock.withLock { range_ } }
+    private final class Lookups: Sendable {
+        private let state: Locked<(useRange: Bool, range: Int, whole: Int)>
+        init(useRange: Bool) { state = Locked((useRange, 0, 0)) }
+        var useRange: Bool { state.value.useRange }
         /// Switches to the whole address; true for the first switch only.
-        func stopUsingRange() -> Bool { lock.withLock { defer { range_ = false }; return range_ } }
-        func count(range: Bool) { lock.withLock { if range { counts.range += 1 } else { counts.whole += 1 } } }
-        var range: Int { lock.withLock { counts.range } }
-        var whole: Int { lock.withLock { counts.whole } }
+        func stopUsingRange() -> Bool {
+            state.withLock { s in
+                let was = s.useRange
+                s.useRange = false
+                return was
+            }
+        }
+        func count(range: Bool) { state.withLock { if range { $0.range += 1 } else { $0.whole += 1 } } }
+        var range: Int { state.value.range }
+        var whole: Int { state.value.whole }
     }
 
     /// The refusal being told (remembered and announced) while the run goes on; awaited before it returns.
-    private final class Telling: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var task: Task<Void, Never>?
+    private final class Telling: Sendable {
+        private let task = Locked<Task<Void, Never>?>(nil)
         /// Runs `body` on a thread of its own: it writes a file with fsync, which should not hold one of
         /// the cooperative pool's threads (one per core) while the requests go on.
         func start(_ body: @escaping @Sendable () -> Void) {
-            let task = Task {
+            let started = Task {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     if !DetachedThread.start({ body(); done.resume() }) { body(); done.resume() }
                 }
             }
-            lock.withLock { self.task = task }
+            task.withLock { $0 = started }
         }
-        func finish() async { await lock.withLock({ task })?.value }
+        func finish() async { await task.value?.value }
     }
 
     /// Collects the answers of each account into the outcome of this attempt: a good answer when

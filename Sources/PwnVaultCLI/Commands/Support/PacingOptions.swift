@@ -16,11 +16,9 @@ struct PacingOptions {
 
     /// `wholeAddressOptions`: the command's options that send an address whole (`--pastes`,
     /// `--stealer-logs`), which `--k-anonymity=require` refuses.
-    /// `rpmOption`: the command's own `--rpm` (the ui's help text says "for checks"). Commands
-    /// without `--max-wait` or `--k-anonymity` (the ui) get the settings' values.
-    init(_ context: Context, command: String, rpmOption: OptionSpec = PacingOptions.rpm, wholeAddressOptions: [OptionSpec]) throws {
+    init(_ context: Context, command: String, wholeAddressOptions: [OptionSpec]) throws {
         let args = context.arguments
-        rpm = try Self.requestsPerMinute(context, option: rpmOption, command: command)
+        rpm = try Self.requestsPerMinute(context, option: Self.rpm, command: command)
         if let text = args.value(Self.maxWait) {
             guard let n = Int(text), Settings.maxWaitRange.contains(n) else {
                 throw UsageError.invalidValue(command: command, option: "--max-wait", reason: msg("a whole number of seconds from 1 to 86400"))
@@ -40,6 +38,14 @@ struct PacingOptions {
         if kAnonymity == .require && wholeAddressOptions.contains(where: args.has) {
             throw UsageError.conflicting(command: command, reason: msg("pastes and stealer logs are searched by the whole address, which --k-anonymity=require never sends"))
         }
+    }
+
+    /// The ui's: its own `--rpm` (`rpmOption`, whose help says "for checks"), the longest wait and the
+    /// lookup from the settings (it has no `--max-wait` or `--k-anonymity`).
+    init(ui context: Context, rpmOption: OptionSpec) throws {
+        rpm = try Self.requestsPerMinute(context, option: rpmOption, command: "ui")
+        maxWait = context.settings.maxWaitSeconds
+        kAnonymity = context.settings.kAnonymity
     }
 
     /// `--rpm N` (check, watch, ui; `option` carries each command's help text): read and checked here
