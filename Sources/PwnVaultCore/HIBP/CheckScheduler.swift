@@ -10,8 +10,8 @@
 /// - Every keyed request of a run takes its slot from one `RequestSchedule`, shared by every
 ///   scheduler (and command) of the run: the rate question, domain searches and checks never follow
 ///   each other closer than the interval, and a retry takes the next free slot like any request.
-/// - 429: the same request is retried after `retry-after` (plus a margin), and no other request
-///   starts before then: the limit belongs to the key. The pace halves (once per burst of 429s) and
+/// - 429 (decided by `RateLimitResponse`, the one place that does): the same request is retried after
+///   `retry-after` (plus a margin), and no other request starts before then: the limit belongs to the key. The pace halves (once per burst of 429s) and
 ///   climbs back with each success (`RateLimiter.slowDown`, `speedUp`). With a guessed rate, the
 ///   first 429 since a success re-anchors the schedule at the hold's end (HIBP said when; the guess
 ///   did not), and each further round halves the pace. No account is ever given up
@@ -98,7 +98,7 @@ public struct CheckScheduler: Sendable {
         spacedPerform perform: @escaping @Sendable (Item, _ wireSpacing: Duration) async throws -> Value,
         onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
     ) async throws -> CheckRunSummary {
-        var state = RunState(total: items.count)
+        var state = RunState(total: items.count, rateLimits: RateLimitResponse(policy: retryPolicy))
         var stopError: HIBPError?
 
         await withTaskGroup(of: Event<Value>.self) { group in
@@ -119,13 +119,8 @@ public struct CheckScheduler: Sendable {
                         await onResult(ScheduledResult(item: items[job.index], index: job.index,
                                                        result: final, attempts: job.attempts))
                     } else if let stop = state.stop {
-                        // 429s in a row would hold the run up longer than the user allows.
+                        // 429s in a row would hold the run up too long, or never end (RateLimitResponse).
                         stopError = stop
-                    } else if case let .failure(.rateLimited(retryAfter)) = result,
-                              state.rateLimitRounds > retryPolicy.maxRateLimitRetries {
-                        // 429 after 429 at ever slower paces and not one success: the key is spent
-                        // elsewhere. Stop the run (nothing is reported failed) rather than spin.
-                        stopError = .rateLimited(retryAfter: retryAfter)
                     }
                 }
                 if stopError != nil { break }
@@ -180,16 +175,12 @@ public struct CheckScheduler: Sendable {
         var succeeded = 0
         var failed = 0
         var requests = 0
-        /// Rounds of 429s (rate cuts) since the last success.
-        var rateLimitRounds = 0
-        /// When the current run of 429s began (the first one since the last success), and whether it
-        /// has been announced: short waits in a row add up to a silence the user must hear about.
-        var rateLimitedSince: Duration?
-        var rateLimitAnnounced = false
-        /// Set by `settle` when the run must stop (429s in a row would outlast `RetryPolicy.maxWait`).
+        /// What the run does about 429s (the run of them in a row, the decisions).
+        var rateLimits: RateLimitResponse
+        /// Set by `settle` when the run must stop (a run of 429s: `RateLimitResponse`).
         var stop: HIBPError?
 
-        init(total: Int) { self.total = total }
+        init(total: Int, rateLimits: RateLimitResponse) { self.total = total; self.rateLimits = rateLimits }
 
         var isFinished: Bool { inFlight == 0 && retries.isEmpty && nextNew == total }
 
@@ -263,9 +254,7 @@ public struct CheckScheduler: Sendable {
                                _ state: inout RunState) -> Result<Value, HIBPError>? {
         guard case let .failure(error) = result else {
             state.succeeded += 1
-            state.rateLimitRounds = 0
-            state.rateLimitedSince = nil
-            state.rateLimitAnnounced = false
+            state.rateLimits.succeeded()
             schedule.update { $0.speedUp(requestStartedAt: job.startedAt) }
             return result
         }
@@ -278,43 +267,15 @@ public struct CheckScheduler: Sendable {
             return nil
         }
         if case let .rateLimited(retryAfter) = error {
-            let wait = retryPolicy.rateLimitWait(retryAfter: retryAfter)
-            let now = clock.now()
-            let until = now + wait
-            let heldBefore = schedule.limiter.heldUntil
-            // The retry goes at the next free slot of the schedule once the hold has ended: for a
-            // guessed rate's first 429 since a success, the hold's end itself (HIBP said when; the
-            // guess did not); after that the halved pace decides, round after round.
-            let retryAt: Duration = schedule.update { limiter in
-                let cut = limiter.slowDown(requestStartedAt: job.startedAt, now: now)
-                if cut { state.rateLimitRounds += 1 }
-                limiter.hold(until: until, rebase: cut && limiter.isGuess && state.rateLimitRounds == 1)
-                return limiter.earliestStart(now: until)
-            }
-            let since = state.rateLimitedSince ?? now
-            state.rateLimitedSince = since
-            // Every wait is bounded, not only each `retry-after`: the run of 429s, the slower pace
-            // included, may hold the run up no longer than `maxWait` from its first 429 (a server
-            // that answers `Retry-After: 2` forever, at a pace halved round after round, was waited
-            // for without end). The request that met it is not reported, as for any run-stopping error.
-            // (Our margin is not counted: a `retry-after` of exactly the limit is still waited for.)
-            if let stop = retryPolicy.refusal(heldFor: retryAt - since - retryPolicy.rateLimitMargin) {
+            switch state.rateLimits.met(retryAfter: retryAfter, startedAt: job.startedAt, now: clock.now(), schedule: schedule) {
+            case let .stop(stop):
                 state.stop = stop
-                return nil
+            case let .retry(notBefore, announce):
+                if let announce { onLongWait(announce) }
+                next.rateLimitRetries += 1
+                next.notBefore = notBefore
+                state.requeue(next)
             }
-            // A long wait is said before it begins; short ones are said once they add up (2 s at a
-            // time for two minutes was silence before). The wait said is the real one, pace included.
-            let waited = retryAt - now
-            let longWait = waited > retryPolicy.announceAfter
-            let longSilence = !state.rateLimitAnnounced && retryAt - since > retryPolicy.announceAfter
-            // (Not when this 429 ends the run: that wait never comes.)
-            if (longWait || longSilence) && until > heldBefore && state.rateLimitRounds <= retryPolicy.maxRateLimitRetries {
-                state.rateLimitAnnounced = true
-                onLongWait(waited)
-            }
-            next.rateLimitRetries += 1
-            next.notBefore = until
-            state.requeue(next)
             return nil
         }
         if error.isRetryable, !isRateLimited(error), job.retries < retryPolicy.maxRetries {
@@ -333,7 +294,7 @@ public struct CheckScheduler: Sendable {
     /// The error that stops the run when a request failed with `error`, or nil when it does not.
     private func stopping(_ error: HIBPError) -> HIBPError? {
         if error.stopsRun { return error }
-        if case let .rateLimited(retryAfter) = error { return retryPolicy.refusal(retryAfter: retryAfter) }
+        if case let .rateLimited(retryAfter) = error { return RateLimitResponse(policy: retryPolicy).refusal(retryAfter: retryAfter) }
         return nil
     }
 
