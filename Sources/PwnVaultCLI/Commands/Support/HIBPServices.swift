@@ -60,10 +60,7 @@ struct HIBPServices {
     /// The async part of `catalog(refresh:)`, to run beside other requests (check asks for the key's
     /// rate at the same time); hand its result to `reported(_:)`.
     func catalogLoader(refresh: Bool) throws -> @Sendable () async throws -> BreachCatalogLoad {
-        let cache = BreachCatalogCache(directory: try cacheDirectory())
-        let client = publicClient()
-        let now = context.now()
-        return { try await cache.catalog(now: now, forceRefresh: refresh) { try await client.breaches() } }
+        try CheckSession.catalogLoader(cacheDirectory: cacheDirectory(), client: publicClient(), now: context.now(), refresh: refresh)
     }
 
     /// Says what went wrong on the way to the catalog, if anything, and returns it.
@@ -86,9 +83,7 @@ struct HIBPServices {
     /// The catalog fetched now (one request, no key), for `watch`: an older copy would hide news.
     /// Saved to the cache like any other fetch; a failure stops the run.
     func freshCatalog() throws -> BreachCatalog {
-        let cache = BreachCatalogCache(directory: try cacheDirectory())
-        let client = publicClient()
-        let load = try blocking { try await cache.catalog(now: context.now(), forceRefresh: true) { try await client.breaches() } }
+        let load = try blocking(catalogLoader(refresh: true))
         if let failure = load.refreshFailure { throw failure }
         if let failure = load.saveFailure { context.console.warning(failure.message) }
         return load.catalog
