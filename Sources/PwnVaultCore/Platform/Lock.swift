@@ -1,4 +1,8 @@
 import Glibc
+// Not used here (see `Lock`), but imported so the module is linked: the static FoundationEssentials
+// of a release build (-static-stdlib) calls into Synchronization's Mutex, and without an import no
+// source asks the linker for it ('undefined reference to Synchronization._MutexHandle').
+import Synchronization
 
 /// A mutual-exclusion lock with `lock()`/`unlock()` as NSLock had them (ScreenGuard releases it on other
 /// paths than the one that took it, which `Mutex.withLock` cannot express). Not recursive, like NSLock.
