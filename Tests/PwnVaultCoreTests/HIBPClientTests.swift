@@ -423,6 +423,17 @@ final class HIBPClientTests: XCTestCase {
         } catch { XCTAssertEqual(error as? HTTPTransportError, .bodyTooLarge(limit: 1 << 20)) }
     }
 
+    /// A request's own cap (Pwned Passwords' ranges) holds on the run's one transport, whose cap is larger.
+    func testARequestsOwnBodyCapHoldsOnTheSharedTransport() async throws {
+        let port = try startMisbehavingServer()
+        var request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/declared")!, headers: ["User-Agent": "pwnvault/test"])
+        request.maxBodyBytes = 1 << 20
+        do {
+            _ = try await CurlTransport(maxBodyBytes: 200 << 20).send(request)
+            XCTFail("a declared 100 MiB body must be refused by the request's cap")
+        } catch { XCTAssertEqual(error as? HTTPTransportError, .bodyTooLarge(limit: 1 << 20)) }
+    }
+
     func testTransportTimesOut() async throws {
         let port = try startMisbehavingServer()
         do {

@@ -147,7 +147,7 @@ enum CheckCommand: Command {
         }
 
         let services = HIBPServices(context)
-        let (_, key) = try services.keyedClient(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
+        let key = try services.apiKey(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
         let session = services.checkSession(key: key, vault: vault, options: .init(
             pastes: args.has(Self.pastes), stealerLogs: args.has(Self.stealerLogs), kAnonymity: pacing.kAnonymity, maxWait: pacing.maxWait))
         let c = context.console

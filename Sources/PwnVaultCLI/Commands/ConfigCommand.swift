@@ -52,10 +52,14 @@ enum ConfigCommand: Command {
             let key = typed ? try PassphrasePrompt.read(prompt: msg("HIBP API key (not shown): ")) : try PassphrasePrompt.readLine(fd: 0)
             guard APIKey.isWellFormed(key) else { throw APIKeyRefusal.malformed }
             guard verify else { return (key, nil) }
-            let services = HIBPServices(context)
-            let client = HIBPClient(baseURL: services.baseURL, apiKey: key, version: CLI.version, transport: services.transport)
+            // The key typed is tried through the run's one door, as any keyed request: its schedule (at
+            // the key's remembered rate) and retry policy, long waits said.
+            let session = HIBPServices(context).checkSession(key: key, vault: nil, options: .init(maxWait: context.settings.maxWaitSeconds))
+            let console = context.console
             do {
-                return (key, try services.once(key: key) { try await client.subscriptionStatus() })
+                return (key, try blocking { try await session.one({ try await $0.subscriptionStatus() }) {
+                    SessionRendering.note($0, say: { console.note($0) })
+                } })
             } catch let error as HIBPError {
                 if case let .unauthorized(detail) = error { throw APIKeyRefusal.refused(detail: detail) }
                 throw APIKeyRefusal.untried(error)

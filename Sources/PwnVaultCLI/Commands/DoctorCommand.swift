@@ -19,9 +19,6 @@ enum DoctorCommand: Command {
         examples: [("pwnvault doctor", msg("is everything in order, and if not, what do I do?")),
                    ("pwnvault doctor --json", msg("the same checks for a script or a bug report"))])
 
-    /// The longest any network check may take.
-    static let networkTimeoutSeconds = 10
-
     static func run(_ context: Context) throws -> ExitStatus {
         // The JSON's details and fixes stay English whatever the language (scripts and bug reports read them).
         let checks = context.json ? Messages.english { DoctorRun(context).checks() } : DoctorRun(context).checks()

@@ -51,7 +51,7 @@ enum DomainCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let services = HIBPServices(context)
-        let (_, key) = try services.keyedClient(allOnTestDomain: false)
+        let key = try services.apiKey(allOnTestDomain: false)
         let c = context.console
         let session = services.checkSession(key: key, vault: nil, options: .init(maxWait: context.settings.maxWaitSeconds))
         func once<T: Sendable>(_ request: @escaping @Sendable (HIBPClient) async throws -> T) throws -> T {

@@ -88,10 +88,8 @@ enum PasswordCommand: Command {
         if let path = context.arguments.value(Self.offline) {
             return .file(try PwnedPasswordsFile(path: path))
         }
-        let settings = context.settings
-        let transport = CurlTransport(maxBodyBytes: PwnedPasswordsClient.maxBodyBytes,
-                                            timeout: .seconds(settings.httpTimeoutSeconds), maxConnectionsPerHost: 1)
-        return .api(PwnedPasswordsClient(baseURL: settings.passwordsBaseURL, version: CLI.version, transport: transport))
+        // The run's transport: the client's requests carry their own body cap.
+        return .api(PwnedPasswordsClient(baseURL: context.settings.passwordsBaseURL, version: CLI.version, transport: context.transport))
     }
 
     /// 52256179 → "52,256,179".

@@ -40,7 +40,8 @@ enum UICommand: Command {
             }
             idle = n
         }
-        _ = try PacingOptions.requestsPerMinute(context, option: Self.rpm, command: "ui")
+        // Read and checked once: the ui's checks are paced as `check`'s (its typed options, reused).
+        let pacing = try PacingOptions(ui: context, rpmOption: Self.rpm)
         if context.json { throw UIRefusal.json }
         if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw UIRefusal.dumbTerminal }
         guard context.console.terminal.stdoutIsTerminal, TerminalCapabilities.stdinIsATTY else { throw UIRefusal.notATerminal }
@@ -64,7 +65,7 @@ enum UICommand: Command {
         // without a working alternate screen (its scrollback would keep it).
         let obstacle = FocusObstacle.detect(environment: context.environment)
         let alternateScreen = AlternateScreenProbe.underGNUScreen(environment: context.environment)
-        let ui = VaultUI(context: context, session: session, catalog: catalog)
+        let ui = VaultUI(context: context, session: session, catalog: catalog, pacing: pacing)
         ui.prepare(message: notes.value?.first, focusObstacle: obstacle, alternateScreen: alternateScreen)
         switch try screen.run(ui) {
         case .userQuit: return .success

@@ -143,7 +143,7 @@ enum WatchCommand: Command {
         }
         let sweep = plan.sweep
 
-        let (_, key) = try services.keyedClient(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
+        let key = try services.apiKey(allOnTestDomain: (chosen + domainOnly).allSatisfy(\.isOnTestDomain))
         let c = context.console
         // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
         let checks = services.checkSession(key: key, vault: session, options: .init(

@@ -69,12 +69,13 @@ final class CheckResultSaver: @unchecked Sendable {
         if let session, batch.contains(where: { $0.account != nil }) {
             do {
                 try session.update { payload in
-                    for (n, item) in batch.enumerated() {
-                        guard let id = item.account?.id, let i = payload.accounts.firstIndex(where: { $0.id == id }) else { continue }
-                        let changes = payload.accounts[i].recordChanges(item.attempt, unannounced: unannounced, isSensitive: isSensitive)
+                    let saved = Self.record(batch.map { ($0.account?.id, $0.attempt) }, in: &payload,
+                                            unannounced: unannounced, isSensitive: isSensitive)
+                    for (n, changes) in saved.enumerated() {
+                        guard let (account, changes) = changes else { continue }
                         recorded[n].news = changes.found
                         recorded[n].unlisted = changes.unlisted
-                        recorded[n].known = payload.accounts[i]
+                        recorded[n].known = account
                     }
                 }
                 for n in recorded.indices where batch[n].account != nil { recorded[n].saved = true }
@@ -90,5 +91,17 @@ final class CheckResultSaver: @unchecked Sendable {
             }
         }
         for (item, r) in zip(batch, recorded) { item.then(r) }
+    }
+
+    /// Records each attempt in its vault account of `payload` (by id; nil or an id no longer in the
+    /// vault records nothing): the one way a check's answer enters the vault, for `check`, `watch` and
+    /// the ui alike. What each found first and no longer lists, and the account after it.
+    static func record(_ attempts: [(id: Int?, attempt: CheckAttempt)], in payload: inout VaultPayload, unannounced: Bool,
+                       isSensitive: (String) -> Bool) -> [(Account, Account.FindingChanges)?] {
+        attempts.map { id, attempt in
+            guard let id, let i = payload.accounts.firstIndex(where: { $0.id == id }) else { return nil }
+            let changes = payload.accounts[i].recordChanges(attempt, unannounced: unannounced, isSensitive: isSensitive)
+            return (payload.accounts[i], changes)
+        }
     }
 }

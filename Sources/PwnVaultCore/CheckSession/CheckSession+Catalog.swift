@@ -5,10 +5,16 @@ import FoundationEssentials
 extension CheckSession {
     /// Loads the breach catalog (cached for a day under the cache folder; `refresh` fetches it anyway).
     public func catalogLoader(refresh: Bool) throws -> @Sendable () async throws -> BreachCatalogLoad {
+        try Self.catalogLoader(cacheDirectory: cacheDirectory, client: publicClient, now: now(), refresh: refresh)
+    }
+
+    /// The one way the breach catalog is loaded, with or without a session (the commands that send no
+    /// keyed request): cached for a day under `cacheDirectory`, fetched with `client` (no key needed)
+    /// when older or when `refresh` says so.
+    public static func catalogLoader(cacheDirectory: URL?, client: HIBPClient, now: Date,
+                                     refresh: Bool) throws -> @Sendable () async throws -> BreachCatalogLoad {
         guard let cacheDirectory else { throw BreachCatalogError.noCacheDirectory }
         let cache = BreachCatalogCache(directory: cacheDirectory)
-        let client = publicClient
-        let now = self.now()
         return { try await cache.catalog(now: now, forceRefresh: refresh) { try await client.breaches() } }
     }
 

@@ -31,19 +31,18 @@ extension CheckSession {
                                onEvent: @escaping @Sendable (CheckSessionEvent) -> Void = { _ in }) async -> DomainAnswers {
         var answered = DomainAnswers()
         guard let vault, accounts.contains(where: { $0.kind == .email }) else { return answered }
-        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
-                                       onLongWait: { onEvent(.waiting(reason: .request, duration: $0)) })
+        let scheduler = scheduler(.request, onEvent: onEvent)
         let client = self.client
         func send(_ requests: [DomainRequest]) async -> [DomainAnswer] {
-            let collected = Collected()
+            let collected = Locked<[DomainAnswer]>([])
             do {
-                _ = try await scheduler.run(requests, perform: { request -> DomainAnswer in
+                _ = try await scheduler.run(requests, spacedPerform: { request, spacing -> DomainAnswer in
                 switch request {
-                case .domains: return .domains(try await client.subscribedDomains())
-                case let .search(d): return .search(try await client.breachedDomain(d))
+                case .domains: return .domains(try await client.spaced(spacing).subscribedDomains())
+                case let .search(d): return .search(try await client.spaced(spacing).breachedDomain(d))
                 }
                 }, onResult: { scheduled in
-                    if case let .success(answer) = scheduled.result { collected.append(answer) }
+                    if case let .success(answer) = scheduled.result { collected.withLock { $0.append(answer) } }
                 })
             } catch let error as HIBPError {
                 switch error {
@@ -52,7 +51,7 @@ extension CheckSession {
                 }
             } catch {}
             answered.requests += requests.count
-            return collected.all
+            return collected.value
         }
         let listed = await send([.domains])
         guard answered.stop == nil else { answered.complete = false; return answered }
@@ -88,14 +87,13 @@ extension CheckSession {
 
     /// One keyed request under the run's retry policy (429s waited for, 5xx and timeouts retried), in
     /// its slot of the run's schedule, paced at the key's remembered rate when there is one: for
-    /// `domain`, which asks once.
+    /// `domain` and `config api-key`, which ask once.
     public func one<T: Sendable>(_ request: @escaping @Sendable (HIBPClient) async throws -> T,
                                  onEvent: @escaping @Sendable (CheckSessionEvent) -> Void = { _ in }) async throws -> T {
         rememberedRate()
-        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(options.maxWait)), random: random,
-                                       onLongWait: { onEvent(.waiting(reason: .request, duration: $0)) })
+        let scheduler = scheduler(.request, onEvent: onEvent)
         let client = self.client
-        return try await scheduler.one { try await request(client) }
+        return try await scheduler.one { try await request(client.spaced($0)) }
     }
 
     /// Records a domain search's answer for every account of `vault` it covers (`domain --save`), in one save.
@@ -105,13 +103,5 @@ extension CheckSession {
                 if let attempt = search.attempt(for: payload.accounts[i], at: date) { payload.accounts[i].record(attempt) }
             }
         }
-    }
-
-    private final class Collected: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var stored: [DomainAnswer] = []
-        func append(_ a: DomainAnswer) { lock.withLock { stored.append(a) } }
-        var all: [DomainAnswer] { lock.withLock { stored } }
     }
 }

@@ -42,7 +42,7 @@ public final class CheckSession: @unchecked Sendable {
     let now: @Sendable () -> Date
     let random: @Sendable () -> Double
     /// What `subscription/status` said of the range search in this run, once asked.
-    private let plan = PlanAnswer()
+    private let plan = Locked<(asked: Bool, value: Bool?)>((false, nil))
 
     public init(transport: any HTTPTransport, baseURL: URL, version: String, apiKey: SecretBytes,
                 clock: any SchedulerClock = SystemSchedulerClock(), now: @escaping @Sendable () -> Date,
@@ -51,12 +51,32 @@ public final class CheckSession: @unchecked Sendable {
         client = HIBPClient(baseURL: baseURL, apiKey: apiKey, version: version, transport: transport)
         publicClient = HIBPClient(baseURL: baseURL, apiKey: nil, version: version, transport: transport)
         schedule = RequestSchedule(requestsPerMinute: nil, clock: clock)
+        retryPolicy = RetryPolicy(maxWait: .seconds(options.maxWait))
         self.apiKey = apiKey; self.now = now; self.cacheDirectory = cacheDirectory
         self.vault = vault; self.options = options; self.random = random
     }
 
-    /// The run's retry policy: every wait of every request of the session is bounded by `options.maxWait`.
-    var retryPolicy: RetryPolicy { RetryPolicy(maxWait: .seconds(options.maxWait)) }
+    /// The session of a run, as every command builds it: the API base and the cache folder
+    /// (`$XDG_CACHE_HOME/pwnvault`: the remembered rate and range-search answers, the catalog) from
+    /// `settings`, the run's transport and key. A run builds one: the one door to keyed HIBP work
+    /// (the rate question, checks, domain searches, single requests), on its one schedule.
+    public convenience init(settings: Settings, transport: any HTTPTransport, apiKey: SecretBytes, version: String,
+                            now: @escaping @Sendable () -> Date, vault: VaultSession?, options: Options) {
+        self.init(transport: transport, baseURL: settings.apiBase, version: version, apiKey: apiKey, now: now,
+                  cacheDirectory: settings.pwnvaultCacheDirectory, vault: vault, options: options)
+    }
+
+    /// The run's retry policy, the one every request of the session is retried under: every wait is
+    /// bounded by `options.maxWait`.
+    public let retryPolicy: RetryPolicy
+
+    /// A scheduler on the run's schedule and retry policy, its long waits told as `waiting(reason)`
+    /// events: the one way the session's requests are sent.
+    func scheduler(_ reason: CheckSessionEvent.WaitReason,
+                   onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) -> CheckScheduler {
+        CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
+                       onLongWait: { onEvent(.waiting(reason: reason, duration: $0)) })
+    }
 
     // MARK: the key's rate
 
@@ -89,15 +109,14 @@ public final class CheckSession: @unchecked Sendable {
         }
         if let known = rememberedRate() { return known }
         guard requests > 1 else { return nil }
-        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
-                                       onLongWait: { onEvent(.waiting(reason: .rateQuestion, duration: $0)) })
+        let scheduler = scheduler(.rateQuestion, onEvent: onEvent)
         let client = self.client
         let rpm: Int?
         do {
-            let status = try await scheduler.one { try await client.subscriptionStatus() }
+            let status = try await scheduler.one { try await client.spaced($0).subscriptionStatus() }
             rpm = status.rpm
             // The plan says whether it includes the range search (absent: unknown, then probed).
-            plan.set(status.includesKAnonymity)
+            plan.withLock { $0 = (true, status.includesKAnonymity) }
             cacheDirectory.map(KAnonymityCache.init(directory:))?.rememberPlan(status.includesKAnonymity, for: apiKey, now: now())
         } catch let e as HIBPError where e.stopsRun {
             throw e
@@ -112,11 +131,11 @@ public final class CheckSession: @unchecked Sendable {
         return rpm
     }
 
-    /// How many keyed requests checking `entries` sends (pastes and stealer logs are per address).
+    /// How many keyed requests checking `entries` sends (pastes and stealer logs are per address):
+    /// counted on the list `AccountCheckRun` sends.
     public func requests(for entries: [CheckEntry]) -> Int {
-        entries.reduce(0) { n, e in
-            n + 1 + (e.kind == .email && options.pastes ? 1 : 0) + (e.kind == .email && options.stealerLogs ? 1 : 0)
-        }
+        AccountCheckRun.requestCount(entries.enumerated().map { $1.target($0) }, pastes: options.pastes,
+                                     stealerLogs: options.stealerLogs, kAnonymity: options.kAnonymity)
     }
 
     // MARK: the run
@@ -130,8 +149,7 @@ public final class CheckSession: @unchecked Sendable {
                     onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) async -> CheckSessionReport {
         onEvent(.started(total: entries.count))
         let targets = entries.enumerated().map { $1.target($0) }
-        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: random,
-                                       onLongWait: { onEvent(.waiting(reason: .checks, duration: $0)) })
+        let scheduler = scheduler(.checks, onEvent: onEvent)
         // A refusal of the range search (or a server without it) is remembered for a day (auto starts
         // whole meanwhile) and told once per key; what the plan says (this run's question, else
         // remembered for a day) decides without probing.
@@ -140,7 +158,8 @@ public final class CheckSession: @unchecked Sendable {
         let key = apiKey
         let now = self.now
         let refusedBefore = remembered?.isRefused(key, now: now()) ?? false
-        let planIncludes = plan.asked ? plan.value : cache?.planIncludes(for: key, now: now())
+        let asked = plan.value
+        let planIncludes = asked.asked ? asked.value : cache?.planIncludes(for: key, now: now())
         let checkRun = AccountCheckRun(client: client, scheduler: scheduler, pastes: options.pastes, stealerLogs: options.stealerLogs,
                                        kAnonymity: options.kAnonymity, rangeRefused: refusedBefore, planIncludes: planIncludes, now: now,
                                        onStealerLogsRefused: { onEvent(.notice(.stealerLogsRefused($0))) },
@@ -150,7 +169,7 @@ public final class CheckSession: @unchecked Sendable {
             let tell = remembered?.rememberRefusal(for: key, now: now(), fallback: fallback) ?? true
             if tell { onEvent(.notice(.kAnonymityRefused(error))) }
         })
-        let outcomes = Outcomes()
+        let outcomes = Locked<[CheckOutcome]>([])
         // A sensitive breach a domain search found is not "no longer listed" by an answer that never lists one.
         let saver = CheckResultSaver(session: vault, unannounced: options.unannounced,
                                      isSensitive: { name in catalog?.peek()?.breach(named: name)?.isSensitive ?? false },
@@ -165,7 +184,7 @@ public final class CheckSession: @unchecked Sendable {
                                                attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
                                                attemptErrorText: error?.message,
                                                news: recorded.news, unlisted: recorded.unlisted, saved: recorded.saved, attempt: attempt)
-                    outcomes.append(outcome)
+                    outcomes.withLock { $0.append(outcome) }
                     onEvent(.result(outcome))
                 }
             }))
@@ -176,7 +195,7 @@ public final class CheckSession: @unchecked Sendable {
         // reported before the report.
         let saveFailure = saver.drain()
         var report = CheckSessionReport()
-        report.outcomes = outcomes.all
+        report.outcomes = outcomes.value
         switch result {
         case let .success(summary):
             if summary.wholeAddressLookups > 0 { report.lookup = KAnonymityMode.wholeLabel }
@@ -195,22 +214,33 @@ public final class CheckSession: @unchecked Sendable {
         return report
     }
 
-    /// The range-search answer of `subscription/status`, set once it was asked in this run.
-    private final class PlanAnswer: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var stored: (asked: Bool, value: Bool?) = (false, nil)
-        func set(_ value: Bool?) { lock.withLock { stored = (true, value) } }
-        var asked: Bool { lock.withLock { stored.asked } }
-        var value: Bool? { lock.withLock { stored.value } }
+    /// Records the attempts of a run made without a vault (the ui's: it owns its vault session on its
+    /// own thread) in `vault`, exactly as a run with a vault saves them (`CheckResultSaver`): the same
+    /// findings, news and "no longer listed" marks, a breach `catalog` marks sensitive left to a search
+    /// that lists it. Returns what each found first and no longer lists.
+    @discardableResult
+    public static func record(_ attempts: [(id: Int, attempt: CheckAttempt)], in vault: VaultSession, catalog: BreachCatalog?,
+                              unannounced: Bool = false) throws -> [Account.FindingChanges] {
+        var changes: [Account.FindingChanges] = []
+        try vault.update { payload in
+            changes = CheckResultSaver.record(attempts.map { ($0.id, $0.attempt) }, in: &payload, unannounced: unannounced,
+                                              isSensitive: { catalog?.breach(named: $0)?.isSensitive ?? false })
+                .map { $0?.1 ?? Account.FindingChanges() }
+        }
+        return changes
+    }
+}
+
+extension Settings {
+    /// The API base as the client wants it: ending in `/`.
+    public var apiBase: URL {
+        let s = apiBaseURL.absoluteString
+        return URL(string: s.hasSuffix("/") ? s : s + "/")!
     }
 
-    /// The outcomes collected from the saver's queue.
-    private final class Outcomes: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var stored: [CheckOutcome] = []
-        func append(_ o: CheckOutcome) { lock.withLock { stored.append(o) } }
-        var all: [CheckOutcome] { lock.withLock { stored } }
+    /// `$XDG_CACHE_HOME/pwnvault` (the remembered rate and range-search answers, the breach catalog);
+    /// nil when there is no cache home.
+    public var pwnvaultCacheDirectory: URL? {
+        cacheHome.map { URL(fileURLWithPath: $0).appendingPathComponent("pwnvault", isDirectory: true) }
     }
 }

@@ -77,42 +77,29 @@ public struct AccountCheckRun: Sendable {
         self.now = now; self.onStealerLogsRefused = onStealerLogsRefused; self.onKAnonymityRefused = onKAnonymityRefused
     }
 
-    /// Runs every target; `onResult` gets `(target, attempt)` once per target, in completion order:
-    /// `attempt` is this run's outcome alone (a good answer, or a failure with nothing else known);
-    /// record it with `Account.record(_:)` (or `CheckResult.recording(_:)` for its result).
-    /// Throws the error that stopped the run (401, 403) or `CancellationError`; results already
-    /// delivered stay delivered.
-    @discardableResult
-    public func run(_ targets: [Target],
-                    onResult: @escaping @Sendable (Target, CheckAttempt) async -> Void) async throws -> CheckRunSummary {
-        try await run(targets, onAttempt: { target, attempt, _ in await onResult(target, attempt) })
-    }
-
-    /// As `run(_:onResult:)`, with the error of a failed attempt: the attempt keeps its message in
-    /// English (the vault and `--json` keep it); the error gives it in the reader's language.
+    /// Runs every target; `onAttempt` gets `(target, attempt, error)` once per target, in completion
+    /// order: `attempt` is this run's outcome alone (a good answer, or a failure with nothing else
+    /// known; record it with `Account.recordChanges(_:)`), and a failed attempt's error: the attempt
+    /// keeps its message in English (the vault and `--json` keep it); the error gives it in the
+    /// reader's language. Throws the error that stopped the run (401, 403) or `CancellationError`;
+    /// results already delivered stay delivered.
     @discardableResult
     public func run(_ targets: [Target],
                     onAttempt: @escaping @Sendable (Target, CheckAttempt, HIBPError?) async -> Void) async throws -> CheckRunSummary {
-        var requests: [Request] = []
-        for t in targets {
-            requests.append(.breaches(t))
-            // HIBP keeps pastes and stealer logs for e-mail addresses only, and searches them by the
-            // whole address: `.require` never asks for them (the command refuses the combination).
-            if pastes && t.kind == .email && kAnonymity != .require { requests.append(.pastes(t)) }
-            if stealerLogs && t.kind == .email && kAnonymity != .require { requests.append(.stealerLogs(t)) }
-        }
+        let requests = Self.requests(for: targets, pastes: pastes, stealerLogs: stealerLogs, kAnonymity: kAnonymity)
         let expected = Dictionary(requests.map { ($0.target.index, 1) }, uniquingKeysWith: +)
         let pending = PendingResults(expected: expected)
-        let client = self.client
         let now = self.now
-        let refused = Flag()
+        let refused = Locked<HIBPError?>(nil)   // the first refusal of stealer logs
         let onRefused = onStealerLogsRefused
         let mode = kAnonymity
         let planExcludes = planIncludes == false
         let lookups = Lookups(useRange: (mode == .require && !planExcludes) || (mode == .auto && !rangeRefused && !planExcludes))
         let onRangeRefused = onKAnonymityRefused
         let telling = Telling()
-        let perform: @Sendable (Request) async throws -> Answer = { request in
+        let unspaced = self.client
+        let perform: @Sendable (Request, Duration) async throws -> Answer = { request, spacing in
+            let client = unspaced.spaced(spacing)
             switch request {
             case let .breaches(t) where t.kind == .email && mode != .off:
                 if lookups.useRange {
@@ -146,7 +133,12 @@ public struct AccountCheckRun: Sendable {
                     return .stealerLogs(try await client.stealerLogs(t.account))
                 } catch let error as HIBPError where error.refusesStealerLogs {
                     // Not in the key's plan, or not a domain it verified: this account goes on without them.
-                    if refused.set(error) { onRefused(error) }
+                    let first = refused.withLock { r -> Bool in
+                        guard r == nil else { return false }
+                        r = error
+                        return true
+                    }
+                    if first { onRefused(error) }
                     return .stealerLogs(nil)
                 }
             }
@@ -169,79 +161,84 @@ public struct AccountCheckRun: Sendable {
         return summary
     }
 
+    /// The one list of requests a run of `targets` sends, in order: what `run` sends, and what
+    /// `requestCount` counts (the key's rate is asked only when a run sends more than one).
+    private static func requests(for targets: [Target], pastes: Bool, stealerLogs: Bool, kAnonymity: KAnonymityMode) -> [Request] {
+        var requests: [Request] = []
+        for t in targets {
+            requests.append(.breaches(t))
+            // HIBP keeps pastes and stealer logs for e-mail addresses only, and searches them by the
+            // whole address: `.require` never asks for them (the command refuses the combination).
+            if pastes && t.kind == .email && kAnonymity != .require { requests.append(.pastes(t)) }
+            if stealerLogs && t.kind == .email && kAnonymity != .require { requests.append(.stealerLogs(t)) }
+        }
+        return requests
+    }
+
+    /// How many keyed requests a run of `targets` with these options sends (retries aside).
+    public static func requestCount(_ targets: [Target], pastes: Bool, stealerLogs: Bool, kAnonymity: KAnonymityMode) -> Int {
+        requests(for: targets, pastes: pastes, stealerLogs: stealerLogs, kAnonymity: kAnonymity).count
+    }
+
     /// Runs the requests. `probing` (`.auto` on a key not known to be refused the range search): the
     /// first range search is a probe and the rest take their slots once it is answered, so a plan
     /// without the search costs one refused request rather than one for every request already in
     /// flight (two at 600/min and 100 ms latency). A refused probe is not retried inside its own run
     /// (that would hold the rest for a second round trip): its account goes first in the rest, whole.
     private func schedule(_ requests: [Request], probing: Bool, lookups: Lookups,
-                          perform: @escaping @Sendable (Request) async throws -> Answer,
+                          perform: @escaping @Sendable (Request, Duration) async throws -> Answer,
                           deliver: @escaping @Sendable (ScheduledResult<Request, Answer>) async -> Void) async throws -> CheckRunSummary {
         guard probing, requests.count > 1,
               let probe = requests.firstIndex(where: { if case let .breaches(t) = $0 { t.kind == .email } else { false } }) else {
-            return try await scheduler.run(requests, perform: perform, onResult: deliver)
+            return try await scheduler.run(requests, spacedPerform: perform, onResult: deliver)
         }
         var rest = requests
         let first = rest.remove(at: probe)
-        let head = try await scheduler.run([first], perform: { request in
-            do { return try await perform(request) } catch HIBPError.lookupChanged { return .refusedProbe }
+        let head = try await scheduler.run([first], spacedPerform: { request, spacing in
+            do { return try await perform(request, spacing) } catch HIBPError.lookupChanged { return .refusedProbe }
         }, onResult: { scheduled in
             if case .success(.refusedProbe) = scheduled.result { return }
             await deliver(scheduled)
         })
         let refused = !lookups.useRange
-        let tail = try await scheduler.run(refused ? [first] + rest : rest, perform: perform, onResult: deliver)
+        let tail = try await scheduler.run(refused ? [first] + rest : rest, spacedPerform: perform, onResult: deliver)
         return CheckRunSummary(succeeded: head.succeeded - (refused ? 1 : 0) + tail.succeeded,
                                failed: head.failed + tail.failed, requests: head.requests + tail.requests)
     }
 
     /// Whether e-mail addresses still go by range search, and how many went each way. Shared by
     /// concurrent requests.
-    private final class Lookups: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var range_ = true
-        private var counts = (range: 0, whole: 0)
-        init(useRange: Bool) { range_ = useRange }
-        var useRange: Bool { lock.withLock { range_ } }
+    private final class Lookups: Sendable {
+        private let state: Locked<(useRange: Bool, range: Int, whole: Int)>
+        init(useRange: Bool) { state = Locked((useRange, 0, 0)) }
+        var useRange: Bool { state.value.useRange }
         /// Switches to the whole address; true for the first switch only.
-        func stopUsingRange() -> Bool { lock.withLock { defer { range_ = false }; return range_ } }
-        func count(range: Bool) { lock.withLock { if range { counts.range += 1 } else { counts.whole += 1 } } }
-        var range: Int { lock.withLock { counts.range } }
-        var whole: Int { lock.withLock { counts.whole } }
+        func stopUsingRange() -> Bool {
+            state.withLock { s in
+                let was = s.useRange
+                s.useRange = false
+                return was
+            }
+        }
+        func count(range: Bool) { state.withLock { if range { $0.range += 1 } else { $0.whole += 1 } } }
+        var range: Int { state.value.range }
+        var whole: Int { state.value.whole }
     }
 
     /// The refusal being told (remembered and announced) while the run goes on; awaited before it returns.
-    private final class Telling: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var task: Task<Void, Never>?
+    private final class Telling: Sendable {
+        private let task = Locked<Task<Void, Never>?>(nil)
         /// Runs `body` on a thread of its own: it writes a file with fsync, which should not hold one of
         /// the cooperative pool's threads (one per core) while the requests go on.
         func start(_ body: @escaping @Sendable () -> Void) {
-            let task = Task {
+            let started = Task {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                     if !DetachedThread.start({ body(); done.resume() }) { body(); done.resume() }
                 }
             }
-            lock.withLock { self.task = task }
+            task.withLock { $0 = started }
         }
-        func finish() async { await lock.withLock({ task })?.value }
-    }
-
-    /// The first error a concurrent callback sets.
-    private final class Flag: @unchecked Sendable {
-        // Safe: every access holds `lock`.
-        private let lock = Lock()
-        private var stored: HIBPError?
-        /// True for the first error only.
-        func set(_ e: HIBPError) -> Bool {
-            lock.lock(); defer { lock.unlock() }
-            if stored != nil { return false }
-            stored = e
-            return true
-        }
-        var value: HIBPError? { lock.lock(); defer { lock.unlock() }; return stored }
+        func finish() async { await task.value?.value }
     }
 
     /// Collects the answers of each account into the outcome of this attempt: a good answer when
@@ -276,12 +273,6 @@ public struct AccountCheckRun: Sendable {
             return (CheckAttempt(result: .answer(breaches: breaches[index] ?? [], pasteCount: pastes[index]?.count, at: date),
                                  pastes: pastes[index], stealerLogSites: stealer[index]), nil)
         }
-    }
-}
-
-extension CheckRunSummary {
-    func adding(_ other: CheckRunSummary) -> CheckRunSummary {
-        CheckRunSummary(succeeded: succeeded + other.succeeded, failed: failed + other.failed, requests: requests + other.requests)
     }
 }
 

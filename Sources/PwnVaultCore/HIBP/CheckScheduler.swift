@@ -2,15 +2,16 @@
 ///
 /// - Request **starts** are paced by a `RateLimiter` (evenly, 1 % and 1 ms below the key's rate; 10
 ///   per minute when the rate is unknown), each one interval after the previous actual start: a late
-///   start never lets the next catch up; the transport keeps the same spacing on the wire
-///   (`wireSpacing`). As many requests are in flight as it takes to keep that pace
+///   start never lets the next catch up; the transport keeps the same spacing on the wire: `perform`
+///   is handed the spacing of its slot, to put on its request (`HIBPClient.spaced`,
+///   `HTTPRequest.wireSpacing`). As many requests are in flight as it takes to keep that pace
 ///   when the server is slow (1,000 per minute against a 200 ms server keeps about 4 in flight), up
 ///   to `maxInFlight` (16).
 /// - Every keyed request of a run takes its slot from one `RequestSchedule`, shared by every
 ///   scheduler (and command) of the run: the rate question, domain searches and checks never follow
 ///   each other closer than the interval, and a retry takes the next free slot like any request.
-/// - 429: the same request is retried after `retry-after` (plus a margin), and no other request
-///   starts before then: the limit belongs to the key. The pace halves (once per burst of 429s) and
+/// - 429 (decided by `RateLimitResponse`, the one place that does): the same request is retried after
+///   `retry-after` (plus a margin), and no other request starts before then: the limit belongs to the key. The pace halves (once per burst of 429s) and
 ///   climbs back with each success (`RateLimiter.slowDown`, `speedUp`). With a guessed rate, the
 ///   first 429 since a success re-anchors the schedule at the hold's end (HIBP said when; the guess
 ///   did not), and each further round halves the pace. No account is ever given up
@@ -34,56 +35,27 @@
 ///
 /// The clock and the jitter source are injected: tests run it on virtual time.
 public struct CheckScheduler: Sendable {
-    /// The spacing the scheduler keeps between starts, for the request being made in this task:
-    /// a transport that can measure when a request actually leaves (`CurlTransport`) keeps the same
-    /// spacing on the wire, so a start that reached the network late is not followed too closely.
-    @TaskLocal public static var wireSpacing: Duration?
-
-    /// Runs `request`, a keyed request made before a run (`subscription/status`), so that it counts
-    /// on the wire: the transport records when it actually left, and the run's first request keeps
-    /// its spacing from that moment, not only from when it was asked (a status request that left
-    /// late must not let the first check follow it too closely). It is not held itself.
-    public static func countedOnTheWire<T>(_ request: () async throws -> T) async rethrows -> T {
-        try await $wireSpacing.withValue(.nanoseconds(1)) { try await request() }
-    }
-
     /// The most requests in flight at once.
     public static let defaultMaxInFlight = 16
 
     /// The schedule every keyed request of the run takes its slot from (shared with other schedulers
     /// and commands of the same run when given).
     public let schedule: RequestSchedule
-    /// The schedule as it stands.
-    public var rateLimiter: RateLimiter { schedule.limiter }
     public let retryPolicy: RetryPolicy
     public let maxInFlight: Int
     private let clock: any SchedulerClock
     private let random: @Sendable () -> Double
     private let onLongWait: @Sendable (Duration) -> Void
 
-    /// - Parameters:
-    ///   - requestsPerMinute: the key's `Rpm` from `subscriptionStatus()`; nil when unknown (10 is assumed).
-    ///   - random: uniform in 0..<1, for the backoff jitter.
-    ///   - lastRequestAt: when (on `clock`) a request counted by the key's limit last started, if one did.
-    ///   - rateFromUser: the rate came from the user (`--rpm`), not from HIBP: 429s may cut it to 1/16
-    ///     instead of 1/2 (see `RateLimiter`).
-    ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
-    public init(requestsPerMinute: Int?, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
-                retryPolicy: RetryPolicy = .standard, clock: any SchedulerClock = SystemSchedulerClock(),
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                lastRequestAt: Duration? = nil, rateFromUser: Bool = false,
-                onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
-        let schedule = RequestSchedule(requestsPerMinute: requestsPerMinute, rateFromUser: rateFromUser, clock: clock)
-        // A keyed request (subscription/status) already spent a slot: the first check waits for it.
-        if let lastRequestAt { schedule.update { $0.recordStart(at: lastRequestAt) } }
-        self.init(schedule: schedule, maxInFlight: maxInFlight, retryPolicy: retryPolicy, random: random, onLongWait: onLongWait)
-    }
-
     /// A scheduler that takes its slots from `schedule` (and its clock): the one schedule of a run,
-    /// shared by every request the run makes.
+    /// shared by every request the run makes (`CheckSession.scheduler` builds it: the run's retry
+    /// policy, long waits told).
+    /// - Parameters:
+    ///   - random: uniform in 0..<1, for the backoff jitter.
+    ///   - onLongWait: told how long, when a retry must wait longer than `retryPolicy.announceAfter`.
     public init(schedule: RequestSchedule, maxInFlight: Int = CheckScheduler.defaultMaxInFlight,
-                retryPolicy: RetryPolicy = .standard, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) {
+                retryPolicy: RetryPolicy, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                onLongWait: @escaping @Sendable (Duration) -> Void) {
         self.onLongWait = onLongWait
         self.schedule = schedule
         self.retryPolicy = retryPolicy
@@ -94,11 +66,12 @@ public struct CheckScheduler: Sendable {
 
     /// One request under the same policy as a run (429s waited for and announced, 5xx and timeouts
     /// retried with backoff): for the commands that make one keyed request (domain, config api-key).
-    /// Throws the request's final `HIBPError`, or the run-stopping one.
-    public func one<Value: Sendable>(_ perform: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let outcome = OneResult<Value>()
-        try await run([()], perform: { _ in try await perform() }, onResult: { outcome.set($0.result) })
-        guard let result = outcome.get() else { throw CancellationError() }
+    /// `perform` is handed its slot's wire spacing. Throws the request's final `HIBPError`, or the
+    /// run-stopping one.
+    public func one<Value: Sendable>(_ perform: @escaping @Sendable (_ wireSpacing: Duration) async throws -> Value) async throws -> Value {
+        let outcome = Locked<Result<Value, HIBPError>?>(nil)
+        try await run([()], spacedPerform: { _, spacing in try await perform(spacing) }, onResult: { r in outcome.withLock { $0 = r.result } })
+        guard let result = outcome.value else { throw CancellationError() }
         return try result.get()
     }
 
@@ -114,7 +87,18 @@ public struct CheckScheduler: Sendable {
         perform: @escaping @Sendable (Item) async throws -> Value,
         onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
     ) async throws -> CheckRunSummary {
-        var state = RunState(total: items.count)
+        try await run(items, spacedPerform: { item, _ in try await perform(item) }, onResult: onResult)
+    }
+
+    /// As `run(_:perform:onResult:)`, `perform` handed the spacing of each request's slot, for the
+    /// transport to keep on the wire (`HIBPClient.spaced`).
+    @discardableResult
+    public func run<Item: Sendable, Value: Sendable>(
+        _ items: [Item],
+        spacedPerform perform: @escaping @Sendable (Item, _ wireSpacing: Duration) async throws -> Value,
+        onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
+    ) async throws -> CheckRunSummary {
+        var state = RunState(total: items.count, rateLimits: RateLimitResponse(policy: retryPolicy))
         var stopError: HIBPError?
 
         await withTaskGroup(of: Event<Value>.self) { group in
@@ -135,13 +119,8 @@ public struct CheckScheduler: Sendable {
                         await onResult(ScheduledResult(item: items[job.index], index: job.index,
                                                        result: final, attempts: job.attempts))
                     } else if let stop = state.stop {
-                        // 429s in a row would hold the run up longer than the user allows.
+                        // 429s in a row would hold the run up too long, or never end (RateLimitResponse).
                         stopError = stop
-                    } else if case let .failure(.rateLimited(retryAfter)) = result,
-                              state.rateLimitRounds > retryPolicy.maxRateLimitRetries {
-                        // 429 after 429 at ever slower paces and not one success: the key is spent
-                        // elsewhere. Stop the run (nothing is reported failed) rather than spin.
-                        stopError = .rateLimited(retryAfter: retryAfter)
                     }
                 }
                 if stopError != nil { break }
@@ -196,16 +175,12 @@ public struct CheckScheduler: Sendable {
         var succeeded = 0
         var failed = 0
         var requests = 0
-        /// Rounds of 429s (rate cuts) since the last success.
-        var rateLimitRounds = 0
-        /// When the current run of 429s began (the first one since the last success), and whether it
-        /// has been announced: short waits in a row add up to a silence the user must hear about.
-        var rateLimitedSince: Duration?
-        var rateLimitAnnounced = false
-        /// Set by `settle` when the run must stop (429s in a row would outlast `RetryPolicy.maxWait`).
+        /// What the run does about 429s (the run of them in a row, the decisions).
+        var rateLimits: RateLimitResponse
+        /// Set by `settle` when the run must stop (a run of 429s: `RateLimitResponse`).
         var stop: HIBPError?
 
-        init(total: Int) { self.total = total }
+        init(total: Int, rateLimits: RateLimitResponse) { self.total = total; self.rateLimits = rateLimits }
 
         var isFinished: Bool { inFlight == 0 && retries.isEmpty && nextNew == total }
 
@@ -219,7 +194,7 @@ public struct CheckScheduler: Sendable {
     /// timer will wake the loop when the next one is due.
     private func startWhatIsDue<Item: Sendable, Value: Sendable>(
         _ state: inout RunState, items: [Item], group: inout TaskGroup<Event<Value>>,
-        perform: @escaping @Sendable (Item) async throws -> Value
+        perform: @escaping @Sendable (Item, Duration) async throws -> Value
     ) {
         while state.inFlight < maxInFlight {
             let now = clock.now()
@@ -263,7 +238,7 @@ public struct CheckScheduler: Sendable {
             let started = job
             group.addTask {
                 do {
-                    return .finished(started, .success(try await CheckScheduler.$wireSpacing.withValue(spacing) { try await perform(item) }))
+                    return .finished(started, .success(try await perform(item, spacing)))
                 } catch let error as HIBPError {
                     return .finished(started, .failure(error))
                 } catch {
@@ -279,9 +254,7 @@ public struct CheckScheduler: Sendable {
                                _ state: inout RunState) -> Result<Value, HIBPError>? {
         guard case let .failure(error) = result else {
             state.succeeded += 1
-            state.rateLimitRounds = 0
-            state.rateLimitedSince = nil
-            state.rateLimitAnnounced = false
+            state.rateLimits.succeeded()
             schedule.update { $0.speedUp(requestStartedAt: job.startedAt) }
             return result
         }
@@ -294,43 +267,15 @@ public struct CheckScheduler: Sendable {
             return nil
         }
         if case let .rateLimited(retryAfter) = error {
-            let wait = retryPolicy.rateLimitWait(retryAfter: retryAfter)
-            let now = clock.now()
-            let until = now + wait
-            let heldBefore = schedule.limiter.heldUntil
-            // The retry goes at the next free slot of the schedule once the hold has ended: for a
-            // guessed rate's first 429 since a success, the hold's end itself (HIBP said when; the
-            // guess did not); after that the halved pace decides, round after round.
-            let retryAt: Duration = schedule.update { limiter in
-                let cut = limiter.slowDown(requestStartedAt: job.startedAt, now: now)
-                if cut { state.rateLimitRounds += 1 }
-                limiter.hold(until: until, rebase: cut && limiter.isGuess && state.rateLimitRounds == 1)
-                return limiter.earliestStart(now: until)
-            }
-            let since = state.rateLimitedSince ?? now
-            state.rateLimitedSince = since
-            // Every wait is bounded, not only each `retry-after`: the run of 429s, the slower pace
-            // included, may hold the run up no longer than `maxWait` from its first 429 (a server
-            // that answers `Retry-After: 2` forever, at a pace halved round after round, was waited
-            // for without end). The request that met it is not reported, as for any run-stopping error.
-            // (Our margin is not counted: a `retry-after` of exactly the limit is still waited for.)
-            if let stop = retryPolicy.refusal(heldFor: retryAt - since - retryPolicy.rateLimitMargin) {
+            switch state.rateLimits.met(retryAfter: retryAfter, startedAt: job.startedAt, now: clock.now(), schedule: schedule) {
+            case let .stop(stop):
                 state.stop = stop
-                return nil
+            case let .retry(notBefore, announce):
+                if let announce { onLongWait(announce) }
+                next.rateLimitRetries += 1
+                next.notBefore = notBefore
+                state.requeue(next)
             }
-            // A long wait is said before it begins; short ones are said once they add up (2 s at a
-            // time for two minutes was silence before). The wait said is the real one, pace included.
-            let waited = retryAt - now
-            let longWait = waited > retryPolicy.announceAfter
-            let longSilence = !state.rateLimitAnnounced && retryAt - since > retryPolicy.announceAfter
-            // (Not when this 429 ends the run: that wait never comes.)
-            if (longWait || longSilence) && until > heldBefore && state.rateLimitRounds <= retryPolicy.maxRateLimitRetries {
-                state.rateLimitAnnounced = true
-                onLongWait(waited)
-            }
-            next.rateLimitRetries += 1
-            next.notBefore = until
-            state.requeue(next)
             return nil
         }
         if error.isRetryable, !isRateLimited(error), job.retries < retryPolicy.maxRetries {
@@ -349,7 +294,7 @@ public struct CheckScheduler: Sendable {
     /// The error that stops the run when a request failed with `error`, or nil when it does not.
     private func stopping(_ error: HIBPError) -> HIBPError? {
         if error.stopsRun { return error }
-        if case let .rateLimited(retryAfter) = error { return retryPolicy.refusal(retryAfter: retryAfter) }
+        if case let .rateLimited(retryAfter) = error { return RateLimitResponse(policy: retryPolicy).refusal(retryAfter: retryAfter) }
         return nil
     }
 
@@ -357,13 +302,4 @@ public struct CheckScheduler: Sendable {
         if case .rateLimited = error { return true }
         return false
     }
-}
-
-/// The result `CheckScheduler.one` waits for. Unchecked: written by `onResult` before `run` returns,
-/// read after, and guarded by the lock besides.
-private final class OneResult<Value: Sendable>: @unchecked Sendable {
-    private let lock = Lock()
-    private var result: Result<Value, HIBPError>?
-    func set(_ value: Result<Value, HIBPError>) { lock.withLock { result = value } }
-    func get() -> Result<Value, HIBPError>? { lock.withLock { result } }
 }

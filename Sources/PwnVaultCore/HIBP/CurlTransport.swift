@@ -1,7 +1,6 @@
 // The only file that imports the HTTP shim. libcurl is loaded (dlopen) by the shim at the first
 // request, so commands that never go online never map it.
 internal import CHTTPShim
-import Synchronization
 import FoundationEssentials
 
 /// The real `HTTPTransport`: libcurl (Debian's libcurl4), loaded at the first request.
@@ -28,14 +27,11 @@ public struct CurlTransport: HTTPTransport {
     /// The default deadline of a request whose `timeout` is nil.
     public let timeout: Duration
 
-    /// - Parameters:
-    ///   - maxConnectionsPerHost: kept for callers written for a session-based transport; each
-    ///     request runs on its own thread and the scheduler bounds how many are in flight.
-    public init(maxBodyBytes: Int = CurlTransport.defaultMaxBodyBytes, timeout: Duration = CurlTransport.defaultTimeout,
-                maxConnectionsPerHost: Int = 16) {
+    /// One per process (`CLI`): a request that needs a shorter deadline or a smaller body says so
+    /// itself (`HTTPRequest.timeout`, `.maxBodyBytes`).
+    public init(maxBodyBytes: Int = CurlTransport.defaultMaxBodyBytes, timeout: Duration = CurlTransport.defaultTimeout) {
         self.maxBodyBytes = max(0, maxBodyBytes)
         self.timeout = timeout
-        _ = maxConnectionsPerHost
     }
 
     /// True once libcurl has been loaded into this process.
@@ -71,16 +67,18 @@ public struct CurlTransport: HTTPTransport {
         }
         let deadline = request.timeout ?? timeout
         let milliseconds = max(1, deadline.components.seconds * 1000 + deadline.components.attoseconds / 1_000_000_000_000_000)
+        // The request's own cap, when it has one, within the transport's.
+        let limit = request.maxBodyBytes.map { min(max(0, $0), maxBodyBytes) } ?? maxBodyBytes
         let transfer: OpaquePointer? = request.url.absoluteString.withCString { url in
             Self.withCStrings(lines) { pointers in
-                pwv_http_new(url, pointers.baseAddress, pointers.count, Int(milliseconds), maxBodyBytes)
+                pwv_http_new(url, pointers.baseAddress, pointers.count, Int(milliseconds), limit)
             }
         }
         guard let transfer else { throw HTTPTransportError.connection(reason: phrase("out of memory")) }
-        if let gap = CheckScheduler.wireSpacing {
+        if let gap = request.wireSpacing {
             pwv_http_set_gap(transfer, gap.components.seconds * 1_000_000_000 + gap.components.attoseconds / 1_000_000_000)
         }
-        let pending = PendingTransfer(transfer, limit: maxBodyBytes)
+        let pending = PendingTransfer(transfer, limit: limit)
         defer { pwv_http_release(transfer) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
@@ -177,11 +175,11 @@ public struct CurlTransport: HTTPTransport {
 }
 
 /// One transfer between Swift and the shim: the continuation to resume once, and the way to cancel.
-/// Sendable: its mutable state is the Mutex's; the transfer pointer is only passed to the shim's
+/// Sendable: its mutable state is behind `Locked`; the transfer pointer is only passed to the shim's
 /// thread-safe `pwv_http_cancel`, and stays valid until `send` releases it, after which no
 /// cancellation handler can run.
 private final class PendingTransfer: Sendable {
-    let continuation = Mutex<CheckedContinuation<HTTPResponse, Error>?>(nil)
+    let continuation = Locked<CheckedContinuation<HTTPResponse, Error>?>(nil)
     nonisolated(unsafe) let transfer: OpaquePointer   // safe: see the type's comment
     let limit: Int
 

@@ -17,6 +17,9 @@ public struct HIBPClient: Sendable {
     public let userAgent: String
     /// The per-request deadline handed to the transport; nil uses the transport's own.
     public let timeout: Duration?
+    /// The schedule's spacing, handed to the transport with every request (`HTTPRequest.wireSpacing`);
+    /// set by `spaced(_:)` for a request the schedule paced.
+    public private(set) var wireSpacing: Duration?
     private let apiKey: SecretBytes?
     private let transport: any HTTPTransport
 
@@ -27,6 +30,13 @@ public struct HIBPClient: Sendable {
         self.userAgent = "pwnvault/\(version)"
         self.transport = transport
         self.timeout = timeout
+    }
+
+    /// This client, its requests carrying `spacing` to the transport (the slot the schedule gave them).
+    public func spaced(_ spacing: Duration?) -> HIBPClient {
+        var copy = self
+        copy.wireSpacing = spacing
+        return copy
     }
 
     /// True when an API key is configured (account searches need one).
@@ -177,7 +187,7 @@ public struct HIBPClient: Sendable {
             secrets["hibp-api-key"] = apiKey
         }
         return HTTPRequest(url: url, headers: ["user-agent": userAgent, "accept": "application/json"],
-                           secretHeaders: secrets, timeout: timeout)
+                           secretHeaders: secrets, timeout: timeout, wireSpacing: wireSpacing)
     }
 
     /// Sends and maps every status but 200 to an `HIBPError`, and a 404 too unless it is `endpoint`'s

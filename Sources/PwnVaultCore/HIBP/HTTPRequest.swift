@@ -13,13 +13,24 @@ public struct HTTPRequest: Sendable, CustomStringConvertible, CustomDebugStringC
     public var secretHeaders: [String: SecretBytes]
     /// How long the whole exchange may take; nil uses the transport's default.
     public var timeout: Duration?
+    /// The spacing the request schedule keeps between starts, for a keyed request it paced
+    /// (`CheckScheduler`): a transport that can measure when a request actually leaves
+    /// (`CurlTransport`) keeps the same spacing on the wire, so a start that reached the network late
+    /// is not followed too closely. Nil: not paced.
+    public var wireSpacing: Duration?
+    /// The largest body this request accepts, in bytes, below the transport's own cap (Pwned
+    /// Passwords' ranges are small); nil: the transport's.
+    public var maxBodyBytes: Int?
 
     public init(method: String = "GET", url: URL, headers: [String: String] = [:],
-                secretHeaders: [String: SecretBytes] = [:], timeout: Duration? = nil) {
+                secretHeaders: [String: SecretBytes] = [:], timeout: Duration? = nil, wireSpacing: Duration? = nil,
+                maxBodyBytes: Int? = nil) {
         self.method = method; self.url = url
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         self.secretHeaders = Dictionary(secretHeaders.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { $1 })
         self.timeout = timeout
+        self.wireSpacing = wireSpacing
+        self.maxBodyBytes = maxBodyBytes
     }
 
     /// Method and host only: the path may hold an account and must not reach a log.

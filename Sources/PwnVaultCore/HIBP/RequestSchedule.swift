@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The one schedule of a run's keyed requests: every request HIBP counts against the key
 /// (`subscription/status`, account, paste, stealer-log and domain searches, the k-anonymity range)
 /// takes its slot here, whichever `CheckScheduler` or command makes it, so two of them never follow
@@ -11,14 +9,14 @@ import Synchronization
 /// Times are on `clock`, which every scheduler sharing the schedule uses.
 public final class RequestSchedule: Sendable {
     public let clock: any SchedulerClock
-    private let state: Mutex<RateLimiter>
+    private let state: Locked<RateLimiter>
 
     /// - Parameters:
     ///   - requestsPerMinute: the key's rate; nil when unknown (10 is guessed).
     ///   - rateFromUser: the rate came from `--rpm`, not from HIBP: 429s may cut it to 1/16.
     public init(requestsPerMinute: Int?, rateFromUser: Bool = false, clock: any SchedulerClock = SystemSchedulerClock()) {
         self.clock = clock
-        state = Mutex(RateLimiter(requestsPerMinute: requestsPerMinute,
+        state = Locked(RateLimiter(requestsPerMinute: requestsPerMinute,
                                   deepestCut: Self.deepestCut(requestsPerMinute: requestsPerMinute, rateFromUser: rateFromUser)))
     }
 

@@ -51,8 +51,6 @@ public struct RetryPolicy: Sendable, Equatable {
         return .heldTooLong(seconds: Int(seconds), limit: Int(maxWait.components.seconds))
     }
 
-    public static let standard = RetryPolicy()
-
     /// The wait before retry number `retry` (1-based), given `unit` uniform in 0..<1 for the jitter.
     public func backoff(retry: Int, unit: Double) -> Duration {
         let exponent = max(0, min(retry - 1, 30))

@@ -11,7 +11,7 @@ public struct PwnedPasswordsClient: Sendable {
     /// `https://api.pwnedpasswords.com`.
     public static let officialBaseURL = URL(string: Settings.defaultPasswordsURL)!
     /// The largest answer accepted: a range is about 1,000 lines of 40 bytes; this leaves room for
-    /// twenty times as many. Give the transport this cap.
+    /// twenty times as many. Every request carries this cap (`HTTPRequest.maxBodyBytes`).
     public static let maxBodyBytes = 1 << 20
 
     /// The API base (validated by the caller with `APIURLPolicy`), without `/range`.
@@ -46,7 +46,7 @@ public struct PwnedPasswordsClient: Sendable {
             throw HIBPError.transport(reason: phrase("the Pwned Passwords address is not a valid URL"))
         }
         return HTTPRequest(url: url, headers: ["user-agent": userAgent, "add-padding": "true", "accept": "text/plain"],
-                           timeout: timeout)
+                           timeout: timeout, maxBodyBytes: Self.maxBodyBytes)
     }
 
     private func send(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -1,4 +1,8 @@
 import Glibc
+// Not used here (see `Lock`), but imported so the module is linked: the static FoundationEssentials
+// of a release build (-static-stdlib) calls into Synchronization's Mutex, and without an import no
+// source asks the linker for it ('undefined reference to Synchronization._MutexHandle').
+import Synchronization
 
 /// A mutual-exclusion lock with `lock()`/`unlock()` as NSLock had them (ScreenGuard releases it on other
 /// paths than the one that took it, which `Mutex.withLock` cannot express). Not recursive, like NSLock.
@@ -33,4 +37,23 @@ public final class Lock: @unchecked Sendable {
         defer { unlock() }
         return try body()
     }
+}
+
+/// A value shared between threads or tasks, every access under its own `Lock`: the one way the code
+/// keeps mutable state behind a lock (instead of a hand-written `@unchecked Sendable` class per use,
+/// or `Synchronization.Mutex`, which ThreadSanitizer cannot see: see `Lock`).
+public final class Locked<Value: Sendable>: @unchecked Sendable {
+    // Safe: `stored` is only read or written with `lock` held.
+    private let lock = Lock()
+    private var stored: Value
+
+    public init(_ value: Value) { stored = value }
+
+    /// Reads or changes the value under the lock.
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        try lock.withLock { try body(&stored) }
+    }
+
+    /// A copy of the value as it is now.
+    public var value: Value { lock.withLock { stored } }
 }

@@ -4,13 +4,17 @@ import PwnVaultCore
 /// The checks of one `doctor` run, in the order they are shown. Network answers are fetched once.
 struct DoctorRun {
     let context: Context
-    let transport: CurlTransport
+    let transport: any HTTPTransport
     let userAgent = "pwnvault/\(CLI.version)"
+    /// The longest any network check may take (`doctor`'s help says 10 seconds).
+    static let networkTimeoutSeconds = 10
+    /// Each network check's deadline: the run's, at most `networkTimeoutSeconds`.
+    let timeout: Duration
 
     init(_ context: Context) {
         self.context = context
-        let seconds = min(context.settings.httpTimeoutSeconds, DoctorCommand.networkTimeoutSeconds)
-        transport = CurlTransport(timeout: .seconds(seconds))
+        transport = context.transport
+        timeout = .seconds(min(context.settings.httpTimeoutSeconds, Self.networkTimeoutSeconds))
     }
 
     func checks() -> [DoctorCheck] {
@@ -254,7 +258,8 @@ struct DoctorRun {
         guard apiReachable else {
             return .warning(phrase("API key"), msg("{1} is well-formed; not verified because HIBP cannot be reached", source))
         }
-        let client = HIBPClient(baseURL: HIBPServices(context).baseURL, apiKey: key, version: CLI.version, transport: transport)
+        let client = HIBPClient(baseURL: HIBPServices(context).baseURL, apiKey: key, version: CLI.version, transport: transport,
+                                timeout: timeout)
         do {
             let status = try blocking { try await client.subscriptionStatus() }
             let plan = Sanitizer.singleLine(status.subscriptionName)
@@ -284,7 +289,7 @@ struct DoctorRun {
         guard let url = URL(string: text + path) else {
             return .problem(name, msg("{1} is not a valid address", shown), fix: msg("correct or unset {1}", variable), status: .network)
         }
-        let request = HTTPRequest(url: url, headers: ["user-agent": userAgent, "accept": "application/json"])
+        let request = HTTPRequest(url: url, headers: ["user-agent": userAgent, "accept": "application/json"], timeout: timeout)
         let transport = self.transport
         let local = !base.absoluteString.hasPrefix("https://"), set = context.settings.variablesSet.contains(variable)
         let fix = local && set ? msg("check the network connection and whether the server at {1} runs, or correct or unset {2}", shown, variable)

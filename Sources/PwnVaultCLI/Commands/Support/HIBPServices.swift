@@ -2,67 +2,40 @@ import Dispatch
 import FoundationEssentials
 import PwnVaultCore
 
-/// Builds what the HIBP commands need from the run's context: the client (with the run's API key),
-/// the breach catalog (cached), and a way to run async work from a synchronous command.
+/// What the HIBP commands need that is not a keyed request: the API base, the run's API key (said
+/// where it came from), the public client and the breach catalog (cached), the cache folder, and the
+/// notes said about them. Every keyed request goes through the run's one `CheckSession` (built by
+/// `CheckSession(settings:transport:apiKey:…)`), on its one schedule and retry policy.
 struct HIBPServices {
     let context: Context
     let transport: any HTTPTransport
-    /// The one schedule of this run's keyed requests (a command builds one `HIBPServices` per run):
-    /// the rate question, account, paste, stealer-log and domain searches all take their slots here.
-    let schedule: RequestSchedule
 
     init(_ context: Context) {
         self.context = context
         self.transport = context.transport
-        self.schedule = RequestSchedule(requestsPerMinute: nil)
     }
 
     /// The API base as the client wants it: ending in `/`.
-    var baseURL: URL {
-        let s = context.settings.apiBaseURL.absoluteString
-        return URL(string: s.hasSuffix("/") ? s : s + "/")!
-    }
+    var baseURL: URL { context.settings.apiBase }
 
     /// A client without a key: for the public catalog endpoints.
     func publicClient() -> HIBPClient {
         HIBPClient(baseURL: baseURL, apiKey: nil, version: CLI.version, transport: transport)
     }
 
-    /// A client with the run's key (and the key, for the rate-limit cache); says where the key came
-    /// from when it is not the usual one.
-    func keyedClient(allOnTestDomain: Bool) throws -> (client: HIBPClient, key: SecretBytes) {
+    /// The run's API key; says where it came from when it is not the usual one.
+    func apiKey(allOnTestDomain: Bool) throws -> SecretBytes {
         let (key, source) = try APIKey.resolve(environmentKey: context.settings.environmentAPIKey, keyring: context.keyring, allOnTestDomain: allOnTestDomain)
         if source == .publicTestKey {
             context.console.note(msg("using HIBP's public test key (it works for {1} accounts only)", APIKey.testDomain))
         }
-        return (HIBPClient(baseURL: baseURL, apiKey: key, version: CLI.version, transport: transport), key)
+        return key
     }
 
-    /// One keyed request under `check`'s retry policy (429s waited for, 5xx and timeouts retried,
-    /// long waits and long runs of 429s said on stderr), in its slot of the run's schedule: paced at
-    /// the key's remembered rate when there is one, else at the guess, whose first 429 waits only
-    /// what HIBP's `retry-after` says.
-    func once<T: Sendable>(key: SecretBytes?, _ request: @escaping @Sendable () async throws -> T) throws -> T {
-        let console = context.console
-        if let key { learnRememberedRate(of: key) }
-        let scheduler = CheckScheduler(schedule: schedule, retryPolicy: RetryPolicy(maxWait: .seconds(context.settings.maxWaitSeconds)),
-                                       onLongWait: { console.note(Self.waitNote($0)) })
-        return try blocking { try await scheduler.one(request) }
-    }
-
-    /// The key's rate as remembered from an earlier run (`RateLimitCache`), put on the schedule while
-    /// it still guesses; nil when none is.
-    @discardableResult
-    func learnRememberedRate(of key: SecretBytes) -> Int? {
-        guard let rpm = (try? cacheDirectory()).flatMap({ RateLimitCache(directory: $0).rpm(for: key, now: context.now()) }) else { return nil }
-        if schedule.limiter.isGuess { schedule.learn(requestsPerMinute: rpm) }
-        return rpm
-    }
-
-    /// A check session for this run: the context's transport, the key, the cache folder and `vault`.
+    /// The run's one check session, for keyed work with `key` (the vault's results saved in `vault`).
     func checkSession(key: SecretBytes, vault: VaultSession?, options: CheckSession.Options) -> CheckSession {
-        CheckSession(transport: transport, baseURL: baseURL, version: CLI.version, apiKey: key, now: context.now,
-                     cacheDirectory: try? cacheDirectory(), vault: vault, options: options)
+        CheckSession(settings: context.settings, transport: transport, apiKey: key, version: CLI.version, now: context.now,
+                     vault: vault, options: options)
     }
 
     /// What is said before a long wait for HIBP (and once 429s in a row add up to one).
@@ -73,8 +46,8 @@ struct HIBPServices {
 
     /// `$XDG_CACHE_HOME/pwnvault`.
     func cacheDirectory() throws -> URL {
-        guard let cacheHome = context.settings.cacheHome else { throw BreachCatalogError.noCacheDirectory }
-        return URL(fileURLWithPath: cacheHome).appendingPathComponent("pwnvault", isDirectory: true)
+        guard let directory = context.settings.pwnvaultCacheDirectory else { throw BreachCatalogError.noCacheDirectory }
+        return directory
     }
 
     /// The breach catalog: cached for a day under $XDG_CACHE_HOME/pwnvault, refreshed on demand.
@@ -87,10 +60,7 @@ struct HIBPServices {
     /// The async part of `catalog(refresh:)`, to run beside other requests (check asks for the key's
     /// rate at the same time); hand its result to `reported(_:)`.
     func catalogLoader(refresh: Bool) throws -> @Sendable () async throws -> BreachCatalogLoad {
-        let cache = BreachCatalogCache(directory: try cacheDirectory())
-        let client = publicClient()
-        let now = context.now()
-        return { try await cache.catalog(now: now, forceRefresh: refresh) { try await client.breaches() } }
+        try CheckSession.catalogLoader(cacheDirectory: cacheDirectory(), client: publicClient(), now: context.now(), refresh: refresh)
     }
 
     /// Says what went wrong on the way to the catalog, if anything, and returns it.
@@ -113,9 +83,7 @@ struct HIBPServices {
     /// The catalog fetched now (one request, no key), for `watch`: an older copy would hide news.
     /// Saved to the cache like any other fetch; a failure stops the run.
     func freshCatalog() throws -> BreachCatalog {
-        let cache = BreachCatalogCache(directory: try cacheDirectory())
-        let client = publicClient()
-        let load = try blocking { try await cache.catalog(now: context.now(), forceRefresh: true) { try await client.breaches() } }
+        let load = try blocking(catalogLoader(refresh: true))
         if let failure = load.refreshFailure { throw failure }
         if let failure = load.saveFailure { context.console.warning(failure.message) }
         return load.catalog

@@ -10,10 +10,8 @@ enum NewPassphraseOption {
     /// The check for `context`, nil with --weak-passphrase-ok.
     static func check(_ context: Context) -> NewPassphraseCheck? {
         if context.arguments.has(spec) { return nil }
-        let settings = context.settings
-        let transport = CurlTransport(maxBodyBytes: PwnedPasswordsClient.maxBodyBytes,
-                                      timeout: .seconds(settings.httpTimeoutSeconds), maxConnectionsPerHost: 1)
-        let client = PwnedPasswordsClient(baseURL: settings.passwordsBaseURL, version: CLI.version, transport: transport)
+        // The run's transport: the client's requests carry their own body cap.
+        let client = PwnedPasswordsClient(baseURL: context.settings.passwordsBaseURL, version: CLI.version, transport: context.transport)
         return NewPassphraseCheck(lookup: { hash in
             do { return try blocking { try await client.timesSeen(hash) } } catch { throw PwnedPasswordsError.wrapping(error) }
         })

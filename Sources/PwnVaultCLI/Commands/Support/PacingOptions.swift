@@ -40,6 +40,14 @@ struct PacingOptions {
         }
     }
 
+    /// The ui's: its own `--rpm` (`rpmOption`, whose help says "for checks"), the longest wait and the
+    /// lookup from the settings (it has no `--max-wait` or `--k-anonymity`).
+    init(ui context: Context, rpmOption: OptionSpec) throws {
+        rpm = try Self.requestsPerMinute(context, option: rpmOption, command: "ui")
+        maxWait = context.settings.maxWaitSeconds
+        kAnonymity = context.settings.kAnonymity
+    }
+
     /// `--rpm N` (check, watch, ui; `option` carries each command's help text): read and checked here
     /// only. Nil when not given: the rate is then learned from HIBP.
     static func requestsPerMinute(_ context: Context, option: OptionSpec, command: String) throws -> Int? {

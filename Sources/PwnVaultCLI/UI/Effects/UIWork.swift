@@ -102,7 +102,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     }
 
     /// Checks the vault accounts `ids` (in `payload`), or says why it cannot.
-    static func check(context: Context, accounts: [Account], what: String, wake: ScreenWake) -> UIWork {
+    static func check(context: Context, accounts: [Account], what: String, pacing: PacingOptions, wake: ScreenWake) -> UIWork {
         let work = UIWork(ids: accounts.map(\.id), what: what, wake: wake)
         guard !accounts.isEmpty else { work.finish(nil); return work }
         let services = HIBPServices(context)
@@ -116,10 +116,10 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         }
         // The run `check` makes: the key's rate found the same way (--rpm, the cache, else asked), e-mail
         // addresses by k-anonymity as check looks them up (PWNVAULT_K_ANONYMITY, auto by default, with its
-        // remembered refusal), on one schedule. No vault: the interface records each attempt itself.
-        let session = services.checkSession(key: key, vault: nil, options: .init(
-            kAnonymity: context.settings.kAnonymity, maxWait: context.settings.maxWaitSeconds))
-        let given = context.arguments.value(PacingOptions.rpm).flatMap(Int.init)
+        // remembered refusal), on one schedule. No vault here: the interface records each attempt on
+        // its own thread, as check saves it (`CheckSession.record`).
+        let session = services.checkSession(key: key, vault: nil, options: .init(kAnonymity: pacing.kAnonymity, maxWait: pacing.maxWait))
+        let given = pacing.rpm
         let entries = accounts.map(CheckEntry.init(account:))
         work.task = Task.detached {
             do {

@@ -15,9 +15,13 @@ final class VaultUI: FullScreenApp {
     /// The answer of the last `.unlock` effect.
     private var unlocked = false
 
-    init(context: Context, session: VaultSession, catalog: BreachCatalog?) {
+    /// How the ui's checks are paced: `check`'s typed options, read once by `UICommand`.
+    let pacing: PacingOptions
+
+    init(context: Context, session: VaultSession, catalog: BreachCatalog?, pacing: PacingOptions) {
         self.context = context
         self.session = session
+        self.pacing = pacing
         state = UIState(accounts: session.payload.accounts, catalog: catalog, policy: context.console.policy,
                         shareReason: context.shareReason?.description, colors: context.console.colors)
     }
@@ -99,7 +103,7 @@ final class VaultUI: FullScreenApp {
             return [.unlocked(unlocked)]
         case let .check(ids, what):
             let accounts = session.payload.accounts.filter { ids.contains($0.id) }
-            work = UIWork.check(context: context, accounts: accounts, what: what, wake: wake)
+            work = UIWork.check(context: context, accounts: accounts, what: what, pacing: pacing, wake: wake)
             return []
         case .cancelCheck:
             work?.cancel()
@@ -126,14 +130,12 @@ final class VaultUI: FullScreenApp {
         if running { send(.checkProgress(work.status)) } else { self.work = nil; send(.checkEnded(work.status)) }
     }
 
-    /// Saves check results as they come (what `check` saves), on the interface's own thread.
+    /// Saves check results as they come, on the interface's own thread, exactly as `check` saves them
+    /// (`CheckSession.record`: the same findings, news and "no longer listed" marks; a breach the
+    /// catalog marks sensitive is left to a search that lists it).
     private func record(_ results: [(id: Int, attempt: CheckAttempt)]) -> UIEvent {
         do {
-            try session.update { payload in
-                for (id, attempt) in results {
-                    if let i = payload.accounts.firstIndex(where: { $0.id == id }) { _ = payload.accounts[i].record(attempt) }
-                }
-            }
+            try CheckSession.record(results, in: session, catalog: state.catalog)
             return .saved(session.payload.accounts, message: nil)
         } catch let error as UserFacingError {
             return .saveFailed(msg("could not save: {1}", error.message))
