@@ -61,6 +61,9 @@ def main():
         try:
             # A person's terminal starts programs with default signal handling, whatever the test runner had.
             signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            # The window's size before the program starts: set only by the parent after the fork, a program
+            # that asks at once (check measures its lines) could see 0 columns under load and fall back to 80.
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, 0, 0))
             for sig in (signal.SIGINT, signal.SIGQUIT, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU,
                         signal.SIGPIPE, signal.SIGCHLD, signal.SIGHUP, signal.SIGTERM, signal.SIGXFSZ):
                 signal.signal(sig, signal.SIG_DFL)
