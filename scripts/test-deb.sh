@@ -107,8 +107,9 @@ mkdir "$work/unpacked"
 dpkg-deb --extract "$deb" "$work/unpacked"
 leaks=()
 # (The Swift runtime's archives bring swift.org's own build paths, /home/build-user/…: not this machine's.)
-# Also the fixed path that make deb compiles from (scripts/build-release-fixed.sh).
-for needle in "$root" "$(dirname "$root")" "${HOME:-/root}/" "${PWNVAULT_FIXED_SRC:-/tmp/pwnvault-src}"; do
+# Also the fixed path that make deb compiles from (scripts/build-release-fixed.sh). Not the checkout's
+# parent folder: for a clone in /tmp (as CI makes one) that is "/tmp", which the documents name on purpose.
+for needle in "$root" "${HOME:-/root}/" "${PWNVAULT_FIXED_SRC:-/tmp/pwnvault-src}"; do
   [ "$needle" = "/" ] && continue
   hits=$(find "$work/unpacked" -type f -exec sh -c 'strings -a "$1" | grep -F -q -- "$2" && echo "$1"' _ {} "$needle" \;)
   [ -z "$hits" ] || leaks+=("$needle in: $hits")

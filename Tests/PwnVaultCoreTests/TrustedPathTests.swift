@@ -24,6 +24,30 @@ final class TrustedPathTests: XCTestCase {
         XCTAssertNil(TrustedPath.checkFile(dir + "/a/./b/../b/f"))
     }
 
+    /// Two libraries loaded one after the other through descriptors of the same number (the first one
+    /// closed, the lowest free number given again): each handle is its own library. The loader matches
+    /// objects by name, and both were `/proc/self/fd/N`: the second load returned the first library
+    /// (CI: the phone shim after ICU "has no pwv_phone_format_e164").
+    func testALibraryLoadedThroughADescriptorIsThatLibraryEvenWhenTheNumberComesAgain() throws {
+        func real(_ path: String) -> String { URL(fileURLWithPath: path).resolvingSymlinksInPath().path }
+        let sodiumPath = real("/usr/lib/x86_64-linux-gnu/libsodium.so.23"), pslPath = real("/usr/lib/x86_64-linux-gnu/libpsl.so.5")
+        guard FileManager.default.fileExists(atPath: sodiumPath), FileManager.default.fileExists(atPath: pslPath) else {
+            throw XCTSkip("libsodium and libpsl (scripts/setup.sh installs them) are not at Debian's amd64 paths")
+        }
+        var first: Int32 = -1
+        do {
+            let descriptor = try TrustedPath.open(sodiumPath).get()
+            first = descriptor.raw
+            let sodium = try SharedLibrary.open(descriptor: descriptor).get()
+            XCTAssertNotNil(sodium.symbol("sodium_init", as: UnsafeRawPointer.self))
+        }
+        let descriptor = try TrustedPath.open(pslPath).get()
+        XCTAssertEqual(descriptor.raw, first, "the number is given again (else this test proves nothing)")
+        let psl = try SharedLibrary.open(descriptor: descriptor).get()
+        XCTAssertNotNil(psl.symbol("psl_builtin", as: UnsafeRawPointer.self), "the second handle is libpsl")
+        XCTAssertNil(psl.symbol("sodium_init", as: UnsafeRawPointer.self), "not libsodium again")
+    }
+
     func testEachFailureNamesWhatFailed() throws {
         chmod(dir + "/a", 0o775)
         XCTAssertEqual(TrustedPath.checkFile(dir + "/a/b/f"), .writableByOthers(path: dir + "/a", mode: 0o775))

@@ -20,8 +20,20 @@ struct SharedLibrary: @unchecked Sendable {   // a dlopen handle is usable from 
 
     /// Loads the file open at `descriptor` (one `TrustedPath.open` checked) through `/proc/self/fd/N`,
     /// so the loader maps that very file: a path opened again could name another one by then.
+    ///
+    /// The loader takes an object already loaded under the same name for the one asked for, and
+    /// `/proc/self/fd/N` names repeat: once N is closed, the next file opened gets it again, so the
+    /// phone shim asked for as `/proc/self/fd/5` after ICU was loaded as `/proc/self/fd/5` came back as
+    /// ICU ("has no pwv_phone_format_e164"). So the library is loaded through a duplicate of the
+    /// descriptor that stays open for the life of the process (one per library loaded): no other file
+    /// ever gets its number, so no other library its name. The same file loaded twice is still found
+    /// once, by the loader's own check of device and inode.
     static func open(descriptor: FileDescriptor) -> Result<SharedLibrary, Failure> {
-        open("/proc/self/fd/\(descriptor.raw)")
+        let kept = fcntl(descriptor.raw, F_DUPFD_CLOEXEC, 0)
+        guard kept >= 0 else { return .failure(Failure(reason: String(cString: strerror(errno)))) }
+        let opened = open("/proc/self/fd/\(kept)")
+        if case .failure = opened { Glibc.close(kept) }
+        return opened
     }
 
     /// The function `name`, as the C type `type`; nil when the library has no such symbol.
