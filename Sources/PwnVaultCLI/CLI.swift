@@ -20,9 +20,8 @@ public enum CLI {
         let messages = Gettext.startForProcess(environment: environment)
         for case let .dividingPluralForms(file, expression) in messages.refused {
             // A catalog that would make glibc divide by zero: refused, said once, English used.
-            _ = StandardStream.write(msg("pwnvault: warning: {1}",
-                                     msg("the message catalog {1} is not used: its Plural-Forms divides by something other than a non-zero number ({2}); messages are in English",
-                                         Sanitizer.singleLine(file), Sanitizer.singleLine(expression))) + "\n", to: 2)
+            Console.warnBeforeAnyConsole(msg("the message catalog {1} is not used: its Plural-Forms divides by something other than a non-zero number ({2}); messages are in English",
+                                             Sanitizer.singleLine(file), Sanitizer.singleLine(expression)))
         }
         let failure = OutputFailure()
         var status = run(arguments: Array(argv.dropFirst()), environment: environment,

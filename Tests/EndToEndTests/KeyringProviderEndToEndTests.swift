@@ -22,6 +22,9 @@ final class KeyringProviderEndToEndTests: XCTestCase {
         s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
         s.environment.merge(provider.environment) { $1 }
         s.environment["PWNVAULT_API_URL"] = server.apiURL
+        // The daemons answer in milliseconds, but under CI's four workers kwalletd once took longer than
+        // the 2 s default to take init's key (then the next run found none). Timeouts are tested on their own.
+        s.environment["PWNVAULT_KEYRING_TIMEOUT_MS"] = "20000"
         return s
     }
 
@@ -237,6 +240,7 @@ final class KeyringProviderEndToEndTests: XCTestCase {
         s.environment.removeValue(forKey: "HIBP_API_KEY")
         let made = initVault(s)
         XCTAssertFalse(made.stderr.contains("using the passphrase"), made.all)
+        XCTAssertTrue(made.stdout.contains("the vault key is in KWallet"), made.all)
         XCTAssertEqual(s.run(["add", "max@example.com"], passphraseFromFile: false).status, 0)
         for command in [["list"], ["status"]] {
             let r = s.run(command, passphraseFromFile: false)

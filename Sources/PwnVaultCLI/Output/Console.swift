@@ -107,6 +107,12 @@ final class Console: Sendable {
     static func reportBeforeAnyConsole(_ error: UserFacingError) {
         StandardStream.write(errorLines(error), to: 2)
     }
+
+    /// `pwnvault: warning: …` on stderr before any console exists (a message catalog refused while the
+    /// language is chosen). The text names no vault data; strings from files in it are sanitized by the caller.
+    static func warnBeforeAnyConsole(_ text: String) {
+        StandardStream.write(messageLines(msg("pwnvault: warning: "), text, width: nil), to: 2)
+    }
     /// Raw text on stderr (help for usage errors, progress).
     func errRaw(_ text: String) { writeErr(text) }
 
