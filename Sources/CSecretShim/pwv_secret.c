@@ -56,7 +56,6 @@
     X(g_variant_unref) \
     X(secret_collection_for_alias_sync) \
     X(secret_collection_get_locked) \
-    X(secret_password_storev_sync) \
     X(secret_item_new_for_dbus_path_sync) \
     X(secret_item_set_secret_sync) \
     X(secret_item_set_label_sync) \
@@ -64,9 +63,11 @@
     X(secret_schema_newv) \
     X(secret_schema_unref) \
     X(secret_service_get_secret_for_dbus_path_sync) \
+    X(secret_service_disconnect) \
     X(secret_service_get_sync) \
     X(secret_service_prompt_at_dbus_path_sync) \
     X(secret_service_search_for_dbus_paths_sync) \
+    X(secret_service_store_sync) \
     X(secret_value_get) \
     X(secret_value_get_content_type) \
     X(secret_value_unref)
@@ -153,8 +154,6 @@ PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
 #define secret_collection_for_alias_sync api.secret_collection_for_alias_sync
 #undef secret_collection_get_locked
 #define secret_collection_get_locked api.secret_collection_get_locked
-#undef secret_password_storev_sync
-#define secret_password_storev_sync api.secret_password_storev_sync
 #undef secret_item_new_for_dbus_path_sync
 #define secret_item_new_for_dbus_path_sync api.secret_item_new_for_dbus_path_sync
 #undef secret_item_set_secret_sync
@@ -169,12 +168,16 @@ PWV_DL_API(PWV_SECRET_API, "libsecret-1.so.0")
 #define secret_schema_unref api.secret_schema_unref
 #undef secret_service_get_secret_for_dbus_path_sync
 #define secret_service_get_secret_for_dbus_path_sync api.secret_service_get_secret_for_dbus_path_sync
+#undef secret_service_disconnect
+#define secret_service_disconnect api.secret_service_disconnect
 #undef secret_service_get_sync
 #define secret_service_get_sync api.secret_service_get_sync
 #undef secret_service_prompt_at_dbus_path_sync
 #define secret_service_prompt_at_dbus_path_sync api.secret_service_prompt_at_dbus_path_sync
 #undef secret_service_search_for_dbus_paths_sync
 #define secret_service_search_for_dbus_paths_sync api.secret_service_search_for_dbus_paths_sync
+#undef secret_service_store_sync
+#define secret_service_store_sync api.secret_service_store_sync
 #undef secret_value_get
 #define secret_value_get api.secret_value_get
 #undef secret_value_get_content_type
@@ -455,6 +458,37 @@ static int delete_item(GDBusConnection *connection, SecretService *service, cons
  * DH public key of fewer than 128 bytes ("client public key size is invalid"), and libsecret sends
  * its key without leading zero bytes, so about one session in 256 fails at random (seen in the
  * KWallet tests under load): one more try with a new key. */
+/* kwalletd 5 also derives a wrong AES key about once in 128 sessions (a DH shared secret or
+ * public key with a leading zero byte is taken as 127 bytes on one side and 128 on the other):
+ * a secret sent through such a session fails to decrypt there ("Can't find session", sent as
+ * QtDBus's InvalidObjectPath, after kwalletd has already created the item, empty), and one
+ * received through it cannot be decoded here (libsecret gives no value and no error). Neither is
+ * about the item; the same call through a new session succeeds. */
+#define PWV_SESSION_ATTEMPTS 3
+static const char *const qt_invalid_object_path = "org.qtproject.QtDBus.Error.InvalidObjectPath";
+
+static gboolean session_refused_secret(const GError *gerror) {
+    if (gerror == NULL) return FALSE;
+    if (g_dbus_error_is_remote_error(gerror)) {
+        gchar *name = g_dbus_error_get_remote_error(gerror);
+        gboolean refused = name != NULL && strcmp(name, qt_invalid_object_path) == 0;
+        g_free(name);
+        return refused;
+    }
+    /* libsecret strips the remote name from the errors of its item and collection calls, leaving
+     * GIO's code for an unregistered D-Bus error and kwalletd's words: the only sign left. */
+    return g_error_matches(gerror, G_IO_ERROR, G_IO_ERROR_DBUS_ERROR) && gerror->message != NULL &&
+           strncmp(gerror->message, "Can't find session ", strlen("Can't find session ")) == 0;
+}
+
+/* Drops `service` and the process's shared instance, so that the next service_with_session
+ * negotiates a new session (new DH keys) on the same bus connection. */
+static void drop_session(SecretService **service) {
+    if (*service != NULL) g_object_unref(*service);
+    *service = NULL;
+    secret_service_disconnect();
+}
+
 static SecretService *service_with_session(pwv_deadline *d, GError **gerror) {
     SecretService *service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, d->cancellable, gerror);
     if (service == NULL && *gerror != NULL && (*gerror)->message != NULL &&
@@ -509,35 +543,55 @@ int pwv_secret_store(const char *const *keys, const char *const *values, size_t 
      * with per-access confirmation off. Only a new item is created. */
     int status = PWV_SECRET_ERR_GLIB;
     gchar **unlocked = NULL, **locked = NULL;
-    SecretService *service = service_with_session(&d, &gerror);
-    if (service != NULL &&
-        secret_service_search_for_dbus_paths_sync(service, schema, attributes, d.cancellable, &unlocked, &locked,
-                                                  &gerror)) {
-        const gchar *path = NULL;
-        status = PWV_SECRET_OK;
-        if (unlocked != NULL && unlocked[0] != NULL) {
-            path = unlocked[0];
-        } else if (locked != NULL && locked[0] != NULL) {
-            status = mode == PWV_UNLOCK_NEVER
-                         ? PWV_SECRET_LOCKED_MATCH
-                         : unlock_paths(service_connection(service), service, (const gchar *const *)locked, mode,
-                                        &d, &gerror);
-            if (status == PWV_SECRET_OK) path = locked[0];
+    SecretService *service = NULL;
+    for (int attempt = 1; attempt <= PWV_SESSION_ATTEMPTS; attempt++) {
+        if (attempt > 1) {
+            /* The provider could not decrypt the secret sent through this session: again through a new
+             * one. The search finds the empty item kwalletd made meanwhile and fills it in place. */
+            g_clear_error(&gerror);
+            g_strfreev(unlocked);
+            g_strfreev(locked);
+            unlocked = locked = NULL;
+            drop_session(&service);
+            status = PWV_SECRET_ERR_GLIB;
         }
-        if (status == PWV_SECRET_OK && path != NULL) {
-            SecretItem *item = secret_item_new_for_dbus_path_sync(service, path, SECRET_ITEM_NONE, d.cancellable, &gerror);
-            SecretValue *value = item != NULL ? secret_value_new(text, (gssize)text_len, "text/plain") : NULL;
-            if (item == NULL || !secret_item_set_secret_sync(item, value, d.cancellable, &gerror) ||
-                !secret_item_set_label_sync(item, label, d.cancellable, &gerror))
-                status = PWV_SECRET_ERR_GLIB;
-            if (value != NULL) secret_value_unref(value);
-            if (item != NULL) g_object_unref(item);
-        } else if (status == PWV_SECRET_OK) {
-            gboolean stored = secret_password_storev_sync(schema, attributes, SECRET_COLLECTION_DEFAULT, label, text,
-                                                          d.cancellable, &gerror);
-            /* No error: the provider's dialog was dismissed. */
-            if (!stored) status = gerror == NULL ? PWV_SECRET_DISMISSED : PWV_SECRET_ERR_GLIB;
+        service = service_with_session(&d, &gerror);
+        if (service != NULL &&
+            secret_service_search_for_dbus_paths_sync(service, schema, attributes, d.cancellable, &unlocked, &locked,
+                                                      &gerror)) {
+            const gchar *path = NULL;
+            status = PWV_SECRET_OK;
+            if (unlocked != NULL && unlocked[0] != NULL) {
+                path = unlocked[0];
+            } else if (locked != NULL && locked[0] != NULL) {
+                status = mode == PWV_UNLOCK_NEVER
+                             ? PWV_SECRET_LOCKED_MATCH
+                             : unlock_paths(service_connection(service), service, (const gchar *const *)locked, mode,
+                                            &d, &gerror);
+                if (status == PWV_SECRET_OK) path = locked[0];
+            }
+            if (status == PWV_SECRET_OK && path != NULL) {
+                SecretItem *item = secret_item_new_for_dbus_path_sync(service, path, SECRET_ITEM_NONE, d.cancellable, &gerror);
+                SecretValue *value = item != NULL ? secret_value_new(text, (gssize)text_len, "text/plain") : NULL;
+                if (item == NULL || !secret_item_set_secret_sync(item, value, d.cancellable, &gerror) ||
+                    !secret_item_set_label_sync(item, label, d.cancellable, &gerror))
+                    status = PWV_SECRET_ERR_GLIB;
+                if (value != NULL) secret_value_unref(value);
+                if (item != NULL) g_object_unref(item);
+            } else if (status == PWV_SECRET_OK) {
+                /* Through the service already holding a session (opened again once where KWallet refused
+                 * libsecret's key): secret_password_storev_sync opened a second session of its own, and
+                 * kwalletd refuses one DH public key in 256 ("Client public key size is invalid", a key with
+                 * a leading zero byte sent as 127 bytes), which failed init's store on KWallet. */
+                SecretValue *value = secret_value_new(text, (gssize)text_len, "text/plain");
+                gboolean stored = secret_service_store_sync(service, schema, attributes, SECRET_COLLECTION_DEFAULT, label,
+                                                            value, d.cancellable, &gerror);
+                secret_value_unref(value);
+                /* No error: the provider's dialog was dismissed. */
+                if (!stored) status = gerror == NULL ? PWV_SECRET_DISMISSED : PWV_SECRET_ERR_GLIB;
+            }
         }
+        if (!(status == PWV_SECRET_ERR_GLIB && session_refused_secret(gerror))) break;
     }
     gboolean fired = pwv_deadline_stop(&d);
     if (service == NULL || (status == PWV_SECRET_ERR_GLIB) || (fired && status != PWV_SECRET_OK))
@@ -601,8 +655,12 @@ int pwv_secret_lookup(const char *const *keys, const char *const *values, size_t
                                         &d, &gerror);
             if (answer == PWV_SECRET_OK) path = locked[0];
         }
-        if (path != NULL) {
+        for (int attempt = 1; path != NULL; attempt++) {
             value = secret_service_get_secret_for_dbus_path_sync(service, path, d.cancellable, &gerror);
+            if (value != NULL || gerror != NULL || attempt == PWV_SESSION_ATTEMPTS) break;
+            drop_session(&service);   /* an item whose secret could not be decoded: a session's fault */
+            service = service_with_session(&d, &gerror);
+            if (service == NULL) break;
         }
     }
     gboolean fired = pwv_deadline_stop(&d);
