@@ -203,6 +203,9 @@ final class SecretServiceKeyringTests: XCTestCase {
         // The D-Bus name decides whatever GLib made of it (an unregistered name arrives as a GIO error).
         XCTAssertEqual(map("g-io-error-quark", 36, "GDBus.Error:org.freedesktop.Secret.Error.IsLocked: locked",
                            "org.freedesktop.Secret.Error.IsLocked", .kWallet), .locked(.kWallet))
+        // kwalletd's error with its name stripped by libsecret: the provider spoke, the bus is fine.
+        XCTAssertEqual(map("g-io-error-quark", 36, "Can't find session /org/freedesktop/secrets/session/9", "", .kWallet),
+                       .failed(reason: "can't find session /org/freedesktop/secrets/session/9"))
         XCTAssertEqual(map("g-dbus-error-quark", 7, "GDBus.Error:org.example.Odd: Something\nodd happened."),
                        .unavailable(reason: "something odd happened"))
         XCTAssertEqual(map("other-quark", 3, ""), .unavailable(reason: "other-quark 3"))

@@ -420,6 +420,10 @@ extension SecretServiceKeyring {
             return .unavailable(reason: phrase("the D-Bus session bus went away"))  // DISCONNECTED
         case ("g-dbus-error-quark", 9), ("g-dbus-error-quark", 10):
             return .unavailable(reason: Messages.english { "\(provider.name) refused access" })  // ACCESS_DENIED, AUTH_FAILED; kept in English as every reason
+        case ("g-io-error-quark", 36):
+            // G_IO_ERROR_DBUS_ERROR: the provider answered with an error GLib has no name for (libsecret
+            // strips the name of its item calls' errors): the provider's words, not a connection failure.
+            return .failed(reason: cleanedReason(message, otherwise: "Secret Service error"))
         case ("g-io-error-quark", _):
             // "Cannot autolaunch D-Bus without X11 $DISPLAY" (nothing set), "Could not connect: …"
             // (an address that leads nowhere), "Cannot spawn a message bus …".
