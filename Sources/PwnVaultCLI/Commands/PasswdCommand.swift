@@ -64,13 +64,14 @@ extension PasswdCommand {
         let weakPassphraseOK: Bool
 
         init(_ arguments: ParsedArguments, settings: Settings) throws {
-            if let fd = arguments.value(PasswdCommand.newPassphraseFd) {
+            let fd = arguments.value(PasswdCommand.newPassphraseFd), file = arguments.value(PasswdCommand.newPassphraseFile)
+            if let fd {
                 guard let n = Int32(fd), n >= 0 else {
                     throw UsageError.invalidValue(command: "passwd", option: "--\(PasswdCommand.newPassphraseFd.name)",
                                                   reason: msg("not a file descriptor number"))
                 }
                 newPassphrase = .fileDescriptor(n)
-            } else if let path = arguments.value(PasswdCommand.newPassphraseFile) {
+            } else if let path = file {
                 newPassphrase = .file(path)
             } else {
                 newPassphrase = .terminal

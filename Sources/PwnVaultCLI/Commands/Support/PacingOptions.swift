@@ -15,6 +15,11 @@ struct PacingOptions: Sendable, Equatable {
     /// How e-mail addresses are looked up.
     let kAnonymity: KAnonymityMode
 
+    /// Pacing given in full.
+    init(rpm: Int?, maxWait: Int, kAnonymity: KAnonymityMode) {
+        self.rpm = rpm; self.maxWait = maxWait; self.kAnonymity = kAnonymity
+    }
+
     /// Reads the pacing options `declared` by `command` (by default all three, as `check` and `watch`
     /// declare them; the ui declares only its own `--rpm`, whose help says "for checks"). One not
     /// declared takes its value from `settings`, as one not given does.
