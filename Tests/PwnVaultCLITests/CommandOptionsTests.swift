@@ -110,6 +110,8 @@ final class CommandOptionsTests: XCTestCase {
         let check = try CheckCommand.Options(parse("check", ["--all", "--rpm", "20"]), settings: env)
         XCTAssertEqual(ui.pacing, check.pacing)
         XCTAssertEqual(ui.pacing, PacingOptions(rpm: 20, maxWait: 45, kAnonymity: .off))
+        XCTAssertEqual(UICommand.rpm.usageForm, PacingOptions.rpm.usageForm, "check's --rpm, with the ui's help")
+        XCTAssertNotEqual(UICommand.rpm.help, PacingOptions.rpm.help)
         XCTAssertEqual(ui.idle, UICommand.defaultIdle)
         XCTAssertEqual(try options(UICommand.Options.self, "ui", ["--idle", "0"]).idle, 0)
         // And refuses what check refuses, in check's words.

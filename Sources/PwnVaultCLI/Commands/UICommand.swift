@@ -4,7 +4,7 @@ import PwnVaultCore
 /// `pwnvault ui`: the vault's screens in one full-screen interface on the private screen.
 enum UICommand: Command {
     static let idle = OptionSpec("idle", value: "SECONDS", help: msg("lock the screen after SECONDS without a key (default 300; 0 never)"))
-    static let rpm = OptionSpec("rpm", value: "N", help: msg("the API key's requests per minute for checks (default: asked from HIBP)"))
+    static let rpm = PacingOptions.rpm.withHelp(msg("the API key's requests per minute for checks (default: asked from HIBP)"))
 
     static let spec = CommandSpec(
         name: "ui",
