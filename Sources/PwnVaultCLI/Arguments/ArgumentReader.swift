@@ -12,6 +12,10 @@ struct ParsedArguments: Sendable {
     /// The names of the options the spec read against accepts (its own and the global ones); empty for
     /// arguments made by hand in tests, which then accept any lookup.
     private(set) var accepted: Set<String> = []
+    /// Test support (`CommandOptionsTests`): when set, every option looked up is noted here instead of
+    /// asserted against `accepted`, so a test can compare what an options struct reads with what its
+    /// command declares.
+    var lookups: Locked<[String]>?
 
     /// Whether `option` was given (with or without a value).
     func has(_ option: OptionSpec) -> Bool { let name = checked(option); return flags.contains(name) || values[name] != nil }
@@ -21,6 +25,7 @@ struct ParsedArguments: Sendable {
     func allValues(_ option: OptionSpec) -> [String] { values[checked(option)] ?? [] }
 
     private func checked(_ option: OptionSpec) -> String {
+        if let lookups { lookups.withLock { $0.append(option.name) }; return option.name }
         assert(accepted.isEmpty || accepted.contains(option.name), "--\(option.name) is not an option of this command")
         return option.name
     }

@@ -18,6 +18,12 @@ struct OptionSpec: Sendable {
         self.optionalValue = optionalValue
     }
 
+    /// The same option said another way in a command's help (the ui's `--rpm` is check's, "for checks"):
+    /// one name, read by one initializer.
+    func withHelp(_ help: String) -> OptionSpec {
+        OptionSpec(name, short: short, value: value, help: help, repeatable: repeatable, optionalValue: optionalValue)
+    }
+
     var takesValue: Bool { value != nil }
     var usageForm: String {
         if let optionalValue { return "--\(name)[=\(optionalValue)]" }

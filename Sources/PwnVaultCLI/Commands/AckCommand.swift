@@ -35,14 +35,9 @@ enum AckCommand: Command {
     struct Report: Encodable { let accounts: [Row]; let acknowledged: Int }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let args = context.arguments
-        let all = args.has(Self.all)
-        if all && !args.positionals.isEmpty {
-            throw UsageError.conflicting(command: "ack", reason: msg("--all acknowledges the whole vault: give either --all or one account"))
-        }
-        if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "ack") }
-        let typed = all ? [] : Array(args.positionals.dropFirst())
-        let names = try breachNames(typed, context: context)
+        let options = try Options(context)
+        let all = options.all
+        let names = try breachNames(options.breaches, context: context)
         let session: VaultSession
         do {
             session = try context.openVault(requirePassphrase: names.needPassphrase)
@@ -50,7 +45,7 @@ enum AckCommand: Command {
             throw ProofOfKnowledgeError.breachNeedsPassphrase
         }
         // The whole vault at once, typed at a terminal: said in numbers and asked, as 'remove' asks.
-        if all, !args.has(Self.yes), !context.json, context.console.terminal.stdinIsTerminal,
+        if all, !options.yes, !context.json, context.console.terminal.stdinIsTerminal,
            context.console.terminal.stderrIsTerminal {
             let waiting = session.payload.accounts.map { $0.unacknowledgedFindings.count }
             let findings = waiting.reduce(0, +), accounts = waiting.filter { $0 > 0 }.count
@@ -70,7 +65,7 @@ enum AckCommand: Command {
                     Row(id: payload.accounts[i].id, acknowledged: payload.accounts[i].acknowledge(at: now))
                 }
             }
-            guard let account = try AccountResolver.vaultAccounts([args.positionals[0]], in: payload, phones: context.phoneNumbering, disclosure: context.console.disclosure).first,
+            guard let account = try AccountResolver.vaultAccounts(options.account.map { [$0] } ?? [], in: payload, phones: context.phoneNumbering, disclosure: context.console.disclosure).first,
                   let i = payload.accounts.firstIndex(where: { $0.id == account.id }) else {
                 throw UsageError.missingArgument(command: "ack")
             }
@@ -147,5 +142,31 @@ enum AckCommand: Command {
         guard !names.isEmpty else { return msg("it was found in no breach that can be named here; pwnvault show '#{1}' lists them", account.id) }
         let listed = names.prefix(6).joined(separator: ", ") + (names.count > 6 ? ", …" : "")
         return msg("its breaches: {1}; pwnvault show '#{2}' lists them", listed, account.id)
+    }
+}
+
+extension AckCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `ack`'s options, read and checked once: one account (and breaches of it), or --all.
+    struct Options: CommandOptions, Equatable {
+        let all: Bool
+        let yes: Bool
+        /// The account or `#ID` given (nil with --all).
+        let account: String?
+        /// The breach names or titles typed after the account (none: all of its findings).
+        let breaches: [String]
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            all = arguments.has(AckCommand.all)
+            yes = arguments.has(AckCommand.yes)
+            let words = arguments.positionals
+            if all && !words.isEmpty {
+                throw UsageError.conflicting(command: "ack", reason: msg("--all acknowledges the whole vault: give either --all or one account"))
+            }
+            if !all && words.isEmpty { throw UsageError.missingArgument(command: "ack") }
+            account = words.first
+            breaches = Array(words.dropFirst())
+        }
     }
 }

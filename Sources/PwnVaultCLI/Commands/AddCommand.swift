@@ -42,10 +42,10 @@ enum AddCommand: Command {
     struct Report: Encodable { let added: [Added]; let duplicates: [Duplicate] }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let rawLabel = context.arguments.value(Self.label)
-        _ = try validatedLabel(rawLabel)
-        let phones = try RegionOption.numbering(context)
-        let inputs = try readInputs(context, phones: phones)
+        let options = try Options(context)
+        let rawLabel = options.label
+        let phones = options.region.numbering
+        let inputs = try readInputs(context, accounts: options.accounts, phones: phones)
         var parsed: [(ParsedAccount, InputPosition)] = []
         for (raw, position) in inputs {
             // PhoneLibraryError goes up as it is: about this machine, not this account.
@@ -75,7 +75,7 @@ enum AddCommand: Command {
         }
         let c = context.console
         for (p, position) in parsed where p.droppedExtension { c.note(AccountAdder.droppedExtensionNote(at: position.phrase)) }
-        RegionOption.noteAssumedRegion(context, added: added)
+        options.region.noteAssumedRegion(context, added: added)
         for d in duplicates { c.note(msg("{1} is already in the vault as #{2}; not added again", d.position.phrase, d.id)) }
         if context.json {
             // `input` ("argument 2") is English whatever the language: scripts read it.
@@ -107,10 +107,9 @@ enum AddCommand: Command {
         }
     }
 
-    static func readInputs(_ context: Context, phones: PhoneNumbering) throws -> [(String, InputPosition)] {
-        let args = context.arguments.positionals
-        if args.contains("-") {
-            guard args == ["-"] else { throw UsageError.conflicting(command: "add", reason: msg("'-' (read from stdin) cannot be mixed with accounts as arguments")) }
+    /// The accounts given as arguments, or read from stdin (`-`, checked by `Options` to stand alone).
+    static func readInputs(_ context: Context, accounts args: [String], phones: PhoneNumbering) throws -> [(String, InputPosition)] {
+        if args == ["-"] {
             // On a terminal stdin would echo every account into the screen and its scrollback.
             if TerminalCapabilities.stdinIsATTY { return try typedInputs(context, phones: phones) }
             let data = (try? InputFile.readStandardInput()).flatMap { $0 } ?? []
@@ -150,5 +149,28 @@ enum AddCommand: Command {
             }
         }
         return out
+    }
+}
+
+extension AddCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `add`'s options, read and checked once.
+    struct Options: CommandOptions {
+        /// The accounts given, or `["-"]`: read them from stdin.
+        let accounts: [String]
+        /// The --label as typed; screened here on its own, and again against the accounts once they are known.
+        let label: String?
+        let region: RegionOption
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            accounts = arguments.positionals
+            label = arguments.value(AddCommand.label)
+            _ = try AddCommand.validatedLabel(label)
+            region = try RegionOption(arguments, settings: settings, command: "add")
+            if accounts.contains("-") && accounts != ["-"] {
+                throw UsageError.conflicting(command: "add", reason: msg("'-' (read from stdin) cannot be mixed with accounts as arguments"))
+            }
+        }
     }
 }

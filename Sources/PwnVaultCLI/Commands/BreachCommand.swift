@@ -18,8 +18,9 @@ enum BreachCommand: Command {
         completes: (.breaches, .breaches))
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let name = context.arguments.positionals[0]
-        let catalog = try HIBPServices(context).catalog(refresh: context.arguments.has(Self.refresh))
+        let options = try Options(context)
+        let name = options.name
+        let catalog = try HIBPServices(context).catalog(refresh: options.refresh)
         guard let b = catalog.breach(namedOrTitled: name) else {
             let suggestion = Suggest.closest(to: name, in: catalog.breaches.map(\.name) + catalog.breaches.map(\.title))
             // What was typed is never echoed: it may be an account, or a sensitive breach's name on a
@@ -34,5 +35,21 @@ enum BreachCommand: Command {
             BreachRendering(c).details(b).forEach { c.out($0) }
         }
         return .success
+    }
+}
+
+extension BreachCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `breach`'s options, read once.
+    struct Options: CommandOptions, Equatable {
+        /// The breach's name or title, as typed.
+        let name: String
+        let refresh: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) {
+            name = arguments.positionals.first ?? ""
+            refresh = arguments.has(BreachCommand.refresh)
+        }
     }
 }

@@ -26,16 +26,9 @@ enum BreachesCommand: Command {
         usesVault: false)
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let args = context.arguments
-        var sort = BreachSort.date
-        if let s = args.value(Self.sort) {
-            guard let parsed = BreachSort(rawValue: s) else {
-                throw UsageError.invalidValue(command: "breaches", option: "--sort", reason: msg("expected date, size or name"))
-            }
-            sort = parsed
-        }
-        let catalog = try HIBPServices(context).catalog(refresh: args.has(Self.refresh))
-        let found = catalog.search(BreachQuery(search: args.value(Self.search), domain: args.value(Self.domain), sort: sort))
+        let options = try Options(context)
+        let catalog = try HIBPServices(context).catalog(refresh: options.refresh)
+        let found = catalog.search(options.query)
         let c = context.console
         if context.json {
             try c.json(found.map { BreachRendering.JSON($0) })
@@ -55,5 +48,29 @@ enum BreachesCommand: Command {
             c.note(footer)
         }
         return .success
+    }
+}
+
+extension BreachesCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `breaches`'s options, read and checked once.
+    struct Options: CommandOptions, Equatable {
+        /// What to show of the catalog, in which order.
+        let query: BreachQuery
+        let refresh: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            let search = arguments.value(BreachesCommand.search), domain = arguments.value(BreachesCommand.domain)
+            var sort = BreachSort.date
+            if let s = arguments.value(BreachesCommand.sort) {
+                guard let parsed = BreachSort(rawValue: s) else {
+                    throw UsageError.invalidValue(command: "breaches", option: "--sort", reason: msg("expected date, size or name"))
+                }
+                sort = parsed
+            }
+            refresh = arguments.has(BreachesCommand.refresh)
+            query = BreachQuery(search: search, domain: domain, sort: sort)
+        }
     }
 }

@@ -107,24 +107,16 @@ enum CheckCommand: Command {
     struct Report: Encodable { let results: [Row]; let summary: Summary }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let args = context.arguments
-        let all = args.has(Self.all)
-        if all && !args.positionals.isEmpty {
-            throw UsageError.conflicting(command: "check", reason: msg("--all checks the whole vault: give either --all or accounts, not both"))
-        }
-        if !all && args.positionals.isEmpty { throw UsageError.missingArgument(command: "check") }
-        if args.has(Self.force) && !all { throw UsageError.conflicting(command: "check", reason: msg("--force goes with --all")) }
-        let pacing = try PacingOptions(context, command: "check", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
-        let notify = try NotifyOption(context, command: "check")
+        let options = try Options(context)
+        let all = options.all, pacing = options.pacing
         // Checks go online: libcurl (tens of milliseconds to map) loads while the vault opens.
         CurlTransport.preload()
 
         // Which accounts, and whether the vault is needed at all.
         let location = try context.vaultLocation()
-        let needsVault = all || args.has(Self.save) || args.positionals.contains { $0.hasPrefix("#") }
-        let vault: VaultSession? = (needsVault || VaultStore(location: location).exists) ? try context.openVault() : nil
-        var entries = try resolveEntries(context, vault: vault, all: all)
-        if args.has(Self.save), let vault {
+        let vault: VaultSession? = (options.needsVault || VaultStore(location: location).exists) ? try context.openVault() : nil
+        var entries = try resolveEntries(context, vault: vault, options: options)
+        if options.save, let vault {
             entries = try addUnsaved(entries, to: vault, context: context)
         }
         if entries.isEmpty {
@@ -149,13 +141,13 @@ enum CheckCommand: Command {
         let services = HIBPServices(context)
         let key = try services.apiKey(allOnTestDomain: entries.allSatisfy(\.isOnTestDomain))
         let session = services.checkSession(key: key, vault: vault, options: .init(
-            pastes: args.has(Self.pastes), stealerLogs: args.has(Self.stealerLogs), kAnonymity: pacing.kAnonymity, maxWait: pacing.maxWait))
+            pastes: options.pastes, stealerLogs: options.stealerLogs, kAnonymity: pacing.kAnonymity, maxWait: pacing.maxWait))
         let c = context.console
         // The key's rate (--rpm, else remembered, for one account too, else asked once a day while the
         // catalog loads: on a first run the two round trips overlap), and the catalog.
         let catalog: RunCatalog
         do {
-            let refresh = args.has(Self.refresh), chosen = entries
+            let refresh = options.refresh, chosen = entries
             catalog = try blocking {
                 try await session.prepare(chosen, givenRate: pacing.rpm, refreshCatalog: refresh,
                                           onEvent: { SessionRendering.note($0, say: { c.note($0) }) },
@@ -164,7 +156,7 @@ enum CheckCommand: Command {
         } catch let error as HIBPError where error.isUnreachable {
             return stopped(by: error, total: entries.count, context: context)
         }
-        return try runChecks(entries, session: session, catalog: catalog, context: context, all: all, notify: notify)
+        return try runChecks(entries, session: session, catalog: catalog, context: context, options: options)
     }
 
     /// The run stopped before any account was checked: the summary on stdout (like a run that
@@ -183,11 +175,11 @@ enum CheckCommand: Command {
 
     // MARK: targets
 
-    static func resolveEntries(_ context: Context, vault: VaultSession?, all: Bool) throws -> [CheckEntry] {
-        if all {
+    static func resolveEntries(_ context: Context, vault: VaultSession?, options: Options) throws -> [CheckEntry] {
+        if options.all {
             guard let vault else { return [] }
             let now = context.now()
-            if context.arguments.has(Self.force) {
+            if options.force {
                 let (accounts, resumed) = try CheckSession.forced(vault, now: now)
                 if let resumed {
                     context.console.note(msg("continuing the forced run started {1}: {2} of {3} already checked",
@@ -198,7 +190,7 @@ enum CheckCommand: Command {
             return CheckSession.due(in: vault.payload, now: now).map(CheckEntry.init(account:))
         }
         let payload = vault?.payload ?? VaultPayload()
-        let targets = try AccountResolver.resolve(context.arguments.positionals, in: payload, phones: context.phoneNumbering, allowOutside: true, disclosure: context.console.disclosure)
+        let targets = try AccountResolver.resolve(options.accounts, in: payload, phones: context.phoneNumbering, allowOutside: true, disclosure: context.console.disclosure)
         return targets.map { target in
             switch target {
             case let .inVault(a): return CheckEntry(account: a)
@@ -226,9 +218,9 @@ enum CheckCommand: Command {
     // MARK: the run
 
     /// Runs the session's checks, showing each result as it arrives, then the summary.
-    static func runChecks(_ entries: [CheckEntry], session: CheckSession, catalog pending: RunCatalog, context: Context, all: Bool,
-                          notify: NotifyOption) throws -> ExitStatus {
-        let c = context.console
+    static func runChecks(_ entries: [CheckEntry], session: CheckSession, catalog pending: RunCatalog, context: Context,
+                          options: Options) throws -> ExitStatus {
+        let c = context.console, all = options.all
         let progress = Progress(console: c, total: entries.count,
                                 enabled: c.terminal.stderrIsTerminal && !context.json && entries.count > 1)
         let json = context.json
@@ -271,7 +263,7 @@ enum CheckCommand: Command {
             c.out(summaryLine(summary, total: entries.count, stop: stop as? HIBPError))
         }
         if let error = report.saveFailure { throw error }
-        if !report.news.isEmpty { notify.send(report.news, catalog: catalog, console: c) }
+        if !report.news.isEmpty { options.notify.send(report.news, catalog: catalog, console: c) }
         if let stop {
             c.error(stop)
             return stop.exitStatus
@@ -280,7 +272,7 @@ enum CheckCommand: Command {
             c.note(msg("interrupted: {1} of {2} checked and saved; run the same command again to continue", summary.checked, entries.count))
             return .interrupted
         }
-        if all, let vault = session.vault, context.arguments.has(Self.force), report.failed == 0 {
+        if all, let vault = session.vault, options.force, report.failed == 0 {
             try CheckSession.finishForcedRun(vault, catalog: catalog)
         }
         return report.exitStatus(storedIn: session.vault, all: all)

@@ -1,8 +1,12 @@
 import PwnVaultCore
 
-/// One subcommand: its spec (for the reader, help, man page and completions) and what it does.
+/// One subcommand: its spec (for the reader, help, man page and completions), its typed options, and
+/// what it does.
 protocol Command: SendableMetatype {
     static var spec: CommandSpec { get }
+    /// The struct `run` reads its options from (`NoOptions` when it has none): each command's own,
+    /// nested in it as `Options`.
+    static var optionsType: any CommandOptions.Type { get }
     static func run(_ context: Context) throws -> ExitStatus
 }
 

@@ -28,14 +28,12 @@ enum CompletionsCommand: Command {
         completes: (.words(Completions.Shell.allCases.map(\.rawValue)), .nothing))
 
     static func run(_ context: Context) throws -> ExitStatus {
-        if let what = context.arguments.value(Self.listOption) {
-            try list(what, account: context.arguments.positionals.first, context: context)
+        let shell: Completions.Shell
+        switch try Options(context).mode {
+        case let .list(what, account):
+            try list(what, account: account, context: context)
             return .success
-        }
-        guard let name = context.arguments.positionals.first else { throw UsageError.missingArgument(command: spec.name) }
-        guard let shell = Completions.Shell(rawValue: name) else {
-            throw InputError(msg("unknown shell '{1}': completions exist for bash, zsh and fish", Sanitizer.singleLine(name)),
-                             hint: msg("usage: {1}", HelpText.usageLine(spec)))
+        case let .script(chosen): shell = chosen
         }
         // The script ends with a newline; `out` adds one.
         context.console.out(String(Completions.script(for: shell).dropLast()))
@@ -45,10 +43,10 @@ enum CompletionsCommand: Command {
     /// What the scripts complete from: ids with labels (through the gate, so never an account) when
     /// the keyring opens the vault, breach names from the cached catalog. Nothing is asked, nothing
     /// fetched; what cannot be had is simply not offered.
-    static func list(_ what: String, account: String?, context: Context) throws {
+    static func list(_ what: Options.Listed, account: String?, context: Context) throws {
         let c = context.console
         switch what {
-        case "breaches" where account != nil:
+        case .breaches where account != nil:
             // An account's own breaches (ack's arguments): what `show` names, so never a sensitive one or
             // one the cached catalog cannot vouch for. An account that does not resolve offers nothing.
             guard let account, let session = context.openVaultWithoutAsking(),
@@ -57,20 +55,52 @@ enum CompletionsCommand: Command {
             for b in c.disclosure.breaches(of: found, catalog: HIBPServices(context).cachedCatalog()).shown {
                 c.out(Sanitizer.singleLine(b.name))
             }
-        case "ids":
-            guard account == nil else {
-                throw UsageError.conflicting(command: spec.name, reason: msg("--list ids takes no account"))
-            }
+        case .ids:
             guard let session = context.openVaultWithoutAsking() else { return }
             // By number (1 2 10, not 1 10 2): the shells are told to keep this order.
             for a in session.payload.accounts.sorted(by: { $0.id < $1.id }) {
                 c.out("#\(a.id)" + (c.label(a).map { "\t" + $0.replacingLiterally("\t", with: " ") } ?? ""))
             }
-        case "breaches":
+        case .breaches:
             // Sensitive breaches are not offered: a completed name lands in the shell's history.
             for b in HIBPServices(context).cachedCatalog()?.breaches ?? [] where !b.isSensitive { c.out(Sanitizer.singleLine(b.name)) }
-        default:
-            throw UsageError.invalidValue(command: spec.name, option: "--list", reason: msg("expected ids or breaches"))
+        }
+    }
+}
+
+extension CompletionsCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `completions`' options, read and checked once: a shell's script, or (--list) what it completes from.
+    struct Options: CommandOptions, Equatable {
+        /// What `--list` prints.
+        enum Listed: String, Equatable, Sendable { case ids, breaches }
+        enum Mode: Equatable, Sendable {
+            case script(Completions.Shell)
+            /// With `account`: that account's breaches (ack's arguments).
+            case list(Listed, account: String?)
+        }
+        let mode: Mode
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            let command = CompletionsCommand.spec.name
+            let word = arguments.positionals.first
+            if let what = arguments.value(CompletionsCommand.listOption) {
+                guard let listed = Listed(rawValue: what) else {
+                    throw UsageError.invalidValue(command: command, option: "--list", reason: msg("expected ids or breaches"))
+                }
+                if listed == .ids, word != nil {
+                    throw UsageError.conflicting(command: command, reason: msg("--list ids takes no account"))
+                }
+                mode = .list(listed, account: word)
+                return
+            }
+            guard let name = word else { throw UsageError.missingArgument(command: command) }
+            guard let shell = Completions.Shell(rawValue: name) else {
+                throw InputError(msg("unknown shell '{1}': completions exist for bash, zsh and fish", Sanitizer.singleLine(name)),
+                                 hint: msg("usage: {1}", HelpText.usageLine(CompletionsCommand.spec)))
+            }
+            mode = .script(shell)
         }
     }
 }

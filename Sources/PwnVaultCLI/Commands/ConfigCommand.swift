@@ -34,11 +34,8 @@ enum ConfigCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let setting = context.arguments.positionals[0]
-        guard setting == "api-key" else {
-            throw UsageError.invalidValue(command: "config", option: "SETTING", reason: msg("the only setting is 'api-key'"))
-        }
-        if context.arguments.has(Self.remove) {
+        let options = try Options(context)
+        if options.remove {
             let removed = try context.keyring.clear(.apiKey)
             if context.json { try context.console.json(Report(apiKey: removed ? "removed" : "absent")); return .success }
             context.console.out(removed ? msg("removed the HIBP API key from the keyring") : msg("no HIBP API key was stored"))
@@ -46,7 +43,7 @@ enum ConfigCommand: Command {
         }
         // A real terminal gets a no-echo prompt even with TERM=dumb (Emacs, IDEs): TERM only changes display.
         let typed = TerminalCapabilities.stdinIsATTY
-        let verify = !context.arguments.has(Self.noVerify)
+        let verify = !options.noVerify
         let retry = PromptRetry.forPerson(interactive: typed, say: { context.console.note($0) })
         let (key, status) = try retry.run(retryIf: { ($0 as? APIKeyRefusal)?.asksAgain == true }) { _ -> (SecretBytes, SubscriptionStatus?) in
             let key = typed ? try PassphrasePrompt.read(prompt: msg("HIBP API key (not shown): ")) : try PassphrasePrompt.readLine(fd: 0)
@@ -123,6 +120,24 @@ enum APIKeyRefusal: UserFacingError, Equatable {
         case .refused: return .apiAuthorization
         // The same status check and domain give for the same answer (a Cloudflare block: 6).
         case let .untried(error): return error.exitStatus
+        }
+    }
+}
+
+extension ConfigCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `config`'s options, read and checked once. The one setting is the API key (`config api-key`).
+    struct Options: CommandOptions, Equatable {
+        let noVerify: Bool
+        let remove: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            guard arguments.positionals.first == "api-key" else {
+                throw UsageError.invalidValue(command: "config", option: "SETTING", reason: msg("the only setting is 'api-key'"))
+            }
+            noVerify = arguments.has(ConfigCommand.noVerify)
+            remove = arguments.has(ConfigCommand.remove)
         }
     }
 }

@@ -19,6 +19,8 @@ enum DoctorCommand: Command {
         examples: [("pwnvault doctor", msg("is everything in order, and if not, what do I do?")),
                    ("pwnvault doctor --json", msg("the same checks for a script or a bug report"))])
 
+    static let optionsType: any CommandOptions.Type = NoOptions.self
+
     static func run(_ context: Context) throws -> ExitStatus {
         // The JSON's details and fixes stay English whatever the language (scripts and bug reports read them).
         let checks = context.json ? Messages.english { DoctorRun(context).checks() } : DoctorRun(context).checks()

@@ -50,6 +50,7 @@ enum DomainCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
+        let options = try Options(context)
         let services = HIBPServices(context)
         let key = try services.apiKey(allOnTestDomain: false)
         let c = context.console
@@ -57,8 +58,7 @@ enum DomainCommand: Command {
         func once<T: Sendable>(_ request: @escaping @Sendable (HIBPClient) async throws -> T) throws -> T {
             try blocking { try await session.one(request) { SessionRendering.note($0, say: { c.note($0) }) } }
         }
-        guard let domain = context.arguments.positionals.first else {
-            if context.arguments.has(Self.save) { throw UsageError.conflicting(command: "domain", reason: msg("--save needs a DOMAIN")) }
+        guard let domain = options.domain else {
             let domains = try once { try await $0.subscribedDomains() }
             if context.json {
                 // A verified domain is the owner's account data: named on a terminal outside share mode
@@ -75,9 +75,6 @@ enum DomainCommand: Command {
             }
             return .success
         }
-        guard isDomainName(domain) else {
-            throw InputError(msg("the argument is not a domain name"), hint: msg("give a domain such as example.com; 'pwnvault domain' lists the key's"))
-        }
         let search: DomainSearch
         do {
             let name = domain.lowercased()
@@ -93,14 +90,14 @@ enum DomainCommand: Command {
         let now = context.now()
         let catalog = search.count == 0 ? nil : services.catalogIfAvailable(refresh: false)
         let location = try context.vaultLocation()
-        let vault: VaultSession? = context.arguments.has(Self.save) || VaultStore(location: location).exists ? try context.openVault() : nil
+        let vault: VaultSession? = options.save || VaultStore(location: location).exists ? try context.openVault() : nil
 
         var vaultByKey: [AccountKey: Account] = [:]
         var added = 0
         let found = search.accounts(at: now)
         let unusable = search.unusableAliases()
         let unusableCount = unusable.reduce(0) { $0 + $1.count }
-        if let vault, context.arguments.has(Self.save) {
+        if let vault, options.save {
             let outcomes = try AccountAdder.add(found.map { ($0.account, nil) }, to: vault, now: now, phones: context.phoneNumbering, console: c)
             added = outcomes.filter { if case .added = $0 { return true } else { return false } }.count
             try CheckSession.record(search, in: vault, at: now)
@@ -113,12 +110,12 @@ enum DomainCommand: Command {
         for (n, item) in found.enumerated() {
             let inVault = vaultByKey[item.account.dedupKey]
             // The domain's answer; once saved, the vault's view of it (what is new, what acknowledged).
-            let disclosed = context.arguments.has(Self.save) && inVault != nil ? c.disclosure.breaches(of: inVault!, catalog: catalog)
+            let disclosed = options.save && inVault != nil ? c.disclosure.breaches(of: inVault!, catalog: catalog)
                                                                               : c.disclosure.breaches(item.result, catalog: catalog)
             // "address N": the JSON's `input` (English whatever the language); `shownPosition` on the screen.
             let position = "address \(n + 1)", shownPosition = msg("address {1}", n + 1)
             // Saved: what the vault says is acknowledged; not saved: every listed address is breached.
-            if let a = inVault, context.arguments.has(Self.save) {
+            if let a = inVault, options.save {
                 unacknowledged = unacknowledged || !a.unacknowledgedFindings.isEmpty
             } else {
                 unacknowledged = true
@@ -127,7 +124,7 @@ enum DomainCommand: Command {
                                    breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed))
             let who = inVault.map { c.heading($0) } ?? c.disclosure.account(item.account, position: shownPosition)
-            let named = BreachRendering(c).titles(disclosed, newMark: nil, inVault: inVault != nil && context.arguments.has(Self.save))
+            let named = BreachRendering(c).titles(disclosed, newMark: nil, inVault: inVault != nil && options.save)
             let n = disclosed.total
             let names = named.joined(separator: ", ")
             lines += c.hanging(msg("{1}: ", who + "  " + c.styled(msg(one: "pwned in {1} breach", many: "pwned in {1} breaches", count: n, n), .red)),
@@ -153,7 +150,7 @@ enum DomainCommand: Command {
                           count: unusableCount, unusableCount))
                 for (reason, count) in unusable { c.out("  \(count)  \(reason)") }
             }
-            if context.arguments.has(Self.save) { c.note(msg("added {1} to the vault; results recorded for every address on {2} in it", added, shown)) }
+            if options.save { c.note(msg("added {1} to the vault; results recorded for every address on {2} in it", added, shown)) }
         }
         return unacknowledged ? .breachesFound : .success
     }
@@ -182,4 +179,27 @@ struct DomainNotVerified: UserFacingError {
     }
     var hint: String? { msg("verify {1} on haveibeenpwned.com (Domain search) with this key's account, then run it again", domain) }
     var exitStatus: ExitStatus { .apiAuthorization }
+}
+
+extension DomainCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `domain`'s options, read and checked once.
+    struct Options: CommandOptions, Equatable {
+        /// The domain to search (a domain name, checked here); nil: list the key's verified domains.
+        let domain: String?
+        let save: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            domain = arguments.positionals.first
+            save = arguments.has(DomainCommand.save)
+            guard let domain else {
+                if save { throw UsageError.conflicting(command: "domain", reason: msg("--save needs a DOMAIN")) }
+                return
+            }
+            guard DomainCommand.isDomainName(domain) else {
+                throw InputError(msg("the argument is not a domain name"), hint: msg("give a domain such as example.com; 'pwnvault domain' lists the key's"))
+            }
+        }
+    }
 }

@@ -14,7 +14,7 @@ enum HelpCommand: Command {
         completes: (.commandsAndTopics, .nothing))
 
     static func run(_ context: Context) throws -> ExitStatus {
-        guard let name = context.arguments.positionals.first else {
+        guard let name = try Options(context).topic else {
             context.console.out(HelpText.overview(width: context.console.width))
             return .success
         }
@@ -33,5 +33,17 @@ enum HelpCommand: Command {
         }
         context.console.out(HelpText.command(command.spec, width: context.console.width))
         return .success
+    }
+}
+
+extension HelpCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `help`'s argument, read once.
+    struct Options: CommandOptions, Equatable {
+        /// The command or topic asked about; nil: the overview.
+        let topic: String?
+
+        init(_ arguments: ParsedArguments, settings: Settings) { topic = arguments.positionals.first }
     }
 }

@@ -71,10 +71,11 @@ enum ImportCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let c = context.console
-        let source = context.arguments.positionals[0]
+        let options = try Options(context)
+        let source = options.source
         let name = source == "-" ? "stdin" : Sanitizer.singleLine(source)
         // Refused before anything is read or asked: without a person at a terminal there is nobody to pick.
-        let picker = context.arguments.has(Self.pick) ? try terminalPicker(c) : nil
+        let picker = options.pick ? try terminalPicker(c) : nil
 
         let reading: VCardReading
         do {
@@ -82,11 +83,11 @@ enum ImportCommand: Command {
         } catch let e as VCardError {
             throw InputError(msg("{1}: {2}; nothing was added", name, e.message), hint: e.hint)
         }
-        let phones = try RegionOption.numbering(context)
+        let phones = options.region.numbering
         // ICU's skeletons read look-alike letters in names too; without ICU the folded forms are still read.
         let checker = try? ICUSpoofChecker.load()
         let makePlan = {
-            try ContactImportPlan(contacts: reading.contacts, includePhones: context.arguments.has(Self.phones), phones: phones,
+            try ContactImportPlan(contacts: reading.contacts, includePhones: options.phones, phones: phones,
                                   maxLabelLength: AccountLabel.maxLength, checker: checker)
         }
         var plan = try makePlan()
@@ -140,14 +141,14 @@ enum ImportCommand: Command {
                 candidates = chosen
                 if candidates.isEmpty { c.note(msg("nothing was picked; nothing was added")) }
             }
-            if !candidates.isEmpty { try add(candidates, to: session, phones: phones, report: &report, context: context) }
+            if !candidates.isEmpty { try add(candidates, to: session, region: options.region, report: &report, context: context) }
         }
 
         if context.json {
             // The skipped lines' reasons are worded when the report is written: in English.
             try Messages.english { try c.json(report) }
         } else {
-            c.note(summary(report, plan: plan, source: name, phones: context.arguments.has(Self.phones)))
+            c.note(summary(report, plan: plan, source: name, phones: options.phones))
         }
         // A file of which no contact could be read (every one cut off or unreadable) is bad input,
         // not an import of nothing: status 2 with the reason, as for a file that is no vCard.
@@ -171,10 +172,10 @@ enum ImportCommand: Command {
 
     /// Adds under the vault's lock, checking again against what is in the vault then, and prints each
     /// address added (as `add` does: masked on a terminal, `#id` and label elsewhere).
-    private static func add(_ candidates: [Candidate], to session: VaultSession, phones: PhoneNumbering, report: inout Report,
+    private static func add(_ candidates: [Candidate], to session: VaultSession, region: RegionOption, report: inout Report,
                             context: Context) throws {
         let outcomes = try AccountAdder.add(candidates.map { ($0.address.account, $0.label) }, to: session, now: context.now(),
-                                            phones: phones, console: context.console)
+                                            phones: region.numbering, console: context.console)
         var added: [Added] = []
         var duplicates: [Duplicate] = []
         var addedAccounts: [(account: Account, label: String?)] = []
@@ -193,7 +194,7 @@ enum ImportCommand: Command {
         report.duplicates = duplicates
         let c = context.console
         noteEach(duplicates.map { msg("line {1} is already in the vault as #{2}; not added again", $0.line, $0.id) }, c)
-        RegionOption.noteAssumedRegion(context, added: addedAccounts.map(\.account))
+        region.noteAssumedRegion(context, added: addedAccounts.map(\.account))
         guard !context.json else { return }
         c.out(lines: AccountAdder.addedLines(addedAccounts, console: c))
     }
@@ -260,6 +261,26 @@ enum ImportCommand: Command {
         for line in lines.prefix(maxNotesPerKind) { warning ? c.warning(line) : c.note(line) }
         if lines.count > maxNotesPerKind {
             c.note(msg("… and {1} more like this (--json lists them all)", lines.count - maxNotesPerKind))
+        }
+    }
+}
+
+extension ImportCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `import`'s options, read and checked once.
+    struct Options: CommandOptions {
+        /// The vCard file, or `-` for stdin.
+        let source: String
+        let pick: Bool
+        let phones: Bool
+        let region: RegionOption
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            source = arguments.positionals.first ?? "-"
+            pick = arguments.has(ImportCommand.pick)
+            phones = arguments.has(ImportCommand.phones)
+            region = try RegionOption(arguments, settings: settings, command: "import")
         }
     }
 }

@@ -25,7 +25,8 @@ enum InitCommand: Command {
                     msg("create a vault elsewhere, passphrase from a file descriptor"))])
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let kdf = try KDFOption.parameters(context, option: Self.kdf)
+        let options = try Options(context)
+        let kdf = options.kdf
         let location = try context.vaultLocation()
         // Both refusals come before the passphrase is asked: nothing to type for nothing.
         let store = VaultStore(location: location)
@@ -35,7 +36,7 @@ enum InitCommand: Command {
         }
         let source = try context.passphraseSource()
         let passphrase = try NewPassphraseOption.read(from: source, prompt: msg("New passphrase for {1}: ", location.displayPath), console: context.console,
-                                           check: NewPassphraseOption.check(context))
+                                           check: NewPassphraseOption.check(context, weakOK: options.weakPassphraseOK))
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
             context.console.note(msg("{1}; the vault opens with the passphrase only", problem.reason))
@@ -58,5 +59,21 @@ enum InitCommand: Command {
             context.console.note(msg("then: pwnvault{1} check --all   (checks need an HIBP key: pwnvault config api-key)", vault))
         }
         return .success
+    }
+}
+
+extension InitCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `init`'s options, read and checked once.
+    struct Options: CommandOptions, Equatable {
+        /// The Argon2id cost of the new vault (moderate unless --kdf says otherwise).
+        let kdf: KDFParameters
+        let weakPassphraseOK: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            kdf = try KDFOption.parameters(arguments, option: InitCommand.kdf, command: "init") ?? .moderate
+            weakPassphraseOK = NewPassphraseOption.given(arguments)
+        }
     }
 }

@@ -93,13 +93,7 @@ enum ListCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let filters = try context.arguments.allValues(Self.status).map { word in
-            guard let filter = StatusFilter(word) else {
-                throw UsageError.invalidValue(command: "list", option: "--status",
-                                              reason: msg("expected {1}", StatusFilter.allCases.map(\.rawValue).joined(separator: ", ")))
-            }
-            return filter
-        }
+        let filters = try Options(context).status
         let session = try context.openVault()
         let all = session.payload.accounts
         let accounts = filters.isEmpty ? all : all.filter { a in filters.contains { $0.matches(a) } }
@@ -195,6 +189,26 @@ enum StatusFilter: String, CaseIterable {
         case .unacknowledged: return !a.unacknowledgedFindings.isEmpty
         case .failed: return a.result.status == .error || a.result.lastFailure != nil
         case .never: return a.result.status == .neverChecked
+        }
+    }
+}
+
+extension ListCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `list`'s options, read and checked once.
+    struct Options: CommandOptions, Equatable {
+        /// The --status filters given (an account matches when any does); none: every account.
+        let status: [StatusFilter]
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            status = try arguments.allValues(ListCommand.status).map { word in
+                guard let filter = StatusFilter(word) else {
+                    throw UsageError.invalidValue(command: "list", option: "--status",
+                                                  reason: msg("expected {1}", StatusFilter.allCases.map(\.rawValue).joined(separator: ", ")))
+                }
+                return filter
+            }
         }
     }
 }

@@ -13,6 +13,8 @@ enum NotifyCommand: Command {
         examples: [("pwnvault notify", msg("sign up for HIBP's breach notifications"))],
         usesVault: false)
 
+    static let optionsType: any CommandOptions.Type = NoOptions.self
+
     static func run(_ context: Context) throws -> ExitStatus {
         struct Report: Encodable { let url: String }
         if context.json { try context.console.json(Report(url: url)); return .success }

@@ -28,8 +28,8 @@ enum PasswdCommand: Command {
                    ("pwnvault passwd --passphrase-fd 3 --new-passphrase-fd 4 3<old.txt 4<new.txt", msg("change it from a script"))])
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let newSource = try context.passphraseSource(fdOption: Self.newPassphraseFd, fileOption: Self.newPassphraseFile,
-                                                     useEnvironment: false)
+        let options = try Options(context)
+        let newSource = options.newPassphrase
         // The current passphrase proves knowledge: an unlocked keyring must not be enough to replace
         // the passphrase that reveal asks for.
         let session: VaultSession
@@ -39,13 +39,45 @@ enum PasswdCommand: Command {
             throw ProofOfKnowledgeError.wrongCurrentPassphrase
         }
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
-        let kdf = context.arguments.has(Self.kdf) ? try KDFOption.parameters(context, option: Self.kdf) : session.header.kdf
+        let kdf = options.kdf ?? session.header.kdf
         let newPassphrase = try NewPassphraseOption.read(from: newSource, prompt: msg("New passphrase: "), console: context.console,
-                                                          check: NewPassphraseOption.check(context))
+                                                          check: NewPassphraseOption.check(context, weakOK: options.weakPassphraseOK))
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
         struct Report: Encodable { let changed = true; let kdf: String? }
         if context.json { try context.console.json(Report(kdf: kdf.name)); return .success }
         context.console.out(msg("the passphrase of {1} was changed", session.location.displayPath))
         return .success
+    }
+}
+
+extension PasswdCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `passwd`'s options, read and checked once (the current passphrase comes through the global
+    /// options, as for every command).
+    struct Options: CommandOptions, Equatable {
+        /// Where the new passphrase comes from: --new-passphrase-fd, --new-passphrase-file, else typed
+        /// (never PWNVAULT_PASSPHRASE_FILE, which holds the current one).
+        let newPassphrase: PassphraseSource
+        /// The new Argon2id cost; nil: the vault keeps its current one.
+        let kdf: KDFParameters?
+        let weakPassphraseOK: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            let fd = arguments.value(PasswdCommand.newPassphraseFd), file = arguments.value(PasswdCommand.newPassphraseFile)
+            if let fd {
+                guard let n = Int32(fd), n >= 0 else {
+                    throw UsageError.invalidValue(command: "passwd", option: "--\(PasswdCommand.newPassphraseFd.name)",
+                                                  reason: msg("not a file descriptor number"))
+                }
+                newPassphrase = .fileDescriptor(n)
+            } else if let path = file {
+                newPassphrase = .file(path)
+            } else {
+                newPassphrase = .terminal
+            }
+            kdf = try KDFOption.parameters(arguments, option: PasswdCommand.kdf, command: "passwd")
+            weakPassphraseOK = NewPassphraseOption.given(arguments)
+        }
     }
 }

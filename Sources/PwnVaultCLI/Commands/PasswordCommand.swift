@@ -34,7 +34,7 @@ enum PasswordCommand: Command {
     struct Report: Encodable { let source: String; let results: [Row]; let summary: Summary }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let lookup = try makeLookup(context)
+        let lookup = try makeLookup(context, options: try Options(context))
         var rows: [Row] = []
         // A terminal on stdin means a person typing: ask with echo off (also with TERM=dumb, where
         // the capabilities say "no terminal" but reading stdin would echo the password).
@@ -84,8 +84,8 @@ enum PasswordCommand: Command {
 
     /// Where counts come from: the file given with --offline (opened and checked before any password
     /// is asked for), else the range API.
-    static func makeLookup(_ context: Context) throws -> Lookup {
-        if let path = context.arguments.value(Self.offline) {
+    static func makeLookup(_ context: Context, options: Options) throws -> Lookup {
+        if let path = options.offline {
             return .file(try PwnedPasswordsFile(path: path))
         }
         // The run's transport: the client's requests carry their own body cap.
@@ -119,6 +119,20 @@ enum PasswordCommand: Command {
                 do { return try blocking { try await client.timesSeen(hash) } } catch { throw PwnedPasswordsError.wrapping(error) }
             case let .file(file): return try file.timesSeen(hash)
             }
+        }
+    }
+}
+
+extension PasswordCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `password`'s options, read once (the file is opened and checked by `makeLookup`).
+    struct Options: CommandOptions, Equatable {
+        /// The downloaded Pwned Passwords file to search instead of the API.
+        let offline: String?
+
+        init(_ arguments: ParsedArguments, settings: Settings) {
+            offline = arguments.value(PasswordCommand.offline)
         }
     }
 }

@@ -23,10 +23,11 @@ enum RemoveCommand: Command {
     struct Report: Encodable { let removed: [Int] }
 
     static func run(_ context: Context) throws -> ExitStatus {
+        let options = try Options(context)
         let c = context.console
         let session = try context.openVault()
-        let chosen = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, phones: context.phoneNumbering, disclosure: c.disclosure)
-        if !context.arguments.has(Self.yes) {
+        let chosen = try AccountResolver.vaultAccounts(options.accounts, in: session.payload, phones: context.phoneNumbering, disclosure: c.disclosure)
+        if !options.yes {
             guard let question = TerminalQuestion.onTerminal() else { throw RemoveRefusal.noTerminal }
             // The conversation happens on the terminal: masked there, or labels and ids in share mode.
             let onTerminal = Disclosure(policy: DisplayPolicy(terminal: true, shareMode: c.policy.shareMode))
@@ -59,4 +60,20 @@ enum RemoveRefusal: UserFacingError {
     var message: String { msg("refusing to remove accounts without asking, and there is no terminal to ask on") }
     var hint: String? { msg("add --yes to remove them without a question") }
     var exitStatus: ExitStatus { .usage }
+}
+
+extension RemoveCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `remove`'s options, read once.
+    struct Options: CommandOptions, Equatable {
+        /// The accounts or `#ID`s to remove.
+        let accounts: [String]
+        let yes: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) {
+            accounts = arguments.positionals
+            yes = arguments.has(RemoveCommand.yes)
+        }
+    }
 }

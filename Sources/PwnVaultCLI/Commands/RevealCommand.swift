@@ -53,8 +53,9 @@ enum RevealCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
+        let options = try Options(context)
         let c = context.console
-        let unredacted = context.arguments.has(Self.unredacted)
+        let unredacted = options.unredacted
         if let reason = context.shareReason {
             throw RevealRefusal.shareMode(reason: reason.description, source: reason.source)
         }
@@ -64,14 +65,8 @@ enum RevealCommand: Command {
         let onTerminal = c.terminal.stdoutIsTerminal
         if onTerminal && context.json { throw RevealRefusal.jsonOnTerminal }
         if !onTerminal && !unredacted { throw RevealRefusal.notATerminal }
-        var chosenTimeout: TimeInterval?
-        if let text = context.arguments.value(Self.timeout) {
-            guard let t = Int(text), (1...3600).contains(t) else {
-                throw UsageError.invalidValue(command: "reveal", option: "--timeout", reason: msg("a whole number of seconds from 1 to 3600"))
-            }
-            chosenTimeout = TimeInterval(t)
-        }
-        guard onTerminal else { return try export(context) }
+        let chosenTimeout = options.timeout
+        guard onTerminal else { return try export(context, options: options) }
         // GNU screen with `altscreen off` would keep every revealed line in its scrollback.
         if let verdict = AlternateScreenProbe.underGNUScreen(environment: context.environment), verdict != .works {
             throw RevealRefusal.noAlternateScreen(confirmed: verdict == .ignored)
@@ -94,7 +89,7 @@ enum RevealCommand: Command {
             return .interrupted(by: signal)
         }
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
-        let chosen = try accounts(context, session: session)
+        let chosen = try accounts(options.accounts, context: context, session: session)
         let catalog = chosen.contains { $0.result.breachCount > 0 || !$0.unlistedFindings.isEmpty }
             ? HIBPServices(context).catalogIfAvailable(covering: chosen.map(\.result)) : nil
 
@@ -133,18 +128,18 @@ enum RevealCommand: Command {
     }
 
     /// The accounts asked for (all by default).
-    static func accounts(_ context: Context, session: VaultSession) throws -> [Account] {
-        context.arguments.positionals.isEmpty
+    static func accounts(_ asked: [String], context: Context, session: VaultSession) throws -> [Account] {
+        asked.isEmpty
             ? session.payload.accounts
-            : try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, phones: context.phoneNumbering, disclosure: context.console.disclosure)
+            : try AccountResolver.vaultAccounts(asked, in: session.payload, phones: context.phoneNumbering, disclosure: context.console.disclosure)
     }
 
     /// `--unredacted` into a pipe or a file (made 0600 first): tab-separated lines or JSON.
-    static func export(_ context: Context) throws -> ExitStatus {
+    static func export(_ context: Context, options: Options) throws -> ExitStatus {
         let c = context.console
         let session = try context.openVault(requirePassphrase: true)
         guard let grant = session.revealGrant else { throw RevealRefusal.noTerminalInput }
-        let chosen = try accounts(context, session: session)
+        let chosen = try accounts(options.accounts, context: context, session: session)
         let catalog = chosen.contains { $0.result.breachCount > 0 || !$0.unlistedFindings.isEmpty }
             ? HIBPServices(context).catalogIfAvailable(covering: chosen.map(\.result)) : nil
         try StandardOutputFile.restrictIfRegularFile()
@@ -200,4 +195,30 @@ enum RevealRefusal: UserFacingError {
     }
 
     var exitStatus: ExitStatus { .usage }
+}
+
+extension RevealCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `reveal`'s options, read and checked once (before any refusal that depends on the terminal).
+    struct Options: CommandOptions, Equatable {
+        /// The accounts or `#ID`s asked for; none: every account.
+        let accounts: [String]
+        /// Seconds before the private screen closes, when given.
+        let timeout: TimeInterval?
+        let unredacted: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            accounts = arguments.positionals
+            unredacted = arguments.has(RevealCommand.unredacted)
+            if let text = arguments.value(RevealCommand.timeout) {
+                guard let t = Int(text), (1...3600).contains(t) else {
+                    throw UsageError.invalidValue(command: "reveal", option: "--timeout", reason: msg("a whole number of seconds from 1 to 3600"))
+                }
+                timeout = TimeInterval(t)
+            } else {
+                timeout = nil
+            }
+        }
+    }
 }

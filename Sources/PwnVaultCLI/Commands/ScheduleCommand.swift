@@ -43,19 +43,13 @@ enum ScheduleCommand: Command {
         completes: (.words(["enable", "disable", "status"]), .nothing))
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let action = context.arguments.positionals[0]
-        guard ["enable", "disable", "status"].contains(action) else {
-            throw UsageError.invalidValue(command: "schedule", option: "ACTION", reason: msg("it is enable, disable or status"))
-        }
-        if action != "enable", context.arguments.has(Self.every) {
-            throw UsageError.conflicting(command: "schedule", reason: msg("--every goes with 'schedule enable' only"))
-        }
+        let options = try Options(context)
         let files = try ScheduleFiles(settings: context.settings)
         let manager = SystemdUserManager(environment: context.environment)
-        switch action {
-        case "enable": return try enable(context, files: files, manager: manager)
-        case "disable": return try disable(context, files: files, manager: manager)
-        default: return try status(context, files: files, manager: manager)
+        switch options.action {
+        case .enable: return try enable(context, every: options.every, files: files, manager: manager)
+        case .disable: return try disable(context, files: files, manager: manager)
+        case .status: return try status(context, files: files, manager: manager)
         }
     }
 
@@ -76,8 +70,8 @@ enum ScheduleCommand: Command {
         let crontab: String?
     }
 
-    private static func enable(_ context: Context, files: ScheduleFiles, manager: SystemdUserManager) throws -> ExitStatus {
-        let interval = try context.arguments.value(Self.every).map(ScheduleInterval.init(parsing:)) ?? .daily
+    private static func enable(_ context: Context, every interval: ScheduleInterval, files: ScheduleFiles,
+                               manager: SystemdUserManager) throws -> ExitStatus {
         let location = try context.vaultLocation()
         guard FileManager.default.fileExists(atPath: location.path) else { throw ScheduleError.noVault(path: location.displayPath) }
         let watch = try ScheduledWatch(program: try ScheduledWatch.runningProgram(), vault: location.path, interval: interval)
@@ -263,5 +257,29 @@ enum ScheduleCommand: Command {
             outcome = run.result
         }
         return msg("{1}, {2}", StateText.time(run.finished), outcome)
+    }
+}
+
+extension ScheduleCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `schedule`'s action and options, read and checked once.
+    struct Options: CommandOptions, Equatable {
+        enum Action: String, Equatable, Sendable { case enable, disable, status }
+        let action: Action
+        /// How often the scheduled watch runs (enable only; daily unless --every says otherwise).
+        let every: ScheduleInterval
+
+        init(_ arguments: ParsedArguments, settings: Settings) throws {
+            let every = arguments.value(ScheduleCommand.every)
+            guard let action = arguments.positionals.first.flatMap(Action.init(rawValue:)) else {
+                throw UsageError.invalidValue(command: "schedule", option: "ACTION", reason: msg("it is enable, disable or status"))
+            }
+            if action != .enable, every != nil {
+                throw UsageError.conflicting(command: "schedule", reason: msg("--every goes with 'schedule enable' only"))
+            }
+            self.action = action
+            self.every = try every.map(ScheduleInterval.init(parsing:)) ?? .daily
+        }
     }
 }

@@ -49,13 +49,14 @@ enum ShowCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
+        let options = try Options(context)
         let session = try context.openVault()
-        guard let account = try AccountResolver.vaultAccounts(context.arguments.positionals, in: session.payload, phones: context.phoneNumbering, disclosure: context.console.disclosure).first else {
+        guard let account = try AccountResolver.vaultAccounts([options.account], in: session.payload, phones: context.phoneNumbering, disclosure: context.console.disclosure).first else {
             throw UsageError.missingArgument(command: "show")
         }
         let result = account.result
         let catalog = result.breachCount == 0 && !account.unlistedFindings.contains(where: { $0.kind == .breach }) ? nil
-            : HIBPServices(context).catalogIfAvailable(refresh: context.arguments.has(Self.refresh), covering: [result])
+            : HIBPServices(context).catalogIfAvailable(refresh: options.refresh, covering: [result])
         let c = context.console
         let disclosed = c.disclosure.breaches(of: account, catalog: catalog)
         let visible = disclosed.shown
@@ -75,5 +76,21 @@ enum ShowCommand: Command {
 
         c.paged(AccountResultText.lines(account, disclosed: disclosed, console: c), pager: context.settings.pager)
         return .success
+    }
+}
+
+extension ShowCommand {
+    static let optionsType: any CommandOptions.Type = Options.self
+
+    /// `show`'s options, read once.
+    struct Options: CommandOptions, Equatable {
+        /// The account or `#ID` to show.
+        let account: String
+        let refresh: Bool
+
+        init(_ arguments: ParsedArguments, settings: Settings) {
+            account = arguments.positionals.first ?? ""
+            refresh = arguments.has(ShowCommand.refresh)
+        }
     }
 }

@@ -10,6 +10,8 @@ enum StatusCommand: Command {
         examples: [("pwnvault status", msg("where is my vault and is the keyring in use?")),
                    ("pwnvault status --json", msg("the same for a script"))])
 
+    static let optionsType: any CommandOptions.Type = NoOptions.self
+
     static func run(_ context: Context) throws -> ExitStatus {
         let session = try context.openVault()
         var report = StatusReport(session: session, keyringNote: nil, absolutePaths: context.json)

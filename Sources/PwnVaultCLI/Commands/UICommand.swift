@@ -4,7 +4,7 @@ import PwnVaultCore
 /// `pwnvault ui`: the vault's screens in one full-screen interface on the private screen.
 enum UICommand: Command {
     static let idle = OptionSpec("idle", value: "SECONDS", help: msg("lock the screen after SECONDS without a key (default 300; 0 never)"))
-    static let rpm = OptionSpec("rpm", value: "N", help: msg("the API key's requests per minute for checks (default: asked from HIBP)"))
+    static let rpm = PacingOptions.rpm.withHelp(msg("the API key's requests per minute for checks (default: asked from HIBP)"))
 
     static let spec = CommandSpec(
         name: "ui",
@@ -33,19 +33,11 @@ enum UICommand: Command {
     static let defaultIdle = 300
 
     static func run(_ context: Context) throws -> ExitStatus {
-        var idle = defaultIdle
-        if let text = context.arguments.value(Self.idle) {
-            guard let n = Int(text), (0...86_400).contains(n) else {
-                throw UsageError.invalidValue(command: "ui", option: "--idle", reason: msg("a whole number of seconds from 0 (never) to 86400"))
-            }
-            idle = n
-        }
         // Read and checked once: the ui's checks are paced as `check`'s (its typed options, reused).
-        let pacing = try PacingOptions(ui: context, rpmOption: Self.rpm)
-        if context.json { throw UIRefusal.json }
+        let options = try Options(context)
         if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw UIRefusal.dumbTerminal }
         guard context.console.terminal.stdoutIsTerminal, TerminalCapabilities.stdinIsATTY else { throw UIRefusal.notATerminal }
-        guard let screen = FullScreen.onControllingTerminal(colors: context.console.colors, idleTimeout: Double(idle)) else {
+        guard let screen = FullScreen.onControllingTerminal(colors: context.console.colors, idleTimeout: Double(options.idle)) else {
             throw UIRefusal.notATerminal
         }
         let session = try context.openVault()
@@ -65,7 +57,7 @@ enum UICommand: Command {
         // without a working alternate screen (its scrollback would keep it).
         let obstacle = FocusObstacle.detect(environment: context.environment)
         let alternateScreen = AlternateScreenProbe.underGNUScreen(environment: context.environment)
-        let ui = VaultUI(context: context, session: session, catalog: catalog, pacing: pacing)
+        let ui = VaultUI(context: context, session: session, catalog: catalog, pacing: options.pacing)
         ui.prepare(message: notes.value?.first, focusObstacle: obstacle, alternateScreen: alternateScreen)
         switch try screen.run(ui) {
         case .userQuit: return .success

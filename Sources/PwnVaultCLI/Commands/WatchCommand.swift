@@ -84,7 +84,7 @@ enum WatchCommand: Command {
                 // The log is read by 'schedule status' and kept: English whatever the language. A usage
                 // error holds its reason in the reader's language: the options are read again in English.
                 let reason = Messages.english { () -> String in
-                    if error is UsageError, case let .failure(english as UserFacingError) = Result(catching: { try options(context) }) {
+                    if error is UsageError, case let .failure(english as UserFacingError) = Result(catching: { try Options(context) }) {
                         return english.message
                     }
                     return shown?.message ?? msg("an internal error")
@@ -96,23 +96,10 @@ enum WatchCommand: Command {
         }
     }
 
-    /// The options of the run, read (and refused) without side effects.
-    private static func options(_ context: Context) throws -> (fullEvery: Int, pacing: PacingOptions, notify: NotifyOption) {
-        var fullEvery = defaultFullEvery
-        if let text = context.arguments.value(Self.fullEvery) {
-            guard let n = Int(text), (1...365).contains(n) else {
-                throw UsageError.invalidValue(command: "watch", option: "--full-every", reason: msg("a whole number of days from 1 to 365"))
-            }
-            fullEvery = n
-        }
-        let pacing = try PacingOptions(context, command: "watch", wholeAddressOptions: [Self.pastes, Self.stealerLogs])
-        return (fullEvery, pacing, try NotifyOption(context, command: "watch"))
-    }
-
     /// The watch itself; `failure` is set to the line that explains a failed status it returns.
     private static func watch(_ context: Context, failure: inout String?) throws -> ExitStatus {
-        let args = context.arguments
-        let (fullEvery, pacing, notify) = try options(context)
+        let options = try Options(context)
+        let fullEvery = options.fullEvery, pacing = options.pacing, notify = options.notify
         let rpm = pacing.rpm
         let maxWait = pacing.maxWait
 
@@ -147,7 +134,7 @@ enum WatchCommand: Command {
         let c = context.console
         // Findings are saved as they arrive but shown at the end: each waits in the vault until it is.
         let checks = services.checkSession(key: key, vault: session, options: .init(
-            pastes: full && args.has(Self.pastes), stealerLogs: full && args.has(Self.stealerLogs), kAnonymity: pacing.kAnonymity,
+            pastes: full && options.pastes, stealerLogs: full && options.stealerLogs, kAnonymity: pacing.kAnonymity,
             maxWait: maxWait, unannounced: true))
         // A full check sends at least two keyed requests (the domains, then the accounts): know the rate.
         // Every keyed request of the run (the rate question, domain searches, checks) shares one schedule.
@@ -158,7 +145,7 @@ enum WatchCommand: Command {
         // (Pastes and stealer logs are not in a domain search: wanting them means asking per address.)
         var byDomain = CheckSession.DomainAnswers()
         // A check the catalog asked for wants breaches only: a domain search answers it.
-        if sweep && !(full && (args.has(Self.pastes) || args.has(Self.stealerLogs))) {
+        if sweep && !(full && (options.pastes || options.stealerLogs)) {
             let accounts = chosen + domainOnly
             byDomain = try blocking { await checks.answerByDomain(accounts) { event in
                 SessionRendering.note(event, say: { c.note($0) })

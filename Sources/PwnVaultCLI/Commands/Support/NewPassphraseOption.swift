@@ -7,9 +7,12 @@ enum NewPassphraseOption {
 
     static let spec = OptionSpec(name, help: msg("use the new passphrase even if it is weak or seen in breaches (skips both checks; nothing is sent)"))
 
-    /// The check for `context`, nil with --weak-passphrase-ok.
-    static func check(_ context: Context) -> NewPassphraseCheck? {
-        if context.arguments.has(spec) { return nil }
+    /// Whether --weak-passphrase-ok was given (read once, into the command's options).
+    static func given(_ arguments: ParsedArguments) -> Bool { arguments.has(spec) }
+
+    /// The check for `context`; nil with --weak-passphrase-ok (`weakOK`).
+    static func check(_ context: Context, weakOK: Bool) -> NewPassphraseCheck? {
+        if weakOK { return nil }
         // The run's transport: the client's requests carry their own body cap.
         let client = PwnedPasswordsClient(baseURL: context.settings.passwordsBaseURL, version: CLI.version, transport: context.transport)
         return NewPassphraseCheck(lookup: { hash in

@@ -4,16 +4,17 @@ import PwnVaultCore
 /// `--notify` / `--notify=count` of `check` and `watch`: one desktop notification when a run found
 /// something new. Its text comes from the disclosure gate (`Disclosure.notificationText`): labels,
 /// ids and breach titles, never an account, never a sensitive breach's name.
-struct NotifyOption {
+struct NotifyOption: Sendable, Equatable {
     static let spec = OptionSpec("notify", help: msg("send a desktop notification when something new is found (labels, ids and breach titles only; =count: only how many accounts)"),
                                  optionalValue: "count")
 
-    enum Mode { case off, full, count }
+    enum Mode: Sendable { case off, full, count }
     let mode: Mode
 
-    init(_ context: Context, command: String) throws {
-        guard context.arguments.has(Self.spec) else { mode = .off; return }
-        switch context.arguments.value(Self.spec) {
+    /// `--notify` as `command` (check, watch) read it.
+    init(_ arguments: ParsedArguments, command: String) throws {
+        guard arguments.has(Self.spec) else { mode = .off; return }
+        switch arguments.value(Self.spec) {
         case nil: mode = .full
         case "count"?: mode = .count
         default:
