@@ -41,6 +41,12 @@ final class OneConstructionTests: XCTestCase {
         XCTAssertEqual(try matches(#"\bCurlTransport\("#), ["Sources/PwnVaultCLI/CLI.swift"])
     }
 
+    /// A client that carries the API key is built by the check session alone: every keyed request
+    /// (`doctor`'s subscription question too) goes through it. The public client (no key) is not keyed work.
+    func testOnlyTheCheckSessionBuildsAKeyedClient() throws {
+        XCTAssertEqual(try matches(#"\bHIBPClient\((?![^)]*apiKey: nil)"#), ["Sources/PwnVaultCore/CheckSession/CheckSession.swift"])
+    }
+
     func testNoCommandFileReadsAnotherCommandsStatics() throws {
         let commands = try sources().filter { $0.path.hasPrefix("Sources/PwnVaultCLI/Commands/") }
         let names = commands.compactMap { path, _ -> String? in

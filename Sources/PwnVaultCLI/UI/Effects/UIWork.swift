@@ -11,7 +11,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     private var _status: String
     private var _running = true
     private var _changed = true
-    private var _results: [(id: Int, attempt: CheckAttempt)] = []
+    private var _results: [(id: Int, check: AccountCheck)] = []
     private var _done = 0, _pwned = 0, _failed = 0
     private var _cancelled = false
     private var _stop: String?
@@ -41,7 +41,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     var isRunning: Bool { locked { _running } }
     /// Whether anything happened since the last call.
     func takeChanged() -> Bool { locked { defer { _changed = false }; return _changed } }
-    func takeResults() -> [(id: Int, attempt: CheckAttempt)] { locked { defer { _results = [] }; return _results } }
+    func takeResults() -> [(id: Int, check: AccountCheck)] { locked { defer { _results = [] }; return _results } }
     /// What the check session said that `check` says on stderr (a fallback, a refusal, an unknown
     /// rate), in full, since the last call.
     func takeNotes() -> [String] { locked { defer { _notes = [] }; return _notes } }
@@ -56,11 +56,11 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         task?.cancel()
     }
 
-    private func add(_ id: Int, _ attempt: CheckAttempt) {
+    private func add(_ id: Int, _ check: AccountCheck) {
         posting {
-            _results.append((id, attempt))
+            _results.append((id, check))
             _done += 1
-            if !attempt.result.hasAnswer { _failed += 1 } else if attempt.result.status == .breached { _pwned += 1 }
+            if !check.answer.hasAnswer { _failed += 1 } else if check.answer.status == .breached { _pwned += 1 }
             _status = _failed > 0
                 ? msg("checking {1}: {2}/{3} done, {4} pwned, {5} failed  (Esc cancels)", what, _done, ids.count, _pwned, _failed)
                 : msg("checking {1}: {2}/{3} done, {4} pwned  (Esc cancels)", what, _done, ids.count, _pwned)
@@ -132,7 +132,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
                 }
                 let report = await session.run(entries) { event in
                     switch event {
-                    case let .result(outcome): work.add(outcome.entry.account!.id, outcome.attempt)
+                    case let .result(check): work.add(check.entry!.account!.id, check)
                     case let .waiting(_, wait): work.waiting(wait)
                     case let .notice(notice): work.noticed(notice)
                     default: break

@@ -133,7 +133,7 @@ final class VaultUI: FullScreenApp {
     /// Saves check results as they come, on the interface's own thread, exactly as `check` saves them
     /// (`CheckSession.record`: the same findings, news and "no longer listed" marks; a breach the
     /// catalog marks sensitive is left to a search that lists it).
-    private func record(_ results: [(id: Int, attempt: CheckAttempt)]) -> UIEvent {
+    private func record(_ results: [(id: Int, check: AccountCheck)]) -> UIEvent {
         do {
             try CheckSession.record(results, in: session, catalog: state.catalog)
             return .saved(session.payload.accounts, message: nil)
