@@ -8,10 +8,11 @@ enum SessionRendering {
     /// which keeps every finished result. The bar is cleared and waiting lines printed after.
     static func runGuarded(_ session: CheckSession, _ entries: [CheckEntry], progress: Progress, catalog: RunCatalog? = nil,
                            onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) -> CheckRunReport {
-        let box = Collector.Box<CheckRunReport>()
+        let ran = Locked<CheckRunReport?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = Task {
-            box.set(await session.run(entries, catalog: catalog, onEvent: onEvent))
+            let report = await session.run(entries, catalog: catalog, onEvent: onEvent)
+            ran.withLock { $0 = report }
             done.signal()
         }
         let screenGuard = try? ScreenGuard.install(interrupts: .report, watchFocus: progress.isEnabled,
@@ -21,8 +22,8 @@ enum SessionRendering {
         screenGuard?.uninstall()
         progress.clear()
         progress.flush()
-        var report = box.value ?? CheckRunReport()
-        if box.value == nil { report.interrupted = true }
+        var report = ran.value ?? CheckRunReport()
+        if ran.value == nil { report.interrupted = true }
         return report
     }
 

@@ -64,19 +64,3 @@ public struct AccountCheck: @unchecked Sendable {
     public var attemptBreached: Bool { attemptError == nil && result.status == .breached }
     public var attemptClean: Bool { attemptError == nil && result.status == .clean }
 }
-
-/// A check prints its status and counts, never an account, a breach name, a paste id or a stealer-log
-/// website (`GateReflectionTests`).
-extension AccountCheck: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String {
-        "AccountCheck(\(entry.map { "\($0), " } ?? "")\(answer)"
-            + (pastes.map { ", \($0.count) pastes" } ?? "") + (stealerLogSites.map { ", \($0.count) stealer-log sites" } ?? "")
-            + ", \(result.status.rawValue)\(attemptFailed ? ", failed" : ""), \(news.count) new, saved: \(saved))"
-    }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror {
-        Mirror(self, children: ["id": entry?.account?.id as Any, "answer": answer, "pasteCount": pastes?.count as Any,
-                                "stealerLogSiteCount": stealerLogSites?.count as Any, "status": result.status.rawValue,
-                                "new": news.count, "saved": saved])
-    }
-}

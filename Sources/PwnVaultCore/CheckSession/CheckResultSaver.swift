@@ -10,8 +10,7 @@ import Dispatch
 /// completed (or failed): what is shown as found is in the vault even if the process dies right after.
 /// `drain` waits for every handed-over result to be saved and shown.
 final class CheckResultSaver: @unchecked Sendable {
-    // Safe: `pending` is only touched with `lock` held; `session` and `failure` only on `queue` (serial),
-    // and by the owner after `drain`, when nothing is left on `queue`.
+    // Safe: the vault session is only used on `queue` (serial); the rest is immutable or `Locked`.
 
     private struct Item {
         let check: AccountCheck
@@ -22,9 +21,9 @@ final class CheckResultSaver: @unchecked Sendable {
 
     private let session: VaultSession?
     private let queue = DispatchQueue(label: "pwnvault.result-saver")
-    private let lock = Lock()
-    private var pending: [Item] = []
-    private var failure: Error?
+    private let pending = Locked<[Item]>([])
+    /// The first save failure.
+    private let failure = Locked<(any Error)?>(nil)
 
     /// New findings are saved as waiting for delivery (`watch`, which shows them only at the end).
     private let unannounced: Bool
@@ -43,7 +42,7 @@ final class CheckResultSaver: @unchecked Sendable {
     /// Hands `check` (of its entry's account; none: an account outside the vault) over; returns at once.
     /// `then` gets it with what the vault made of it (`known`, `news`, `unlisted`, `saved`).
     func save(_ check: AccountCheck, then: @escaping @Sendable (AccountCheck) -> Void) {
-        lock.withLock { pending.append(Item(check: check, then: then)) }
+        pending.withLock { $0.append(Item(check: check, then: then)) }
         queue.async { self.saveWaiting() }
     }
 
@@ -51,11 +50,11 @@ final class CheckResultSaver: @unchecked Sendable {
     /// failure, if any (later results were still tried, as each result is).
     func drain() -> Error? {
         queue.sync {}
-        return failure
+        return failure.value
     }
 
     private func saveWaiting() {
-        let batch: [Item] = lock.withLock { defer { pending = [] }; return pending }
+        let batch: [Item] = pending.withLock { p in defer { p = [] }; return p }
         guard !batch.isEmpty else { return }   // an earlier save took these
         var recorded = batch.map { item in
             var check = item.check
@@ -77,7 +76,7 @@ final class CheckResultSaver: @unchecked Sendable {
                 for n in recorded.indices where batch[n].account != nil { recorded[n].saved = true }
                 onSaved(batch.compactMap { $0.account?.id })
             } catch {
-                if failure == nil { failure = error }
+                failure.withLock { if $0 == nil { $0 = error } }
             }
         } else {
             for n in recorded.indices {
