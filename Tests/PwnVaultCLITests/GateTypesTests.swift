@@ -32,7 +32,7 @@ final class GateTypesTests: XCTestCase {
         XCTAssertFalse(isEncodable(Account.self))
         XCTAssertFalse(isEncodable(CheckResult.self))
         XCTAssertFalse(isEncodable(Finding.self))
-        XCTAssertFalse(isEncodable(CheckAttempt.self))
+        XCTAssertFalse(isEncodable(AccountCheck.self))
         XCTAssertFalse(isEncodable(ParsedAccount.self))
         XCTAssertFalse(isEncodable(Paste.self))
         XCTAssertFalse(isEncodable(DomainSearch.self))
@@ -50,7 +50,7 @@ final class GateTypesTests: XCTestCase {
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         var account = Account(id: 3, parsed: parsed, label: nil, addedAt: date)
         let search = DomainSearch(domain: "very-secret-domain.example", aliases: ["zz-secret-local": ["ZzSecretSensitive"]])
-        if let attempt = search.attempt(for: account, at: date) { account.record(attempt) }
+        if let attempt = search.check(for: account, at: date) { account.record(attempt) }
         XCTAssertEqual(account.findings.count, 1, "the fixture holds a sensitive breach")
         let values: [Any] = [
             parsed, phone, account, account.result, account.findings, account.dedupKey, search,

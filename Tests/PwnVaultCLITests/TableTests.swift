@@ -118,14 +118,14 @@ final class MessageWriterTests: XCTestCase {
             }
         }
         // A console's notes and warnings use it.
-        let written = Collector.Box<[String]>(initial: [])
+        let written = Locked<[String]>([])
         let console = Console(terminal: TerminalCapabilities(stdoutIsTerminal: false, stderrIsTerminal: true, stdinIsTerminal: true,
                                                              colorsOnStdout: false, colorsOnStderr: false, columns: nil, stderrColumns: 40),
                               policy: DisplayPolicy(terminal: false, shareMode: false), colorsAllowed: false,
-                              writeOut: { _ in }, writeErr: { text in written.update { $0.append(text) } })
+                              writeOut: { _ in }, writeErr: { text in written.withLock { $0.append(text) } })
         console.note(text)
         console.warning("add 'set -g focus-events on' to ~/.tmux.conf, then restart tmux")
-        let all = (written.value ?? []).joined().split(separator: "\n").map(String.init)
+        let all = written.value.joined().split(separator: "\n").map(String.init)
         for line in all { XCTAssertLessThanOrEqual(TerminalCells.width(line), 40, "\(all)") }
         XCTAssertTrue(all.contains { $0.contains("'set -g focus-events on'") }, "\(all)")
     }

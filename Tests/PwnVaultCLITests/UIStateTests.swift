@@ -23,11 +23,11 @@ final class UIStateTests: XCTestCase {
     func makeAccounts(checkedAgo: TimeInterval = 3600, thirdChecked: Bool = false) throws -> [Account] {
         let at = now.addingTimeInterval(-checkedAgo)
         var a = Account(id: 1, parsed: try AccountParser.parse("pwned-zanzibar@example.com", phones: .internationalOnly), label: nil, addedAt: at)
-        _ = a.record(CheckAttempt(result: CheckResult(status: .breached, checkedAt: at, breaches: ["Adobe", "Estonia"])))
+        _ = a.record(AccountCheck(answer: CheckResult(status: .breached, checkedAt: at, breaches: ["Adobe", "Estonia"])))
         var b = Account(id: 2, parsed: try AccountParser.parse("clean-wombat@example.org", phones: .internationalOnly), label: nil, addedAt: at)
-        _ = b.record(CheckAttempt(result: CheckResult(status: .clean, checkedAt: at)))
+        _ = b.record(AccountCheck(answer: CheckResult(status: .clean, checkedAt: at)))
         var c = Account(id: 3, parsed: try AccountParser.parse("numbat@example.net", phones: .internationalOnly), label: nil, addedAt: at)
-        if thirdChecked { _ = c.record(CheckAttempt(result: CheckResult(status: .clean, checkedAt: at))) }
+        if thirdChecked { _ = c.record(AccountCheck(answer: CheckResult(status: .clean, checkedAt: at))) }
         return [a, b, c]
     }
 
@@ -135,7 +135,7 @@ final class UIStateTests: XCTestCase {
     func testABreachNoLongerListedStaysOnTheResultAndDetailPages() throws {
         var accounts = try makeAccounts()
         let later = now.addingTimeInterval(-60)
-        let changes = accounts[0].recordChanges(CheckAttempt(result: CheckResult(status: .breached, checkedAt: later, breaches: ["Adobe"])))
+        let changes = accounts[0].recordChanges(AccountCheck(answer: CheckResult(status: .breached, checkedAt: later, breaches: ["Adobe"])))
         XCTAssertEqual(changes.unlisted.map(\.key), ["Estonia"])
         var s = UIState(accounts: accounts, catalog: catalog, policy: DisplayPolicy(terminal: true, shareMode: false), shareReason: nil, colors: true)
         s = UIUpdate.update(s, .resize(UIState.Size(columns: 100, rows: 40))).0

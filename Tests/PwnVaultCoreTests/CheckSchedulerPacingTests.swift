@@ -8,10 +8,10 @@ extension CheckSchedulerTests {
 
     /// Runs `accounts` with a scheduler on `schedule` (whose clock must be `clock`), on virtual time.
     static func run(_ accounts: [String], on schedule: RequestSchedule, client: HIBPClient, retryPolicy: RetryPolicy = .standard,
-                    onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) async throws -> Result<CheckRunSummary, Error> {
+                    onLongWait: @escaping @Sendable (Duration) -> Void = { _ in }) async throws -> Result<CheckRunReport, Error> {
         let scheduler = CheckScheduler(schedule: schedule, retryPolicy: retryPolicy, random: { 0.5 }, onLongWait: onLongWait)
         do {
-            return .success(try await scheduler.run(accounts, perform: { try await client.breachedAccount($0) }, onResult: { _ in }))
+            return .success(try await scheduler.run(accounts, perform: { try await client.breachedAccount($0) }, onResult: { _, _, _ in }))
         } catch { return .failure(error) }
     }
 
@@ -100,7 +100,7 @@ extension CheckSchedulerTests {
             let (outcome, hibp, results, _) = try await check(["a0"], rpm: nil, script: { _, attempt in
                 attempt == 1 ? HTTPResponse(status: 429, headers: header.map { ["retry-after": $0] } ?? [:]) : HTTPResponse(status: 404)
             })
-            XCTAssertEqual(try outcome.get(), CheckRunSummary(succeeded: 1, failed: 0, requests: 2))
+            XCTAssertEqual(try outcome.get().totals, RunTotals(succeeded: 1, failed: 0, requests: 2))
             XCTAssertEqual(hibp.log.map(\.at), [.zero, wait], "retry-after \(header ?? "absent")")
             assertEachDeliveredOnce(results, ["a0"])
         }
@@ -108,7 +108,7 @@ extension CheckSchedulerTests {
         let (outcome, hibp, _, _) = try await check(["a0", "a1"], rpm: nil, script: { account, attempt in
             account == "a0" && attempt == 1 ? HTTPResponse(status: 429, headers: ["retry-after": "1"]) : HTTPResponse(status: 404)
         })
-        XCTAssertEqual(try outcome.get().succeeded, 2)
+        XCTAssertEqual(try outcome.get().lookupsAnswered, 2)
         XCTAssertEqual(hibp.log.map(\.account), ["a0", "a0", "a1"])
         XCTAssertEqual(hibp.log.map(\.at), [.zero, .milliseconds(1250),
                                             .milliseconds(1250) + RateLimiter(requestsPerMinute: 5, absoluteMargin: .milliseconds(2)).interval])

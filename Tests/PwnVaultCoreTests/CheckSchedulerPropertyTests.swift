@@ -87,10 +87,12 @@ extension CheckSchedulerTests {
                                            random: { Double.random(in: 0..<1) })
             let client = client(hibp)
             let list = accounts(count)
-            let outcome: Result<CheckRunSummary, Error> = try await onVirtualTime(clock) {
+            let outcome: Result<CheckRunReport, Error> = try await onVirtualTime(clock) {
                 do {
                     return .success(try await scheduler.run(list, perform: { try await client.breachedAccount($0) },
-                                                            onResult: { results.add($0, at: clock.now()) }))
+                                                            onResult: { index, result, attempts in
+                        results.add(.init(item: list[index], result: result, attempts: attempts), at: clock.now())
+                    }))
                 } catch { return .failure(error) }
             }
             let context = "run \(run): seed \(seed), rpm \(rpm), \(count) accounts, \(maxInFlight) in flight, latency ≤ \(maxLatency) ms"
@@ -120,7 +122,7 @@ extension CheckSchedulerTests {
             }
             // Every account exactly once, none given up because of a 429.
             XCTAssertEqual(results.all.map(\.account).sorted(), list.sorted(), context)
-            XCTAssertEqual(summary.succeeded + summary.failed, count, context)
+            XCTAssertEqual(summary.lookupsAnswered + summary.lookupsFailed, count, context)
             for result in results.all {
                 if case let .failure(error) = result.result, case .rateLimited = error {
                     XCTFail("\(context): \(result.account) given up because of 429s")
@@ -168,15 +170,17 @@ extension CheckSchedulerTests {
             let scheduler = CheckScheduler(requestsPerMinute: told, clock: clock, rateFromUser: told != real * 2)
             let client = client(hibp)
             let list = accounts(120)
-            let outcome: Result<CheckRunSummary, Error> = try await onVirtualTime(clock) {
+            let outcome: Result<CheckRunReport, Error> = try await onVirtualTime(clock) {
                 do {
                     return .success(try await scheduler.run(list, perform: { try await client.breachedAccount($0) },
-                                                            onResult: { results.add($0, at: clock.now()) }))
+                                                            onResult: { index, result, attempts in
+                        results.add(.init(item: list[index], result: result, attempts: attempts), at: clock.now())
+                    }))
                 } catch { return .failure(error) }
             }
             let summary = try outcome.get()
-            XCTAssertEqual(summary.succeeded, 120, "every account answered (\(real)/min told \(told))")
-            XCTAssertEqual(summary.failed, 0)
+            XCTAssertEqual(summary.lookupsAnswered, 120, "every account answered (\(real)/min told \(told))")
+            XCTAssertEqual(summary.lookupsFailed, 0)
             // The requests already in flight when the first 429 comes back (100 ms at the told pace)
             // are refused too; after that, a few while the pace settles; not one per request.
             XCTAssertLessThanOrEqual(hibp.refused, 40, "\(real)/min told \(told)")

@@ -165,12 +165,20 @@ final class CheckSchedulerTests: XCTestCase {
         var mostInFlight: Int { lock.withLock { maxActive } }
     }
 
+    /// One result as the scheduler hands it over: the account (by its position in the list), its
+    /// answer or failure, and the requests it took.
+    struct Delivered: Sendable {
+        let item: String
+        let result: Result<AccountLookup, HIBPError>
+        let attempts: Int
+    }
+
     /// Collects delivered results with the virtual time of delivery.
     /// Unchecked: its mutable state is only touched with `lock` held.
     final class Results: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [(account: String, result: Result<AccountLookup, HIBPError>, attempts: Int, at: Duration)] = []
-        func add(_ r: ScheduledResult<String, AccountLookup>, at: Duration) {
+        func add(_ r: Delivered, at: Duration) {
             lock.withLock { items.append((r.item, r.result, r.attempts, at)) }
         }
         var all: [(account: String, result: Result<AccountLookup, HIBPError>, attempts: Int, at: Duration)] { lock.withLock { items } }
@@ -189,18 +197,22 @@ final class CheckSchedulerTests: XCTestCase {
                random: @escaping @Sendable () -> Double = { 0.5 },
                script: @escaping @Sendable (String, Int) -> HTTPResponse = { _, _ in HTTPResponse(status: 404) },
                retryPolicy: RetryPolicy = .standard, onLongWait: @escaping @Sendable (Duration) -> Void = { _ in },
-               onEach: (@Sendable (ScheduledResult<String, AccountLookup>) -> Void)? = nil)
-    async throws -> (outcome: Result<CheckRunSummary, Error>, hibp: ScriptedHIBP, results: Results, clock: VirtualClock) {
+               onEach: (@Sendable (Delivered) -> Void)? = nil)
+    async throws -> (outcome: Result<CheckRunReport, Error>, hibp: ScriptedHIBP, results: Results, clock: VirtualClock) {
         let clock = VirtualClock()
         let hibp = ScriptedHIBP(clock: clock, latency: latency, script: script)
         let results = Results()
         let scheduler = CheckScheduler(requestsPerMinute: rpm, maxInFlight: maxInFlight, retryPolicy: retryPolicy,
                                        clock: clock, random: random, onLongWait: onLongWait)
         let client = client(hibp)
-        let outcome: Result<CheckRunSummary, Error> = try await onVirtualTime(clock) {
+        let outcome: Result<CheckRunReport, Error> = try await onVirtualTime(clock) {
             do {
                 return .success(try await scheduler.run(accounts, perform: { try await client.breachedAccount($0) },
-                                                        onResult: { results.add($0, at: clock.now()); onEach?($0) }))
+                                                        onResult: { index, result, attempts in
+                    let delivered = Delivered(item: accounts[index], result: result, attempts: attempts)
+                    results.add(delivered, at: clock.now())
+                    onEach?(delivered)
+                }))
             } catch { return .failure(error) }
         }
         return (outcome, hibp, results, clock)
@@ -215,7 +227,7 @@ final class CheckSchedulerTests: XCTestCase {
     func testStartsAreEvenlySpacedAtTheKeysRate() async throws {
         for (rpm, count) in [(10, 8), (600, 40), (3000, 120)] {
             let (outcome, hibp, results, _) = try await check(accounts(count), rpm: rpm)
-            XCTAssertEqual(try outcome.get(), CheckRunSummary(succeeded: count, failed: 0, requests: count))
+            XCTAssertEqual(try outcome.get().totals, RunTotals(succeeded: count, failed: 0, requests: count))
             let interval = RateLimiter(requestsPerMinute: rpm).interval
             XCTAssertEqual(hibp.log.map(\.at), (0..<count).map { interval * $0 }, "rpm \(rpm)")
             XCTAssertEqual(hibp.log.map(\.account), accounts(count), "in the order given")
@@ -257,7 +269,7 @@ final class CheckSchedulerTests: XCTestCase {
             if account == "a2", attempt == 1 { return HTTPResponse(status: 429, headers: ["Retry-After": "2"]) }
             return account == "a4" ? HTTPResponse(status: 200, body: Data(#"[{"Name":"Adobe"}]"#.utf8)) : HTTPResponse(status: 404)
         })
-        XCTAssertEqual(try outcome.get(), CheckRunSummary(succeeded: 6, failed: 0, requests: 7))
+        XCTAssertEqual(try outcome.get().totals, RunTotals(succeeded: 6, failed: 0, requests: 7))
         let interval = RateLimiter(requestsPerMinute: 600).interval
         let resume = interval * 2 + .milliseconds(2250)                      // retry-after 2 s + 250 ms margin
         XCTAssertEqual(hibp.log.prefix(4), [
@@ -288,7 +300,7 @@ final class CheckSchedulerTests: XCTestCase {
             if n % 11 == 0, attempt == 1 { return HTTPResponse(status: 503) }
             return HTTPResponse(status: 404)
         })
-        XCTAssertEqual(try outcome.get().succeeded, 60)
+        XCTAssertEqual(try outcome.get().lookupsAnswered, 60)
         assertEachDeliveredOnce(results, list)
         // Every 429 held back every start from its arrival until its retry-after had passed.
         let starts = hibp.log
@@ -306,7 +318,7 @@ final class CheckSchedulerTests: XCTestCase {
 
     func testServerErrorsAreRetriedWithExponentialBackoffThenReported() async throws {
         let (outcome, hibp, results, _) = try await check(["a0"], rpm: 600, script: { _, _ in HTTPResponse(status: 503) })
-        XCTAssertEqual(try outcome.get(), CheckRunSummary(succeeded: 0, failed: 1, requests: 4))
+        XCTAssertEqual(try outcome.get().totals, RunTotals(succeeded: 0, failed: 1, requests: 4))
         XCTAssertEqual(hibp.log.map(\.at), [.zero, .seconds(1), .seconds(3), .seconds(7)], "1 s, 2 s, 4 s apart")
         XCTAssertEqual(results.all.count, 1)
         XCTAssertEqual(results.all[0].attempts, 4)
@@ -329,7 +341,7 @@ final class CheckSchedulerTests: XCTestCase {
         let (outcome, _, results, _) = try await check(accounts(5), rpm: 600, script: { account, _ in
             account == "a1" ? HTTPResponse(status: 400) : HTTPResponse(status: 404)
         })
-        XCTAssertEqual(try outcome.get(), CheckRunSummary(succeeded: 4, failed: 1, requests: 5), "400 is not retried")
+        XCTAssertEqual(try outcome.get().totals, RunTotals(succeeded: 4, failed: 1, requests: 5), "400 is not retried")
         assertEachDeliveredOnce(results, accounts(5))
         XCTAssertThrowsError(try results.all.first { $0.account == "a1" }!.result.get()) {
             XCTAssertEqual($0 as? HIBPError, .badRequest(.account))
@@ -400,7 +412,7 @@ final class CheckSchedulerTests: XCTestCase {
         let (allowed, _, _, _) = try await check(["a0"], rpm: 600, script: { _, attempt in
             attempt == 1 ? HTTPResponse(status: 429, headers: ["retry-after": "90"]) : HTTPResponse(status: 404)
         }, retryPolicy: RetryPolicy(maxWait: .seconds(120)))
-        XCTAssertEqual(try allowed.get().succeeded, 1)
+        XCTAssertEqual(try allowed.get().lookupsAnswered, 1)
     }
 
     func testWaitsLongerThanFiveSecondsAreReportedOnceEach() async throws {
@@ -413,7 +425,7 @@ final class CheckSchedulerTests: XCTestCase {
             default: return HTTPResponse(status: 404)
             }
         }, onLongWait: { waits.add($0) })
-        XCTAssertEqual(try outcome.get().succeeded, 1)
+        XCTAssertEqual(try outcome.get().lookupsAnswered, 1)
         XCTAssertEqual(waits.all, [.milliseconds(10_250), .milliseconds(30_250)], "the 3 s wait is not announced")
     }
 }
@@ -425,4 +437,15 @@ final class Waits: @unchecked Sendable {
     private let lock = NSLock()
     func add(_ d: Duration) { lock.lock(); stored.append(d); lock.unlock() }
     var all: [Duration] { lock.lock(); defer { lock.unlock() }; return stored }
+}
+
+/// The request totals of a scheduler run, compared in one assertion.
+struct RunTotals: Equatable {
+    var succeeded: Int
+    var failed: Int
+    var requests: Int
+}
+
+extension CheckRunReport {
+    var totals: RunTotals { RunTotals(succeeded: lookupsAnswered, failed: lookupsFailed, requests: requests) }
 }

@@ -130,7 +130,7 @@ final class CheckSessionTests: XCTestCase {
 
     /// Runs the session's checks of `entries` on virtual time; the report and every event.
     func run(_ hibp: MemoryHIBP, vault: VaultSession?, cache: URL, now: Date = CheckSessionTests.start,
-             options: CheckSession.Options = .init(), _ entries: [CheckEntry]) throws -> (CheckSessionReport, Events, CheckSession) {
+             options: CheckSession.Options = .init(), _ entries: [CheckEntry]) throws -> (CheckRunReport, Events, CheckSession) {
         let clock = VirtualClock()
         let s = session(hibp, vault: vault, cache: cache, now: now, clock: clock, options: options)
         let events = Events()
@@ -149,10 +149,10 @@ final class CheckSessionTests: XCTestCase {
         let vault = try vault(["never@example.com", "fresh@example.com", "stale@example.com", "failed@example.com"])
         let now = Self.start.addingTimeInterval(3 * 86_400)
         try vault.update { p in
-            p.accounts[1].record(CheckAttempt(result: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(-3600))))
-            p.accounts[2].record(CheckAttempt(result: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(-2 * 86_400))))
-            p.accounts[3].record(CheckAttempt(result: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(-3600))))
-            p.accounts[3].record(CheckAttempt(result: .failure("HIBP answered 503", at: now.addingTimeInterval(-60))))
+            p.accounts[1].record(AccountCheck(answer: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(-3600))))
+            p.accounts[2].record(AccountCheck(answer: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(-2 * 86_400))))
+            p.accounts[3].record(AccountCheck(answer: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(-3600))))
+            p.accounts[3].record(AccountCheck(answer: .failure("HIBP answered 503", at: now.addingTimeInterval(-60))))
         }
         XCTAssertEqual(CheckSession.due(in: vault.payload, now: now).map(\.id), [1, 3, 4])
     }
@@ -167,7 +167,7 @@ final class CheckSessionTests: XCTestCase {
         XCTAssertEqual(vault.payload.monitor?.forceRunStartedAt, now)
 
         // It was interrupted after #2 was answered: the next run (an hour later) continues it.
-        try vault.update { p in p.accounts[1].record(CheckAttempt(result: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(60)))) }
+        try vault.update { p in p.accounts[1].record(AccountCheck(answer: .answer(breaches: [], pasteCount: nil, at: now.addingTimeInterval(60)))) }
         let later = now.addingTimeInterval(3600)
         let second = try CheckSession.forced(vault, now: later)
         XCTAssertEqual(second.accounts.map(\.id), [1, 3])
@@ -230,7 +230,7 @@ final class CheckSessionTests: XCTestCase {
         for e in events.all {
             if case let .saved(ids) = e { saved.formUnion(ids) }
             if case let .result(o) = e {
-                XCTAssertTrue(saved.contains(o.entry.account!.id), "#\(o.entry.account!.id) reported before it was saved")
+                XCTAssertTrue(saved.contains(o.entry!.account!.id), "#\(o.entry!.account!.id) reported before it was saved")
                 XCTAssertTrue(o.saved)
             }
         }
@@ -268,7 +268,7 @@ final class CheckSessionTests: XCTestCase {
         }
         let (report, events, _) = try run(hibp, vault: vault, cache: try folder(), vault.payload.accounts.map(CheckEntry.init(account:)))
         guard case .unauthorized? = report.stop as? HIBPError else { return XCTFail("expected the 401 to stop the run, got \(String(describing: report.stop))") }
-        XCTAssertEqual(report.outcomes.map { $0.entry.account!.id }, [1], "the account answered before the refusal is kept")
+        XCTAssertEqual(report.checks.map { $0.entry!.account!.id }, [1], "the account answered before the refusal is kept")
         XCTAssertEqual(hibp.log.filter { $0.subject.hasPrefix("c") }.count, 0, "nothing starts after the refusal")
         XCTAssertEqual(vault.payload.accounts.map(\.result.status), [.clean, .neverChecked, .neverChecked])
         XCTAssertEqual(events.kinds.last, "finished")
@@ -280,13 +280,13 @@ final class CheckSessionTests: XCTestCase {
             endpoint == "breachedaccount" ? Self.json(#"[{"Name":"Adobe"}]"#) : HTTPResponse(status: 404)
         }
         let first = try run(hibp, vault: vault, cache: try folder(), vault.payload.accounts.map(CheckEntry.init(account:))).0
-        XCTAssertEqual(first.outcomes.first?.news.count, 1)
+        XCTAssertEqual(first.checks.first?.news.count, 1)
         XCTAssertEqual(first.news.map(\.account.id), [1])
         XCTAssertEqual(first.exitStatus(storedIn: vault, all: true), .breachesFound)
 
         let later = Self.start.addingTimeInterval(2 * 86_400)
         let second = try run(hibp, vault: vault, cache: try folder(), now: later, vault.payload.accounts.map(CheckEntry.init(account:))).0
-        XCTAssertEqual(second.outcomes.first?.news.count, 0, "a breach already known is not news again")
+        XCTAssertEqual(second.checks.first?.news.count, 0, "a breach already known is not news again")
         XCTAssertTrue(second.news.isEmpty)
         XCTAssertEqual(vault.payload.accounts[0].knownFindings.count, 1)
         XCTAssertEqual(vault.payload.accounts[0].result.checkedAt, later)
@@ -316,7 +316,7 @@ final class CheckSessionTests: XCTestCase {
         let catalog = s.pendingCatalog(refresh: false)
         XCTAssertEqual(report.breached, 2)
         var told: [RunCatalogEvent] = []
-        for o in report.outcomes {
+        for o in report.checks {
             let c = catalog.get(for: o.result) { told.append($0) }
             XCTAssertNotNil(c?.breach(named: "Fresh"), "the refreshed copy names the new breach")
         }
@@ -336,7 +336,7 @@ final class CheckSessionTests: XCTestCase {
     /// An account answered (clean) an hour before `start`, so only the plan can choose it.
     func answered(_ raw: String, id: Int) throws -> Account {
         var a = Account(id: id, parsed: try AccountParser.parse(raw, phones: .internationalOnly), label: nil, addedAt: Self.start)
-        a.record(CheckAttempt(result: .answer(breaches: [], pasteCount: nil, at: Self.start.addingTimeInterval(-3600))))
+        a.record(AccountCheck(answer: .answer(breaches: [], pasteCount: nil, at: Self.start.addingTimeInterval(-3600))))
         return a
     }
 

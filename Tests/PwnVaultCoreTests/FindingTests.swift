@@ -13,8 +13,8 @@ final class FindingTests: XCTestCase {
         Account(id: 1, entered: "a@example.com", normalized: "a@example.com", kind: .email, label: nil, addedAt: t0)
     }
 
-    private func answer(_ breaches: [String], at date: Date, pastes: [String]? = nil, sites: [String]? = nil) -> CheckAttempt {
-        CheckAttempt(result: .answer(breaches: breaches, pasteCount: pastes?.count, at: date), pastes: pastes, stealerLogSites: sites)
+    private func answer(_ breaches: [String], at date: Date, pastes: [String]? = nil, sites: [String]? = nil) -> AccountCheck {
+        AccountCheck(answer: .answer(breaches: breaches, pasteCount: pastes?.count, at: date), pastes: pastes, stealerLogSites: sites)
     }
 
     func testTheFirstAnswerMakesEverythingNewAndTheNextOnlyWhatItAdds() {
@@ -228,11 +228,11 @@ final class FindingTests: XCTestCase {
 
     func testAnAnswerThatNeverListsSensitiveBreachesLeavesThemListed() {
         var a = account()
-        a.record(CheckAttempt.answer(breaches: ["Secret", "Adobe"], at: t1))   // a domain search: sensitive ones too
+        a.record(AccountCheck.domainAnswer(breaches: ["Secret", "Adobe"], at: t1))   // a domain search: sensitive ones too
         let plain = a.recordChanges(answer([], at: t2), isSensitive: { $0 == "Secret" })
         XCTAssertEqual(plain.unlisted.map(\.key), ["Adobe"], "breachedaccount never lists a sensitive breach")
         XCTAssertTrue(a.findings.first { $0.key == "Secret" }!.isListed)
-        let domain = a.recordChanges(CheckAttempt.answer(breaches: [], at: t2.addingTimeInterval(60)), isSensitive: { $0 == "Secret" })
+        let domain = a.recordChanges(AccountCheck.domainAnswer(breaches: [], at: t2.addingTimeInterval(60)), isSensitive: { $0 == "Secret" })
         XCTAssertEqual(domain.unlisted.map(\.key), ["Secret"], "a domain search lists them: one that does not, unlists")
     }
 

@@ -48,7 +48,7 @@ final class GateReflectionTests: XCTestCase {
     }
 
     static var result: CheckResult { .answer(breaches: [sensitiveBreach, namedBreach], pasteCount: 1, at: date) }
-    static var attempt: CheckAttempt { CheckAttempt(result: result, pastes: ["Pastebin/\(pasteID)"], stealerLogSites: [stealerSite]) }
+    static var attempt: AccountCheck { AccountCheck(answer: result, pastes: ["Pastebin/\(pasteID)"], stealerLogSites: [stealerSite]) }
 
     static let vcard = """
         BEGIN:VCARD
@@ -76,7 +76,6 @@ final class GateReflectionTests: XCTestCase {
         "AccountKey": { [try parsed(email).dedupKey, try account(phone, id: 4).dedupKey] },
         "ParsedAccount": { [try parsed(email), try parsed(phone), try parsed(username)] },
         "CheckResult": { [result, result.recording(.failure("timed out", at: date))] },
-        "CheckAttempt": { [attempt] },
         "Finding": { try account(email, id: 3).findings },
         "Account.FindingChanges": { [try unlisting()] },
         "VaultPayload": { [VaultPayload(nextID: 6, accounts: [try account(email, id: 3), try account(phone, id: 4)])] },
@@ -108,10 +107,21 @@ final class GateReflectionTests: XCTestCase {
         },
         "VaultSession": { [try session()] },
         "CheckEntry": { [CheckEntry(account: try account(email, id: 3)), CheckEntry(parsed: try parsed(phone), source: "argument 1")] },
-        "CheckOutcome": { [try outcome(), try failedOutcome()] },
-        "CheckSessionReport": {
-            var report = CheckSessionReport()
-            report.outcomes = [try outcome()]
+        "AccountCheck": { [attempt, try outcome(), try failedOutcome()] },
+        "CheckSession.DomainAnswers": {
+            var answers = CheckSession.DomainAnswers()
+            answers.checks = [try outcome()]
+            answers.ids = [3]
+            return [answers]
+        },
+        "CheckSessionEvent": {
+            var report = CheckRunReport()
+            report.checks = [try outcome(), try failedOutcome()]
+            return [CheckSessionEvent.result(try outcome()), CheckSessionEvent.result(try failedOutcome()), CheckSessionEvent.finished(report)]
+        },
+        "CheckRunReport": {
+            var report = CheckRunReport()
+            report.checks = [try outcome()]
             report.stop = HIBPError.unauthorized(detail: "refused")
             return [report]
         },
@@ -139,25 +149,32 @@ final class GateReflectionTests: XCTestCase {
 
     /// A check session's outcome for the hostile e-mail address, with what it found and what it no
     /// longer lists.
-    static func outcome() throws -> CheckOutcome {
+    static func outcome() throws -> AccountCheck {
         let a = try account(email, id: 3)
-        return CheckOutcome(entry: CheckEntry(account: a), known: a, result: a.result, attemptError: nil, news: a.findings,
-                            unlisted: try unlisting().unlisted, saved: true, attempt: attempt)
+        var check = attempt
+        check.entry = CheckEntry(account: a)
+        check.known = a
+        check.news = a.findings
+        check.unlisted = try unlisting().unlisted
+        check.saved = true
+        return check
     }
 
     /// What an answer that lists nothing any more changes in the hostile account: every finding unlisted.
     static func unlisting() throws -> Account.FindingChanges {
         var a = try account(email, id: 3)
-        return a.recordChanges(CheckAttempt(result: .answer(breaches: [], pasteCount: 0, at: date.addingTimeInterval(60)),
+        return a.recordChanges(AccountCheck(answer: .answer(breaches: [], pasteCount: 0, at: date.addingTimeInterval(60)),
                                             pastes: [], stealerLogSites: []))
     }
 
     /// The same account's failed attempt, its error texts (English and shown) quoting the hostile strings.
-    static func failedOutcome() throws -> CheckOutcome {
+    static func failedOutcome() throws -> AccountCheck {
         let a = try account(email, id: 3)
-        return CheckOutcome(entry: CheckEntry(account: a), known: a, result: a.result,
-                            attemptError: "not checked: \(email) \(sensitiveBreach)", attemptErrorText: "未检查：\(email) \(pasteID)",
-                            news: [], saved: false, attempt: attempt)
+        var check = AccountCheck.failure("not checked: \(email) \(sensitiveBreach)",
+                                         error: .unauthorized(detail: "未检查：\(email) \(pasteID)"), at: date)
+        check.entry = CheckEntry(account: a)
+        check.known = a
+        return check
     }
 
     /// A transport that never answers anything useful (a check session is only built here, not run).
@@ -327,7 +344,7 @@ final class GateReflectionTests: XCTestCase {
     /// `Outer.Inner`) that has a stored property or an enum payload whose type mentions text, with the
     /// first such declaration.
     static func publicTypesHoldingText(in folder: URL) throws -> [String: String] {
-        let textual = try NSRegularExpression(pattern: #"\b(String|Substring|Character|Data|Account|ParsedAccount|Finding|CheckResult|CheckAttempt|Breach|Paste|VCard\w*|AccountLabel|DomainSearch|AccountLookup|VaultPayload|UnknownJSONMembers|Target|Address|Contact)\b"#)
+        let textual = try NSRegularExpression(pattern: #"\b(String|Substring|Character|Data|Account|ParsedAccount|Finding|CheckResult|AccountCheck|Breach|Paste|VCard\w*|AccountLabel|DomainSearch|AccountLookup|VaultPayload|UnknownJSONMembers|Target|Address|Contact)\b"#)
         let typeDecl = try NSRegularExpression(pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(public\s+|open\s+)?(?:final\s+|indirect\s+)*(struct|class|enum|actor|extension)\s+([\w.]+)"#)
         let stored = try NSRegularExpression(pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*((?:(?:public|internal|private|fileprivate|package)(?:\(set\))?|nonisolated|weak|unowned|lazy)\s+)*(let|var)\s+(\w+)\s*(:\s*([^=]+?))?\s*(=\s*(.*))?$"#)
         let enumCase = try NSRegularExpression(pattern: #"^\s*(?:indirect\s+)?case\s+(.*\(.*)$"#)

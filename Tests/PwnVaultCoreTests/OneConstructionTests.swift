@@ -41,6 +41,45 @@ final class OneConstructionTests: XCTestCase {
         XCTAssertEqual(try matches(#"\bCurlTransport\("#), ["Sources/PwnVaultCLI/CLI.swift"])
     }
 
+    /// A client that carries the API key is built by the check session alone: every keyed request
+    /// (`doctor`'s subscription question too) goes through it. The public client (no key) is not keyed work.
+    func testOnlyTheCheckSessionBuildsAKeyedClient() throws {
+        XCTAssertEqual(try matches(#"\bHIBPClient\((?![^)]*apiKey: nil)"#), ["Sources/PwnVaultCore/CheckSession/CheckSession.swift"])
+    }
+
+    /// One lock idiom (README, Layout): state shared between threads lives in a `Locked<Value>`. A bare
+    /// `Lock` is built only where it guards an action rather than a value, each listed here with why; no
+    /// other lock type is used, and no other class declares itself `@unchecked Sendable` (the
+    /// hand-written lock boxes were such classes).
+    func testSharedStateIsKeptInLockedValues() throws {
+        let bareLocks: [String: String] = [
+            "Sources/PwnVaultCore/Platform/Lock.swift": "Locked's own lock",
+            "Sources/PwnVaultCore/Screen/ScreenGuard.swift": "released on other paths than the one that took it",
+            "Sources/PwnVaultCore/Platform/FatalSignals.swift": "arming and disarming the signal handlers, with signals blocked",
+            "Sources/PwnVaultCore/Lookalikes/ICUSpoofChecker.swift": "a C spoof checker and its buffer, used by one caller at a time",
+        ]
+        XCTAssertEqual(Set(try matches(#"\bLock\(\)"#)), Set(bareLocks.keys), "a Lock built outside the listed places: keep the state in a Locked")
+        XCTAssertEqual(Set(try matches(#"\b(NSLock|NSRecursiveLock|NSCondition|pthread_mutex_\w+|pthread_rwlock_\w+|Mutex<|os_unfair_lock)"#)),
+                       ["Sources/PwnVaultCore/Platform/Lock.swift"], "another lock type: use Lock and Locked")
+        let unchecked: [String: String] = [
+            "Lock": "a pthread mutex at a fixed address", "Locked": "the value only under its lock",
+            "SecretBytes": "sodium memory, read-only after it is filled", "PasswordHash": "immutable after it is built",
+            "PhoneNumberLibrary": "a loaded C library's immutable function table",
+            "CheckSession": "immutable; the vault session only used by the saver's queue during a run",
+            "CheckResultSaver": "the vault session only used on its serial queue; the rest Locked",
+            "ScreenGuard": "its Lock, released on other paths than the one that took it",
+            "PendingLine": "one thread: the command's (reveal's next prompt)",
+        ]
+        let regex = try NSRegularExpression(pattern: #"\bclass\s+(\w+)[^{]*@unchecked\s+Sendable"#)
+        var found: Set<String> = []
+        for (_, code) in try sources() {
+            for m in regex.matches(in: code, range: NSRange(code.startIndex..., in: code)) {
+                found.insert((code as NSString).substring(with: m.range(at: 1)))
+            }
+        }
+        XCTAssertEqual(found, Set(unchecked.keys), "an @unchecked Sendable class not reviewed: keep its mutable state in a Locked")
+    }
+
     func testNoCommandFileReadsAnotherCommandsStatics() throws {
         let commands = try sources().filter { $0.path.hasPrefix("Sources/PwnVaultCLI/Commands/") }
         let names = commands.compactMap { path, _ -> String? in

@@ -127,7 +127,7 @@ enum CheckCommand: Command {
                                                   many: "all {1} accounts were checked within the last day; --force checks them again",
                                                   count: n, n))
             }
-            let status = CheckSessionReport().exitStatus(storedIn: vault, all: all)
+            let status = CheckRunReport().exitStatus(storedIn: vault, all: all)
             if status == .breachesFound, let vault {
                 // Why the status is 1 although nothing was checked: findings that wait to be acknowledged.
                 let waiting = vault.payload.accounts.filter { !$0.unacknowledgedFindings.isEmpty }.count
@@ -226,18 +226,18 @@ enum CheckCommand: Command {
         let json = context.json
         let report = SessionRendering.runGuarded(session, entries, progress: progress, catalog: pending) { event in
             switch event {
-            case let .result(outcome):
+            case let .result(check):
                 if !json {
-                    let catalog = pending.get(for: outcome.result) { SessionRendering.render($0, console: c) { progress.clear() } }
-                    progress.print(line(for: outcome, catalog: catalog, console: c))
+                    let catalog = pending.get(for: check.result) { SessionRendering.render($0, console: c) { progress.clear() } }
+                    progress.print(line(for: check, catalog: catalog, console: c))
                 }
-                progress.advance(breached: outcome.attemptBreached)
+                progress.advance(breached: check.attemptBreached)
             case .waiting, .notice: SessionRendering.note(event, say: progress.note)
             case .started, .saved, .finished: break
             }
         }
         let show: (RunCatalogEvent) -> Void = { SessionRendering.render($0, console: c) }
-        for outcome in report.outcomes { _ = pending.get(for: outcome.result, report: show) }   // --json: refreshed as well
+        for check in report.checks { _ = pending.get(for: check.result, report: show) }   // --json: refreshed as well
         let catalog = pending.get(report: show)
         let stop = SessionRendering.stop(report)
 
@@ -253,11 +253,11 @@ enum CheckCommand: Command {
 
         if !json {
             // What a clean answer covers for a phone number or a username: once per run, under the results.
-            let cleanKinds = Set(report.outcomes.filter { $0.attemptClean }.map(\.entry.kind))
+            let cleanKinds = Set(report.checks.filter { $0.attemptClean }.compactMap(\.entry?.kind))
             if let coverage = CoverageText.line(for: cleanKinds) { c.out(lines: c.wrapped(coverage).map { c.styled($0, .dim) }) }
         }
         if json {
-            let rows = report.outcomes.map { row(for: $0, catalog: catalog, console: c) }
+            let rows = report.checks.map { row(for: $0, catalog: catalog, console: c) }
             try c.json(Report(results: rows.sorted { ($0.id ?? 0) < ($1.id ?? 0) }, summary: summary))
         } else if entries.count > 1 || summary.interrupted || stop != nil {
             c.out(summaryLine(summary, total: entries.count, stop: stop as? HIBPError))
@@ -278,11 +278,11 @@ enum CheckCommand: Command {
         return report.exitStatus(storedIn: session.vault, all: all)
     }
 
-    static func row(for o: CheckOutcome, catalog: BreachCatalog?, console c: Console) -> Row {
+    static func row(for o: AccountCheck, catalog: BreachCatalog?, console c: Console) -> Row {
         let disclosed = o.known.map { c.disclosure.breaches(of: $0, catalog: catalog, includingUnlisted: false) }
             ?? c.disclosure.breaches(o.result, catalog: catalog)
         let newNames = disclosed.shown.filter(disclosed.isNew).map(\.name)
-        return Row(id: o.entry.account?.id, input: o.entry.source, label: o.entry.account.flatMap { c.label($0) },
+        return Row(id: o.entry?.account?.id, input: o.entry?.source, label: o.entry?.account.flatMap { c.label($0) },
                    status: o.result.status, breaches: disclosed.shown.map(\.name), breachCount: disclosed.total,
                    sensitiveBreaches: disclosed.sensitive, unnamedBreaches: disclosed.unnamed,
                    new: o.news.count, newBreaches: newNames,
@@ -296,13 +296,13 @@ enum CheckCommand: Command {
                    newlyUnlistedBreaches: c.disclosure.unlistedNews(o.unlisted, catalog: catalog).shown.map(\.name))
     }
 
-    static func line(for o: CheckOutcome, catalog: BreachCatalog?, console c: Console) -> String {
+    static func line(for o: AccountCheck, catalog: BreachCatalog?, console c: Console) -> String {
         let entry = o.entry, result = o.result
         var who: String
-        if let a = o.known ?? entry.account {
+        if let a = o.known ?? entry?.account {
             who = c.heading(a)
-        } else if let p = entry.parsed {
-            who = c.disclosure.account(p, position: entry.source ?? msg("account"))
+        } else if let p = entry?.parsed {
+            who = c.disclosure.account(p, position: entry?.source ?? msg("account"))
         } else {
             who = msg("account")
         }

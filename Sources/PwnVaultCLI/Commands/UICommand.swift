@@ -43,12 +43,12 @@ enum UICommand: Command {
         let session = try context.openVault()
         // What loading the catalog has to say (offline: "breach details unavailable…") goes to the
         // status line: written to stderr now it would stay on the normal screen after the ui.
-        let notes = Collector.Box<[String]>(initial: [])
+        let notes = Locked<[String]>([])
         let c = context.console
         var unwrapped = c.terminal
         unwrapped.stderrColumns = nil   // one line each on the status line, not wrapped for stderr's window
         let noting = Console(terminal: unwrapped, policy: c.policy, colorsAllowed: false, writeOut: { _ in },
-                             writeErr: { text in notes.update { $0.append(text.trimmingWhitespaceAndNewlines().replacingLiterally("pwnvault: ", with: "")) } })
+                             writeErr: { text in notes.withLock { $0.append(text.trimmingWhitespaceAndNewlines().replacingLiterally("pwnvault: ", with: "")) } })
         let quiet = Context(commandName: context.commandName, arguments: context.arguments, environment: context.environment,
                             settings: context.settings, console: noting, keyring: context.keyring, now: context.now,
                             transport: context.transport, shareReason: context.shareReason)
@@ -58,7 +58,7 @@ enum UICommand: Command {
         let obstacle = FocusObstacle.detect(environment: context.environment)
         let alternateScreen = AlternateScreenProbe.underGNUScreen(environment: context.environment)
         let ui = VaultUI(context: context, session: session, catalog: catalog, pacing: options.pacing)
-        ui.prepare(message: notes.value?.first, focusObstacle: obstacle, alternateScreen: alternateScreen)
+        ui.prepare(message: notes.value.first, focusObstacle: obstacle, alternateScreen: alternateScreen)
         switch try screen.run(ui) {
         case .userQuit: return .success
         case let .interrupted(signal): return .interrupted(by: signal)

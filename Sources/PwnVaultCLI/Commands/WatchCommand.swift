@@ -155,12 +155,12 @@ enum WatchCommand: Command {
         // asked one by one after it (what the searches answered is saved).
         let entries = byDomain.stop != nil ? [] : chosen.filter { !byDomain.ids.contains($0.id) }.map(CheckEntry.init(account:))
         let progress = Progress(console: c, total: entries.count, enabled: false)
-        var report = entries.isEmpty ? CheckSessionReport()
+        var report = entries.isEmpty ? CheckRunReport()
             : SessionRendering.runGuarded(checks, entries, progress: progress, catalog: checks.readyCatalog(catalog, fetched: true)) { event in
                 SessionRendering.note(event, say: progress.note)
             }
         if let error = report.saveFailure { throw error }
-        report.outcomes = byDomain.outcomes + report.outcomes
+        report.checks = byDomain.checks + report.checks
         if let stop = byDomain.stop { report.stop = stop }
         let stop = SessionRendering.stop(report)
 
@@ -189,8 +189,8 @@ enum WatchCommand: Command {
             show(news, catalog: catalog, console: c)
         }
         try announce(news, notify: notify, catalog: catalog, session: session, console: c)
-        for o in report.outcomes where o.attemptFailed {
-            c.note(msg("#{1} not checked: {2}", o.entry.account?.id ?? 0, o.attemptErrorText ?? msg("error")))
+        for o in report.checks where o.attemptFailed {
+            c.note(msg("#{1} not checked: {2}", o.entry?.account?.id ?? 0, o.attemptErrorText ?? msg("error")))
         }
         if let stop {
             c.error(stop)
@@ -200,7 +200,7 @@ enum WatchCommand: Command {
         // `failure` goes to the run log beside the vault: English whatever the language.
         if report.interrupted { failure = Messages.english { msg("interrupted") }; return .interrupted }
         if report.failed > 0 {
-            let firstError = report.outcomes.first { $0.attemptFailed }?.attemptError
+            let firstError = report.checks.first { $0.attemptFailed }?.attemptError
             failure = Messages.english {
                 report.checked == 0 ? msg("no account could be checked ({1})", firstError ?? msg("error"))
                     : msg(one: "{1} account could not be checked", many: "{1} accounts could not be checked", count: report.failed, report.failed)

@@ -197,19 +197,16 @@ final class Console: Sendable {
 
 /// The first failed write to stdout (other than a broken pipe), so that a truncated result is not
 /// reported as success.
-/// Unchecked: `failure` is only touched with `lock` held.
-final class OutputFailure: @unchecked Sendable {
-    private let lock = Lock()
-    private var failure: StandardStream.Failure?
+final class OutputFailure: Sendable {
+    private let failure = Locked<StandardStream.Failure?>(nil)
 
     func record(_ failure: StandardStream.Failure?) {
         guard let failure, !failure.isBrokenPipe else { return }
-        lock.lock(); if self.failure == nil { self.failure = failure }; lock.unlock()
+        self.failure.withLock { if $0 == nil { $0 = failure } }
     }
 
     var error: UserFacingError? {
-        lock.lock(); defer { lock.unlock() }
-        return failure.map { OutputWriteError(reason: $0.reason) }
+        failure.value.map { OutputWriteError(reason: $0.reason) }
     }
 }
 

@@ -3,20 +3,25 @@ import PwnVaultCore
 
 /// A one-line progress bar on stderr, drawn only when stderr is a terminal. Result lines printed
 /// while it is shown go through `print`, which clears the bar first and redraws it after.
-/// Unchecked: every mutable member is read and written with `lock` held; `console` is Sendable.
-final class Progress: @unchecked Sendable {
+/// The bar's state and its drawing share one lock (`Locked`), so a line and the bar never interleave.
+final class Progress: Sendable {
     private let console: Console
     private let enabled: Bool
     /// Whether the bar is drawn at all (stderr is a terminal, and more than one account).
     var isEnabled: Bool { enabled }
     private let total: Int
     private let started: Date
-    private var done = 0
-    private var breached = 0
-    private var visible = false
-    /// Set while the process is stopped (Ctrl-Z) and after an interruption: nothing is drawn.
-    private var hidden = false
-    private let lock = Lock()
+
+    private struct State: Sendable {
+        var done = 0
+        var breached = 0
+        var visible = false
+        /// Set while the process is stopped (Ctrl-Z) and after an interruption: nothing is drawn.
+        var hidden = false
+        /// Result lines that arrived while hidden; printed by `flush` once the screen is ours again.
+        var pendingLines: [String] = []
+    }
+    private let state = Locked(State())
 
     init(console: Console, total: Int, enabled: Bool) {
         self.console = console
@@ -27,72 +32,75 @@ final class Progress: @unchecked Sendable {
 
     /// Counts one finished account and redraws.
     func advance(breached isBreached: Bool) {
-        lock.lock(); defer { lock.unlock() }
-        done += 1
-        if isBreached { breached += 1 }
-        draw()
+        state.withLock { s in
+            s.done += 1
+            if isBreached { s.breached += 1 }
+            draw(&s)
+        }
     }
 
     /// Prints a result line on stdout without tearing the bar.
     func print(_ line: String) {
-        lock.lock(); defer { lock.unlock() }
-        clearLocked()
-        if !hidden { console.out(line) } else { pendingLines.append(line) }
-        draw()
+        state.withLock { s in
+            clear(&s)
+            if !s.hidden { console.out(line) } else { s.pendingLines.append(line) }
+            draw(&s)
+        }
     }
 
     /// Writes a note (`pwnvault: …`) on stderr without tearing the bar.
     func note(_ line: String) {
-        lock.lock(); defer { lock.unlock() }
-        clearLocked()
-        console.note(line)
-        draw()
+        state.withLock { s in
+            clear(&s)
+            console.note(line)
+            draw(&s)
+        }
     }
 
-    /// Result lines that arrived while hidden; printed by `flush` once the screen is ours again.
-    private var pendingLines: [String] = []
-
     func flush() {
-        lock.lock(); defer { lock.unlock() }
-        pendingLines.forEach { console.out($0) }
-        pendingLines.removeAll()
+        state.withLock { s in
+            s.pendingLines.forEach { console.out($0) }
+            s.pendingLines.removeAll()
+        }
     }
 
     /// Removes the bar (before the summary, on exit).
     func clear() {
-        lock.lock(); defer { lock.unlock() }
-        clearLocked()
+        state.withLock { clear(&$0) }
     }
 
     /// Removes the bar and draws nothing until `show` (Ctrl-Z, focus lost, an interruption); result
     /// lines that arrive meanwhile wait.
     func hide() {
-        lock.lock(); defer { lock.unlock() }
-        clearLocked()
-        hidden = true
+        state.withLock { s in
+            clear(&s)
+            s.hidden = true
+        }
     }
 
     /// Draws the bar again after `hide` (back in the foreground).
     func show() {
-        lock.lock(); defer { lock.unlock() }
-        hidden = false
-        pendingLines.forEach { console.out($0) }
-        pendingLines.removeAll()
-        draw()
+        state.withLock { s in
+            s.hidden = false
+            s.pendingLines.forEach { console.out($0) }
+            s.pendingLines.removeAll()
+            draw(&s)
+        }
     }
 
-    private func clearLocked() {
-        guard visible else { return }
+    private func clear(_ s: inout State) {
+        guard s.visible else { return }
         console.errRaw("\r\u{1B}[2K")
-        visible = false
+        s.visible = false
     }
 
-    private func draw() {
-        guard enabled, !hidden, total > 0 else { return }
+    private func draw(_ s: inout State) {
+        guard enabled, !s.hidden, total > 0 else { return }
+        let done = s.done
         // One line that never wraps (a wrapped line cannot be redrawn in place): the bar shrinks to
         // fit the window, and the estimate goes first when even a short bar does not leave room.
         let columns = (console.width ?? 80) - 1
-        var text = msg(" {1}/{2}  breached {3}", done, total, breached)
+        var text = msg(" {1}/{2}  breached {3}", done, total, s.breached)
         if done > 0 && done < total {
             let elapsed = Date().timeIntervalSince(started)
             let left = elapsed / Double(done) * Double(total - done)
@@ -104,7 +112,7 @@ final class Progress: @unchecked Sendable {
         let filled = width == 0 ? 0 : done * width / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         console.errRaw("\r\u{1B}[2K" + bar + (width == 0 ? String(text.dropFirst()) : text))
-        visible = true
+        s.visible = true
     }
 
     static func duration(_ seconds: TimeInterval) -> String {

@@ -7,11 +7,12 @@ enum SessionRendering {
     /// (result lines wait) and `fg` or focus-in draw it again; Ctrl-C, SIGTERM and SIGHUP cancel the run,
     /// which keeps every finished result. The bar is cleared and waiting lines printed after.
     static func runGuarded(_ session: CheckSession, _ entries: [CheckEntry], progress: Progress, catalog: RunCatalog? = nil,
-                           onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) -> CheckSessionReport {
-        let box = Collector.Box<CheckSessionReport>()
+                           onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) -> CheckRunReport {
+        let ran = Locked<CheckRunReport?>(nil)
         let done = DispatchSemaphore(value: 0)
         let task = Task {
-            box.set(await session.run(entries, catalog: catalog, onEvent: onEvent))
+            let report = await session.run(entries, catalog: catalog, onEvent: onEvent)
+            ran.withLock { $0 = report }
             done.signal()
         }
         let screenGuard = try? ScreenGuard.install(interrupts: .report, watchFocus: progress.isEnabled,
@@ -21,8 +22,8 @@ enum SessionRendering {
         screenGuard?.uninstall()
         progress.clear()
         progress.flush()
-        var report = box.value ?? CheckSessionReport()
-        if box.value == nil { report.interrupted = true }
+        var report = ran.value ?? CheckRunReport()
+        if ran.value == nil { report.interrupted = true }
         return report
     }
 
@@ -74,7 +75,7 @@ enum SessionRendering {
     }
 
     /// The error that stopped a run, as the user sees it.
-    static func stop(_ report: CheckSessionReport) -> UserFacingError? {
+    static func stop(_ report: CheckRunReport) -> UserFacingError? {
         report.stop.map { $0 as? UserFacingError ?? InternalError($0) }
     }
 }

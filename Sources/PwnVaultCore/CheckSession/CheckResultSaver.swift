@@ -10,30 +10,20 @@ import Dispatch
 /// completed (or failed): what is shown as found is in the vault even if the process dies right after.
 /// `drain` waits for every handed-over result to be saved and shown.
 final class CheckResultSaver: @unchecked Sendable {
-    // Safe: `pending` is only touched with `lock` held; `session` and `failure` only on `queue` (serial),
-    // and by the owner after `drain`, when nothing is left on `queue`.
-
-    /// What one attempt did to the vault: the saved account after it (its last good answer kept when
-    /// the attempt failed), what it found first, and whether the save succeeded.
-    struct Recorded {
-        var known: Account?
-        var news: [Finding] = []
-        /// Findings not acknowledged that this answer no longer lists (news too, said once).
-        var unlisted: [Finding] = []
-        var saved = false
-    }
+    // Safe: the vault session is only used on `queue` (serial); the rest is immutable or `Locked`.
 
     private struct Item {
-        let account: Account?
-        let attempt: CheckAttempt
-        let then: @Sendable (Recorded) -> Void
+        let check: AccountCheck
+        let then: @Sendable (AccountCheck) -> Void
+        /// The vault account checked (nil: an account outside the vault).
+        var account: Account? { check.entry?.account }
     }
 
     private let session: VaultSession?
     private let queue = DispatchQueue(label: "pwnvault.result-saver")
-    private let lock = Lock()
-    private var pending: [Item] = []
-    private var failure: Error?
+    private let pending = Locked<[Item]>([])
+    /// The first save failure.
+    private let failure = Locked<(any Error)?>(nil)
 
     /// New findings are saved as waiting for delivery (`watch`, which shows them only at the end).
     private let unannounced: Bool
@@ -49,9 +39,10 @@ final class CheckResultSaver: @unchecked Sendable {
         self.session = session; self.unannounced = unannounced; self.isSensitive = isSensitive; self.onSaved = onSaved
     }
 
-    /// Hands `attempt` for `account` (nil: an account outside the vault) over; returns at once.
-    func save(_ attempt: CheckAttempt, for account: Account?, then: @escaping @Sendable (Recorded) -> Void) {
-        lock.withLock { pending.append(Item(account: account, attempt: attempt, then: then)) }
+    /// Hands `check` (of its entry's account; none: an account outside the vault) over; returns at once.
+    /// `then` gets it with what the vault made of it (`known`, `news`, `unlisted`, `saved`).
+    func save(_ check: AccountCheck, then: @escaping @Sendable (AccountCheck) -> Void) {
+        pending.withLock { $0.append(Item(check: check, then: then)) }
         queue.async { self.saveWaiting() }
     }
 
@@ -59,17 +50,21 @@ final class CheckResultSaver: @unchecked Sendable {
     /// failure, if any (later results were still tried, as each result is).
     func drain() -> Error? {
         queue.sync {}
-        return failure
+        return failure.value
     }
 
     private func saveWaiting() {
-        let batch: [Item] = lock.withLock { defer { pending = [] }; return pending }
+        let batch: [Item] = pending.withLock { p in defer { p = [] }; return p }
         guard !batch.isEmpty else { return }   // an earlier save took these
-        var recorded = batch.map { Recorded(known: $0.account) }
+        var recorded = batch.map { item in
+            var check = item.check
+            check.known = item.account
+            return check
+        }
         if let session, batch.contains(where: { $0.account != nil }) {
             do {
                 try session.update { payload in
-                    let saved = Self.record(batch.map { ($0.account?.id, $0.attempt) }, in: &payload,
+                    let saved = Self.record(batch.map { ($0.account?.id, $0.check) }, in: &payload,
                                             unannounced: unannounced, isSensitive: isSensitive)
                     for (n, changes) in saved.enumerated() {
                         guard let (account, changes) = changes else { continue }
@@ -81,11 +76,11 @@ final class CheckResultSaver: @unchecked Sendable {
                 for n in recorded.indices where batch[n].account != nil { recorded[n].saved = true }
                 onSaved(batch.compactMap { $0.account?.id })
             } catch {
-                if failure == nil { failure = error }
+                failure.withLock { if $0 == nil { $0 = error } }
             }
         } else {
             for n in recorded.indices {
-                let changes = recorded[n].known?.recordChanges(batch[n].attempt, isSensitive: isSensitive)
+                let changes = recorded[n].known?.recordChanges(batch[n].check, isSensitive: isSensitive)
                 recorded[n].news = changes?.found ?? []
                 recorded[n].unlisted = changes?.unlisted ?? []
             }
@@ -93,14 +88,14 @@ final class CheckResultSaver: @unchecked Sendable {
         for (item, r) in zip(batch, recorded) { item.then(r) }
     }
 
-    /// Records each attempt in its vault account of `payload` (by id; nil or an id no longer in the
+    /// Records each check in its vault account of `payload` (by id; nil or an id no longer in the
     /// vault records nothing): the one way a check's answer enters the vault, for `check`, `watch` and
     /// the ui alike. What each found first and no longer lists, and the account after it.
-    static func record(_ attempts: [(id: Int?, attempt: CheckAttempt)], in payload: inout VaultPayload, unannounced: Bool,
+    static func record(_ checks: [(id: Int?, check: AccountCheck)], in payload: inout VaultPayload, unannounced: Bool,
                        isSensitive: (String) -> Bool) -> [(Account, Account.FindingChanges)?] {
-        attempts.map { id, attempt in
+        checks.map { id, check in
             guard let id, let i = payload.accounts.firstIndex(where: { $0.id == id }) else { return nil }
-            let changes = payload.accounts[i].recordChanges(attempt, unannounced: unannounced, isSensitive: isSensitive)
+            let changes = payload.accounts[i].recordChanges(check, unannounced: unannounced, isSensitive: isSensitive)
             return (payload.accounts[i], changes)
         }
     }

@@ -6,7 +6,8 @@ import FoundationEssentials
 extension CheckSession {
     public struct DomainAnswers: @unchecked Sendable {
         // Safe: built by `answerByDomain` and only read after.
-        public var outcomes: [CheckOutcome] = []
+        /// Each address answered, saved.
+        public var checks: [AccountCheck] = []
         /// Ids of the accounts answered (not to be checked one by one).
         public var ids: Set<Int> = []
         /// Requests sent (subscribeddomains and one per domain searched).
@@ -36,13 +37,13 @@ extension CheckSession {
         func send(_ requests: [DomainRequest]) async -> [DomainAnswer] {
             let collected = Locked<[DomainAnswer]>([])
             do {
-                _ = try await scheduler.run(requests, spacedPerform: { request, spacing -> DomainAnswer in
+                try await scheduler.run(requests, spacedPerform: { request, spacing -> DomainAnswer in
                 switch request {
                 case .domains: return .domains(try await client.spaced(spacing).subscribedDomains())
                 case let .search(d): return .search(try await client.spaced(spacing).breachedDomain(d))
                 }
-                }, onResult: { scheduled in
-                    if case let .success(answer) = scheduled.result { collected.withLock { $0.append(answer) } }
+                }, onResult: { _, result, _ in
+                    if case let .success(answer) = result { collected.withLock { $0.append(answer) } }
                 })
             } catch let error as HIBPError {
                 switch error {
@@ -64,22 +65,24 @@ extension CheckSession {
         let unannounced = options.unannounced
         for case let .search(search) in searches {
             for account in accounts where !answered.ids.contains(account.id) {
-                guard let attempt = search.attempt(for: account, at: at) else { continue }
+                guard var check = search.check(for: account, at: at) else { continue }
                 var known = account
                 var changes = Account.FindingChanges()
                 do {
                     try vault.update { payload in
                         if let i = payload.accounts.firstIndex(where: { $0.id == account.id }) {
-                            changes = payload.accounts[i].recordChanges(attempt, unannounced: unannounced)
+                            changes = payload.accounts[i].recordChanges(check, unannounced: unannounced)
                             known = payload.accounts[i]
                         }
                     }
                 } catch { answered.complete = false; continue }
                 answered.ids.insert(account.id)
-                answered.outcomes.append(CheckOutcome(entry: CheckEntry(account: account), known: known,
-                                                      result: known.result, attemptError: nil, news: changes.found,
-                                                      unlisted: changes.unlisted, saved: true,
-                                                      attempt: attempt))
+                check.entry = CheckEntry(account: account)
+                check.known = known
+                check.news = changes.found
+                check.unlisted = changes.unlisted
+                check.saved = true
+                answered.checks.append(check)
             }
         }
         return answered
@@ -100,7 +103,7 @@ extension CheckSession {
     public static func record(_ search: DomainSearch, in vault: VaultSession, at date: Date) throws {
         try vault.update { payload in
             for i in payload.accounts.indices {
-                if let attempt = search.attempt(for: payload.accounts[i], at: date) { payload.accounts[i].record(attempt) }
+                if let check = search.check(for: payload.accounts[i], at: date) { payload.accounts[i].record(check) }
             }
         }
     }

@@ -8,19 +8,25 @@ extension CheckEntry: CustomStringConvertible, CustomDebugStringConvertible, Cus
     public var customMirror: Mirror { Mirror(self, children: ["id": account?.id as Any, "kind": kind]) }
 }
 
-extension CheckOutcome: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+/// A check prints its status and counts, never an account, a breach name, a paste id or a stealer-log
+/// website (`GateReflectionTests`).
+extension AccountCheck: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {
-        "CheckOutcome(\(entry), \(result.status.rawValue)\(attemptFailed ? ", failed" : ""), \(news.count) new, saved: \(saved))"
+        "AccountCheck(\(entry.map { "\($0), " } ?? "")\(answer)"
+            + (pastes.map { ", \($0.count) pastes" } ?? "") + (stealerLogSites.map { ", \($0.count) stealer-log sites" } ?? "")
+            + ", \(result.status.rawValue)\(attemptFailed ? ", failed" : ""), \(news.count) new, saved: \(saved))"
     }
     public var debugDescription: String { description }
     public var customMirror: Mirror {
-        Mirror(self, children: ["id": entry.account?.id as Any, "status": result.status.rawValue, "new": news.count, "saved": saved])
+        Mirror(self, children: ["id": entry?.account?.id as Any, "answer": answer, "pasteCount": pastes?.count as Any,
+                                "stealerLogSiteCount": stealerLogSites?.count as Any, "status": result.status.rawValue,
+                                "new": news.count, "saved": saved])
     }
 }
 
-extension CheckSessionReport: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension CheckRunReport: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {
-        "CheckSessionReport(\(outcomes.count) outcomes, \(checked) checked, \(failed) failed"
+        "CheckRunReport(\(checks.count) checks, \(requests) requests, \(checked) checked, \(failed) failed"
             + (interrupted ? ", interrupted" : "") + (stop != nil ? ", stopped" : "") + ")"
     }
     public var debugDescription: String { description }

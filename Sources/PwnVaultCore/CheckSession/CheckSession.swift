@@ -22,11 +22,17 @@ public final class CheckSession: @unchecked Sendable {
         public var maxWait: Int
         /// New findings are saved as waiting for delivery (`watch`: VAULT_FORMAT §7, `unannounced`).
         public var unannounced: Bool
+        /// Each request's deadline (nil: the transport's, `PWNVAULT_HTTP_TIMEOUT`).
+        public var requestTimeout: Duration?
+        /// Whether a failed request is tried again (5xx, timeouts) and a 429 waited for. `doctor` asks
+        /// once, within its own deadline, and says what it got.
+        public var retries: Bool
 
         public init(pastes: Bool = false, stealerLogs: Bool = false, kAnonymity: KAnonymityMode = .off,
-                    maxWait: Int = 60, unannounced: Bool = false) {
+                    maxWait: Int = 60, unannounced: Bool = false, requestTimeout: Duration? = nil, retries: Bool = true) {
             self.pastes = pastes; self.stealerLogs = stealerLogs; self.kAnonymity = kAnonymity
             self.maxWait = maxWait; self.unannounced = unannounced
+            self.requestTimeout = requestTimeout; self.retries = retries
         }
     }
 
@@ -48,10 +54,17 @@ public final class CheckSession: @unchecked Sendable {
                 clock: any SchedulerClock = SystemSchedulerClock(), now: @escaping @Sendable () -> Date,
                 cacheDirectory: URL?, vault: VaultSession?, options: Options,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        client = HIBPClient(baseURL: baseURL, apiKey: apiKey, version: version, transport: transport)
+        client = HIBPClient(baseURL: baseURL, apiKey: apiKey, version: version, transport: transport, timeout: options.requestTimeout)
         publicClient = HIBPClient(baseURL: baseURL, apiKey: nil, version: version, transport: transport)
         schedule = RequestSchedule(requestsPerMinute: nil, clock: clock)
-        retryPolicy = RetryPolicy(maxWait: .seconds(options.maxWait))
+        var policy = RetryPolicy(maxWait: .seconds(options.maxWait))
+        if !options.retries {
+            // One try: no retry, and a 429 ends the request rather than being waited for.
+            policy.maxRetries = 0
+            policy.maxRateLimitRetries = 0
+            policy.maxWait = .zero
+        }
+        retryPolicy = policy
         self.apiKey = apiKey; self.now = now; self.cacheDirectory = cacheDirectory
         self.vault = vault; self.options = options; self.random = random
     }
@@ -146,7 +159,13 @@ public final class CheckSession: @unchecked Sendable {
     /// calling task stops the run, keeping every finished result (`interrupted`).
     @discardableResult
     public func run(_ entries: [CheckEntry], catalog: RunCatalog? = nil,
-                    onEvent: @escaping @Sendable (CheckSessionEvent) -> Void) async -> CheckSessionReport {
+                    onEvent given: @escaping @Sendable (CheckSessionEvent) -> Void) async -> CheckRunReport {
+        // Every notice is told as it comes and kept for the report.
+        let notices = Locked<[CheckSessionEvent.Notice]>([])
+        let onEvent: @Sendable (CheckSessionEvent) -> Void = { event in
+            if case let .notice(notice) = event { notices.withLock { $0.append(notice) } }
+            given(event)
+        }
         onEvent(.started(total: entries.count))
         let targets = entries.enumerated().map { $1.target($0) }
         let scheduler = scheduler(.checks, onEvent: onEvent)
@@ -169,23 +188,19 @@ public final class CheckSession: @unchecked Sendable {
             let tell = remembered?.rememberRefusal(for: key, now: now(), fallback: fallback) ?? true
             if tell { onEvent(.notice(.kAnonymityRefused(error))) }
         })
-        let outcomes = Locked<[CheckOutcome]>([])
+        let checks = Locked<[AccountCheck]>([])
         // A sensitive breach a domain search found is not "no longer listed" by an answer that never lists one.
         let saver = CheckResultSaver(session: vault, unannounced: options.unannounced,
                                      isSensitive: { name in catalog?.peek()?.breach(named: name)?.isSensitive ?? false },
                                      onSaved: { ids in if !ids.isEmpty { onEvent(.saved(accountIDs: ids)) } })
-        let result: Result<CheckRunSummary, Error>
+        let result: Result<CheckRunReport, Error>
         do {
-            result = .success(try await checkRun.run(targets, onAttempt: { target, attempt, error in
-                let entry = entries[target.index]
-                saver.save(attempt, for: entry.account) { recorded in
-                    let outcome = CheckOutcome(entry: entry, known: recorded.known,
-                                               result: recorded.known?.result ?? CheckResult.neverChecked.recording(attempt.result),
-                                               attemptError: attempt.result.hasAnswer ? nil : attempt.result.errorMessage ?? "error",
-                                               attemptErrorText: error?.message,
-                                               news: recorded.news, unlisted: recorded.unlisted, saved: recorded.saved, attempt: attempt)
-                    outcomes.withLock { $0.append(outcome) }
-                    onEvent(.result(outcome))
+            result = .success(try await checkRun.run(targets, onCheck: { target, check in
+                var check = check
+                check.entry = entries[target.index]
+                saver.save(check) { recorded in
+                    checks.withLock { $0.append(recorded) }
+                    onEvent(.result(recorded))
                 }
             }))
         } catch {
@@ -194,12 +209,9 @@ public final class CheckSession: @unchecked Sendable {
         // The run has ended (all checked, cancelled, an HIBP error): what it handed over is saved and
         // reported before the report.
         let saveFailure = saver.drain()
-        var report = CheckSessionReport()
-        report.outcomes = outcomes.value
+        var report = CheckRunReport()
         switch result {
-        case let .success(summary):
-            if summary.wholeAddressLookups > 0 { report.lookup = KAnonymityMode.wholeLabel }
-            else if summary.kAnonymityLookups > 0 { report.lookup = KAnonymityMode.rangeLabel }
+        case let .success(ran): report = ran
         case let .failure(error as HIBPError):
             report.stop = error
             switch error {
@@ -209,21 +221,23 @@ public final class CheckSession: @unchecked Sendable {
         case .failure(is CancellationError): report.interrupted = true
         case let .failure(error): report.stop = error
         }
+        report.checks = checks.value
         report.saveFailure = saveFailure
+        report.notices = notices.value
         onEvent(.finished(report))
         return report
     }
 
-    /// Records the attempts of a run made without a vault (the ui's: it owns its vault session on its
+    /// Records the checks of a run made without a vault (the ui's: it owns its vault session on its
     /// own thread) in `vault`, exactly as a run with a vault saves them (`CheckResultSaver`): the same
     /// findings, news and "no longer listed" marks, a breach `catalog` marks sensitive left to a search
     /// that lists it. Returns what each found first and no longer lists.
     @discardableResult
-    public static func record(_ attempts: [(id: Int, attempt: CheckAttempt)], in vault: VaultSession, catalog: BreachCatalog?,
+    public static func record(_ checks: [(id: Int, check: AccountCheck)], in vault: VaultSession, catalog: BreachCatalog?,
                               unannounced: Bool = false) throws -> [Account.FindingChanges] {
         var changes: [Account.FindingChanges] = []
         try vault.update { payload in
-            changes = CheckResultSaver.record(attempts.map { ($0.id, $0.attempt) }, in: &payload, unannounced: unannounced,
+            changes = CheckResultSaver.record(checks.map { ($0.id, $0.check) }, in: &payload, unannounced: unannounced,
                                               isSensitive: { catalog?.breach(named: $0)?.isSensitive ?? false })
                 .map { $0?.1 ?? Account.FindingChanges() }
         }

@@ -34,7 +34,7 @@ public enum CheckSessionEvent: @unchecked Sendable {
     /// Results of these vault accounts were saved (one vault update).
     case saved(accountIDs: [Int])
     /// One account's outcome, once the save that holds it completed.
-    case result(CheckOutcome)
+    case result(AccountCheck)
     /// Everything handed over is saved and reported.
-    case finished(CheckSessionReport)
+    case finished(CheckRunReport)
 }

@@ -179,16 +179,14 @@ extension LabelSpelling {
 }
 
 /// A small cache of character readings shared by every label of a run (an import reads thousands).
-private final class ReadingCache: @unchecked Sendable {
-    // Safe: every access holds `lock`.
+private final class ReadingCache: Sendable {
     // The readings are kept as plain arrays, not as `Reading`s: an enum with an array payload keeps its
     // pointer with tag bits set, which LeakSanitizer cannot follow, so a cache that lives as long as the
     // process was reported as leaked by the fuzz targets' replay (scripts/fuzz.sh --replay, in CI).
-    private var table: [UInt32: [Unicode.Scalar]] = [:]
-    private let lock = Lock()
+    private let table = Locked<[UInt32: [Unicode.Scalar]]>([:])
 
     func value(for s: Unicode.Scalar) -> LabelSpelling.Reading? {
-        lock.withLock { table[s.value] }.map { $0.isEmpty ? .none : $0.count == 1 ? .one($0[0]) : .many($0) }
+        table.withLock { $0[s.value] }.map { $0.isEmpty ? .none : $0.count == 1 ? .one($0[0]) : .many($0) }
     }
 
     func store(_ r: LabelSpelling.Reading, for s: Unicode.Scalar) {
@@ -198,7 +196,7 @@ private final class ReadingCache: @unchecked Sendable {
         case let .one(x): scalars = [x]
         case let .many(xs): scalars = xs
         }
-        lock.withLock { if table.count < 65_536 { table[s.value] = scalars } }
+        table.withLock { if $0.count < 65_536 { $0[s.value] = scalars } }
     }
 }
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Checks accounts against HIBP as fast as the key allows: one `breachedaccount` request per
 /// account (and one `pasteaccount` request per e-mail address with `pastes`, one
 /// `stealerlogsbyemail` request per e-mail address with `stealerLogs`), paced by a
-/// `CheckScheduler`, each account's `CheckAttempt` delivered as soon as it is complete.
+/// `CheckScheduler`, each account's `AccountCheck` delivered as soon as it is complete.
 ///
 /// E-mail addresses are looked up by k-anonymity (`breachedaccount/range`, only 6 hex characters of
 /// the address's SHA-1 leave) unless `kAnonymity` is `.off` or the key is already known to be refused
@@ -77,15 +77,15 @@ public struct AccountCheckRun: Sendable {
         self.now = now; self.onStealerLogsRefused = onStealerLogsRefused; self.onKAnonymityRefused = onKAnonymityRefused
     }
 
-    /// Runs every target; `onAttempt` gets `(target, attempt, error)` once per target, in completion
-    /// order: `attempt` is this run's outcome alone (a good answer, or a failure with nothing else
-    /// known; record it with `Account.recordChanges(_:)`), and a failed attempt's error: the attempt
-    /// keeps its message in English (the vault and `--json` keep it); the error gives it in the
-    /// reader's language. Throws the error that stopped the run (401, 403) or `CancellationError`;
+    /// Runs every target; `onCheck` gets `(target, check)` once per target, in completion order:
+    /// `check` is this run's answer alone (a good answer, or a failure with nothing else known; record
+    /// it with `Account.recordChanges(_:)`). A failure keeps its message in English (the vault and
+    /// `--json` keep it) and in the reader's language (`attemptErrorText`). Returns the request totals
+    /// and the lookup mode; throws the error that stopped the run (401, 403) or `CancellationError`;
     /// results already delivered stay delivered.
     @discardableResult
     public func run(_ targets: [Target],
-                    onAttempt: @escaping @Sendable (Target, CheckAttempt, HIBPError?) async -> Void) async throws -> CheckRunSummary {
+                    onCheck: @escaping @Sendable (Target, AccountCheck) async -> Void) async throws -> CheckRunReport {
         let requests = Self.requests(for: targets, pastes: pastes, stealerLogs: stealerLogs, kAnonymity: kAnonymity)
         let expected = Dictionary(requests.map { ($0.target.index, 1) }, uniquingKeysWith: +)
         let pending = PendingResults(expected: expected)
@@ -143,22 +143,22 @@ public struct AccountCheckRun: Sendable {
                 }
             }
         }
-        let deliver: @Sendable (ScheduledResult<Request, Answer>) async -> Void = { scheduled in
-            let target = scheduled.item.target
-            if let (complete, error) = await pending.add(target.index, scheduled.result, at: now()) {
-                await onAttempt(target, complete, error)
+        let deliver: @Sendable (Request, Result<Answer, HIBPError>) async -> Void = { request, result in
+            let target = request.target
+            if let check = await pending.add(target.index, result, at: now()) {
+                await onCheck(target, check)
             }
         }
         // The refusal of the range search may still be being told (remembered in a file): wait for it
         // whether the run went through or stopped.
-        let ran: Result<CheckRunSummary, Error>
+        let ran: Result<CheckRunReport, Error>
         do { ran = .success(try await schedule(requests, probing: mode == .auto && lookups.useRange && planIncludes == nil, lookups: lookups,
                                                 perform: perform, deliver: deliver)) } catch { ran = .failure(error) }
         await telling.finish()
-        var summary = try ran.get()
-        summary.kAnonymityLookups = lookups.range
-        summary.wholeAddressLookups = lookups.whole
-        return summary
+        var report = try ran.get()
+        if lookups.whole > 0 { report.lookup = KAnonymityMode.wholeLabel }
+        else if lookups.range > 0 { report.lookup = KAnonymityMode.rangeLabel }
+        return report
     }
 
     /// The one list of requests a run of `targets` sends, in order: what `run` sends, and what
@@ -187,23 +187,25 @@ public struct AccountCheckRun: Sendable {
     /// (that would hold the rest for a second round trip): its account goes first in the rest, whole.
     private func schedule(_ requests: [Request], probing: Bool, lookups: Lookups,
                           perform: @escaping @Sendable (Request, Duration) async throws -> Answer,
-                          deliver: @escaping @Sendable (ScheduledResult<Request, Answer>) async -> Void) async throws -> CheckRunSummary {
+                          deliver: @escaping @Sendable (Request, Result<Answer, HIBPError>) async -> Void) async throws -> CheckRunReport {
         guard probing, requests.count > 1,
               let probe = requests.firstIndex(where: { if case let .breaches(t) = $0 { t.kind == .email } else { false } }) else {
-            return try await scheduler.run(requests, spacedPerform: perform, onResult: deliver)
+            return try await scheduler.run(requests, spacedPerform: perform, onResult: { index, result, _ in await deliver(requests[index], result) })
         }
         var rest = requests
         let first = rest.remove(at: probe)
         let head = try await scheduler.run([first], spacedPerform: { request, spacing in
             do { return try await perform(request, spacing) } catch HIBPError.lookupChanged { return .refusedProbe }
-        }, onResult: { scheduled in
-            if case .success(.refusedProbe) = scheduled.result { return }
-            await deliver(scheduled)
+        }, onResult: { _, result, _ in
+            if case .success(.refusedProbe) = result { return }
+            await deliver(first, result)
         })
         let refused = !lookups.useRange
-        let tail = try await scheduler.run(refused ? [first] + rest : rest, spacedPerform: perform, onResult: deliver)
-        return CheckRunSummary(succeeded: head.succeeded - (refused ? 1 : 0) + tail.succeeded,
-                               failed: head.failed + tail.failed, requests: head.requests + tail.requests)
+        let second = refused ? [first] + rest : rest
+        let tail = try await scheduler.run(second, spacedPerform: perform, onResult: { index, result, _ in await deliver(second[index], result) })
+        return CheckRunReport(requests: head.requests + tail.requests,
+                              lookupsAnswered: head.lookupsAnswered - (refused ? 1 : 0) + tail.lookupsAnswered,
+                              lookupsFailed: head.lookupsFailed + tail.lookupsFailed)
     }
 
     /// Whether e-mail addresses still go by range search, and how many went each way. Shared by
@@ -241,8 +243,8 @@ public struct AccountCheckRun: Sendable {
         func finish() async { await task.value?.value }
     }
 
-    /// Collects the answers of each account into the outcome of this attempt: a good answer when
-    /// every request succeeded, else the first failure. The caller records it with `Account.record(_:)`.
+    /// Collects the answers of each account into its check: a good answer when every request
+    /// succeeded, else the first failure. The caller records it with `Account.record(_:)`.
     private actor PendingResults {
         var expected: [Int: Int]
         var breaches: [Int: [String]] = [:]
@@ -262,16 +264,16 @@ public struct AccountCheckRun: Sendable {
             }
         }
 
-        func add(_ index: Int, _ result: Result<Answer, HIBPError>, at date: Date) -> (CheckAttempt, HIBPError?)? {
+        func add(_ index: Int, _ result: Result<Answer, HIBPError>, at date: Date) -> AccountCheck? {
             store(index, result)
             let left = (expected[index] ?? 1) - 1
             expected[index] = left
             if left > 0 { return nil }
             defer { breaches[index] = nil; pastes[index] = nil; stealer[index] = nil; failures[index] = nil }
             // The failure is kept in the vault and reaches `--json` (`lastFailure.error`): English always.
-            if let error = failures[index] { return (.failure(Messages.english { error.message }, at: date), error) }
-            return (CheckAttempt(result: .answer(breaches: breaches[index] ?? [], pasteCount: pastes[index]?.count, at: date),
-                                 pastes: pastes[index], stealerLogSites: stealer[index]), nil)
+            if let error = failures[index] { return .failure(Messages.english { error.message }, error: error, at: date) }
+            return AccountCheck(answer: .answer(breaches: breaches[index] ?? [], pasteCount: pastes[index]?.count, at: date),
+                                pastes: pastes[index], stealerLogSites: stealer[index])
         }
     }
 }

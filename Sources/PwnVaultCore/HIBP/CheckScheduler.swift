@@ -29,7 +29,8 @@
 ///   429s). The scheduler never prints.
 /// - Cancelling the calling task stops new starts at once; `run` then throws `CancellationError`.
 ///
-/// Each result is handed to `onResult` as soon as it is final, one at a time and in completion order,
+/// Each result is handed to `onResult` as soon as it is final (the item's position in the list, its value
+/// or why it failed after its retries, and how many requests it took), one at a time and in completion order,
 /// so the caller can save it at once (a Ctrl-C midway keeps every finished one). No item is reported
 /// twice. `onResult` should return promptly: no request starts while it runs.
 ///
@@ -70,7 +71,7 @@ public struct CheckScheduler: Sendable {
     /// run-stopping one.
     public func one<Value: Sendable>(_ perform: @escaping @Sendable (_ wireSpacing: Duration) async throws -> Value) async throws -> Value {
         let outcome = Locked<Result<Value, HIBPError>?>(nil)
-        try await run([()], spacedPerform: { _, spacing in try await perform(spacing) }, onResult: { r in outcome.withLock { $0 = r.result } })
+        try await run([()], spacedPerform: { _, spacing in try await perform(spacing) }, onResult: { _, result, _ in outcome.withLock { $0 = result } })
         guard let result = outcome.value else { throw CancellationError() }
         return try result.get()
     }
@@ -80,13 +81,13 @@ public struct CheckScheduler: Sendable {
     ///
     /// `perform` should throw `HIBPError` (as `HIBPClient` does); anything else counts as a
     /// transport failure. Returns when every item has a final result; throws the run-stopping
-    /// `HIBPError`, or `CancellationError`.
+    /// `HIBPError`, or `CancellationError`. The report holds the request totals only.
     @discardableResult
     public func run<Item: Sendable, Value: Sendable>(
         _ items: [Item],
         perform: @escaping @Sendable (Item) async throws -> Value,
-        onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
-    ) async throws -> CheckRunSummary {
+        onResult: @escaping @Sendable (_ index: Int, _ result: Result<Value, HIBPError>, _ attempts: Int) async -> Void
+    ) async throws -> CheckRunReport {
         try await run(items, spacedPerform: { item, _ in try await perform(item) }, onResult: onResult)
     }
 
@@ -96,8 +97,8 @@ public struct CheckScheduler: Sendable {
     public func run<Item: Sendable, Value: Sendable>(
         _ items: [Item],
         spacedPerform perform: @escaping @Sendable (Item, _ wireSpacing: Duration) async throws -> Value,
-        onResult: @escaping @Sendable (ScheduledResult<Item, Value>) async -> Void
-    ) async throws -> CheckRunSummary {
+        onResult: @escaping @Sendable (_ index: Int, _ result: Result<Value, HIBPError>, _ attempts: Int) async -> Void
+    ) async throws -> CheckRunReport {
         var state = RunState(total: items.count, rateLimits: RateLimitResponse(policy: retryPolicy))
         var stopError: HIBPError?
 
@@ -116,8 +117,7 @@ public struct CheckScheduler: Sendable {
                     if case let .failure(error) = result, let stop = stopping(error) {
                         stopError = stop
                     } else if let final = settle(job, result, &state) {
-                        await onResult(ScheduledResult(item: items[job.index], index: job.index,
-                                                       result: final, attempts: job.attempts))
+                        await onResult(job.index, final, job.attempts)
                     } else if let stop = state.stop {
                         // 429s in a row would hold the run up too long, or never end (RateLimitResponse).
                         stopError = stop
@@ -131,14 +131,13 @@ public struct CheckScheduler: Sendable {
             while let event = await group.next() {
                 if case let .finished(job, .success(value)) = event {
                     state.succeeded += 1
-                    await onResult(ScheduledResult(item: items[job.index], index: job.index,
-                                                   result: .success(value), attempts: job.attempts))
+                    await onResult(job.index, .success(value), job.attempts)
                 }
             }
         }
         if let stopError { throw stopError }
         if Task.isCancelled || !state.isFinished { throw CancellationError() }
-        return CheckRunSummary(succeeded: state.succeeded, failed: state.failed, requests: state.requests)
+        return CheckRunReport(requests: state.requests, lookupsAnswered: state.succeeded, lookupsFailed: state.failed)
     }
 
     // MARK: the loop's parts

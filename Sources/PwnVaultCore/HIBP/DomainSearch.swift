@@ -28,10 +28,10 @@ public struct DomainSearch: Sendable {
     }
 
     /// The answer for a vault account on the domain (nil when it is not on it): its breaches, or none.
-    public func attempt(for account: Account, at date: Date) -> CheckAttempt? {
+    public func check(for account: Account, at date: Date) -> AccountCheck? {
         guard Self.covers(domain, account) else { return nil }
         let local = String(account.normalized.lowercased().dropLast(domain.count + 1))
-        return .answer(breaches: aliases[local] ?? [], at: date)
+        return .domainAnswer(breaches: aliases[local] ?? [], at: date)
     }
 
     /// Every breached alias as an account (sorted), with its breach names in a result the gate can

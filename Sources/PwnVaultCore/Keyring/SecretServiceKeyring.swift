@@ -32,7 +32,8 @@ public struct SecretServiceKeyring: Keyring {
     public let timeoutMilliseconds: UInt32
     /// Whether the provider may show its dialogs, and how long a person has to answer them.
     public let interaction: KeyringInteraction
-    private let identified = ProviderCache()
+    /// The provider found once per keyring, shared by its copies (the keyring is a value type).
+    private let identified = Locked<KeyringProvider?>(nil)
 
     /// A keyring whose calls give up after `timeoutMilliseconds` (at least 1).
     public init(timeoutMilliseconds: UInt32 = SecretServiceKeyring.defaultTimeoutMilliseconds,
@@ -55,7 +56,7 @@ public struct SecretServiceKeyring: Keyring {
             return .unknown
         }
         let provider = KeyringProvider.running(pid: pid)
-        identified.value = provider
+        identified.withLock { $0 = provider }
         return provider
     }
 
@@ -452,12 +453,3 @@ extension SecretServiceKeyring {
     }
 }
 
-/// The provider found once per keyring, shared by its copies (the keyring is a value type).
-private final class ProviderCache: @unchecked Sendable {
-    private let lock = Lock()
-    private var stored: KeyringProvider?
-    var value: KeyringProvider? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}

@@ -25,8 +25,7 @@ public enum Zxcvbn {
     static let libraryFiles = ["libzxcvbn.so.0", "libzxcvbn.so"]
 
     /// The loaded function, or why it could not be had. Loaded once; the handle stays open.
-    private nonisolated(unsafe) static var loaded: Result<MatchFn, Unavailable>?
-    private static let lock = Lock()
+    private static let loaded = Locked<Result<MatchFn, Unavailable>?>(nil)
 
     /// zxcvbn's entropy estimate of `passphrase` in bits (log2 of the guesses its model needs).
     public static func entropyBits(_ passphrase: SecretBytes) throws(Unavailable) -> Double {
@@ -43,9 +42,10 @@ public enum Zxcvbn {
     }
 
     private static func function() throws(Unavailable) -> MatchFn {
-        lock.lock(); defer { lock.unlock() }
-        if loaded == nil { loaded = load() }
-        return try loaded!.get()
+        try loaded.withLock { loaded in
+            if loaded == nil { loaded = load() }
+            return loaded!
+        }.get()
     }
 
     private static func load() -> Result<MatchFn, Unavailable> {

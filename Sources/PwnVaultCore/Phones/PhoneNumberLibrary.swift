@@ -78,12 +78,11 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
 
     // MARK: loading
 
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var loaded: Result<PhoneNumberLibrary, PhoneLibraryError>?
+    private static let loaded = Locked<Result<PhoneNumberLibrary, PhoneLibraryError>?>(nil)
 
     /// The shim, loaded at the first call (later calls return the same, or the same error).
     public static func shared() throws(PhoneLibraryError) -> PhoneNumberLibrary {
-        try lock.withLock {
+        try loaded.withLock { loaded in
             if let loaded { return loaded }
             let result = Result<PhoneNumberLibrary, PhoneLibraryError> { () throws(PhoneLibraryError) in try load() }
             loaded = result

@@ -280,22 +280,21 @@ public enum TerminalClock {
 /// Wakes a running `FullScreen` from another thread (a byte in its signal pipe, which its loop polls):
 /// background work posts its events, then calls `wake()`. After the run ended it does nothing, so a
 /// late call never writes into a descriptor number reused since.
-public final class ScreenWake: @unchecked Sendable {   // `fd` only behind `lock`
-    private let lock = Lock()
-    private var fd: Int32?
+public final class ScreenWake: Sendable {
+    /// The signal pipe's write end while the run lasts (the poke is made under the lock, so a
+    /// `disconnect` never races a write into a reused descriptor).
+    private let fd: Locked<Int32?>
 
-    init(_ signals: SignalPipe) { fd = signals.writeDescriptor }
+    init(_ signals: SignalPipe) { fd = Locked(signals.writeDescriptor) }
 
     /// A wake that wakes nothing (tests drive the app without a screen).
-    public init() {}
+    public init() { fd = Locked(nil) }
 
     public func wake() {
-        lock.lock(); defer { lock.unlock() }
-        if let fd { TerminalIO.poke(fd, SignalPipe.wakeByte) }
+        fd.withLock { fd in if let fd { TerminalIO.poke(fd, SignalPipe.wakeByte) } }
     }
 
     func disconnect() {
-        lock.lock(); defer { lock.unlock() }
-        fd = nil
+        fd.withLock { $0 = nil }
     }
 }

@@ -32,14 +32,13 @@ public enum Messages {
     static func translated(_ text: StaticString) -> String {
         guard Gettext.translates, !inEnglish else { return text.description }
         let key = UInt(bitPattern: text.utf8Start)
-        if let hit = lookups.withLock({ remembered[key] }) { return hit }
+        if let hit = remembered.withLock({ $0[key] }) { return hit }
         let found = Gettext.text(text.description)
-        lookups.withLock { remembered[key] = found }
+        remembered.withLock { $0[key] = found }
         return found
     }
 
-    private static let lookups = Lock()
-    nonisolated(unsafe) private static var remembered: [UInt: String] = [:]
+    private static let remembered = Locked<[UInt: String]>([:])
 
     /// True inside `english { … }`: `msg` gives the English original whatever the language.
     @TaskLocal static var inEnglish = false

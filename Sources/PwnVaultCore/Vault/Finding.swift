@@ -56,46 +56,6 @@ extension Finding: CustomStringConvertible, CustomDebugStringConvertible, Custom
     public var customMirror: Mirror { Mirror(self, children: ["kind": kind, "listed": isListed]) }
 }
 
-/// One check's outcome for one account, with what the account's history needs besides the result:
-/// the pastes and stealer-log websites that were seen (nil when not asked).
-public struct CheckAttempt: Sendable {
-    /// The good answer or the failure, as `CheckResult.recording(_:)` takes it.
-    public var result: CheckResult
-    /// `Source/Id` of every paste listed, when pastes were asked for and answered.
-    var pastes: [String]?
-    /// The website domains of the stealer logs, when asked for and answered.
-    var stealerLogSites: [String]?
-    /// Whether the search lists sensitive breaches (a domain search does; `breachedaccount` never):
-    /// only such an answer can say that HIBP stopped listing a sensitive breach.
-    var listsSensitive = false
-
-    init(result: CheckResult, pastes: [String]? = nil, stealerLogSites: [String]? = nil, listsSensitive: Bool = false) {
-        self.result = result; self.pastes = pastes; self.stealerLogSites = stealerLogSites; self.listsSensitive = listsSensitive
-    }
-
-    /// A failed attempt: nothing seen.
-    public static func failure(_ message: String, at date: Date) -> CheckAttempt {
-        CheckAttempt(result: .failure(message, at: date))
-    }
-
-    /// A good answer from a search that names breaches only (a domain search, which lists sensitive
-    /// breaches too): no pastes, no stealer logs asked.
-    static func answer(breaches: [String], at date: Date) -> CheckAttempt {
-        CheckAttempt(result: .answer(breaches: breaches, pasteCount: nil, at: date), listsSensitive: true)
-    }
-}
-
-/// An attempt prints its result's status and counts, never a paste id or a stealer-log website.
-extension CheckAttempt: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String {
-        "CheckAttempt(\(result)\(pastes.map { ", \($0.count) pastes" } ?? "")\(stealerLogSites.map { ", \($0.count) stealer-log sites" } ?? ""))"
-    }
-    public var debugDescription: String { description }
-    public var customMirror: Mirror {
-        Mirror(self, children: ["result": result, "pasteCount": pastes?.count as Any, "stealerLogSiteCount": stealerLogSites?.count as Any])
-    }
-}
-
 extension Account {
     /// What the account was ever found in. For a vault written before findings existed, the breaches of
     /// the saved answer stand in, first seen at that answer and not acknowledged.
@@ -123,8 +83,8 @@ extension Account {
     /// Returns the findings this attempt added (the news); empty for a failure. `unannounced`: the
     /// run does not show them as they are saved (`watch`), so they wait for `markAnnounced`.
     @discardableResult
-    public mutating func record(_ attempt: CheckAttempt, unannounced: Bool = false) -> [Finding] {
-        recordChanges(attempt, unannounced: unannounced).found
+    public mutating func record(_ check: AccountCheck, unannounced: Bool = false) -> [Finding] {
+        recordChanges(check, unannounced: unannounced).found
     }
 
     /// What one attempt changed in an account's findings: those seen for the first time, and those
@@ -141,9 +101,9 @@ extension Account {
     /// `isSensitive` says which breach names the catalog marks sensitive: an answer that never lists
     /// them (`breachedaccount`) leaves them as they are.
     @discardableResult
-    public mutating func recordChanges(_ attempt: CheckAttempt, unannounced: Bool = false,
+    public mutating func recordChanges(_ attempt: AccountCheck, unannounced: Bool = false,
                                        isSensitive: (String) -> Bool = { _ in false }) -> FindingChanges {
-        let answer = attempt.result
+        let answer = attempt.answer
         guard answer.hasAnswer, let at = answer.checkedAt else {
             result = result.recording(answer)
             return FindingChanges()

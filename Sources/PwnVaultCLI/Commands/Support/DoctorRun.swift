@@ -258,10 +258,10 @@ struct DoctorRun {
         guard apiReachable else {
             return .warning(phrase("API key"), msg("{1} is well-formed; not verified because HIBP cannot be reached", source))
         }
-        let client = HIBPClient(baseURL: HIBPServices(context).baseURL, apiKey: key, version: CLI.version, transport: transport,
-                                timeout: timeout)
+        // Like every keyed request, through the run's check session: asked once, within doctor's deadline.
+        let session = HIBPServices(context).checkSession(key: key, vault: nil, options: .init(requestTimeout: timeout, retries: false))
         do {
-            let status = try blocking { try await client.subscriptionStatus() }
+            let status = try blocking { try await session.one { try await $0.subscriptionStatus() } }
             let plan = Sanitizer.singleLine(status.subscriptionName)
             return .ok(phrase("API key"), status.rpm.map { msg("{1} is accepted by HIBP (subscription {2}, {3} requests a minute)", source, plan, $0) }
                 ?? msg("{1} is accepted by HIBP (subscription {2})", source, plan))

@@ -6,74 +6,77 @@ import PwnVaultCore
 /// each change wakes the screen's loop (`ScreenWake`, no polling); the interface then records them in
 /// the vault on its own thread (`VaultUI.tick`), so the vault is never touched from two threads.
 /// Nothing here writes to the terminal.
-final class UIWork: @unchecked Sendable {   // every mutable member is behind `lock`
-    private let lock = Lock()
-    private var _status: String
-    private var _running = true
-    private var _changed = true
-    private var _results: [(id: Int, attempt: CheckAttempt)] = []
-    private var _done = 0, _pwned = 0, _failed = 0
-    private var _cancelled = false
-    private var _stop: String?
-    private var _notes: [String] = []
-    /// The session's notices in short, kept at the end of the status line for the rest of the run and
-    /// on its closing line.
-    private var _marks: [String] = []
-    private var task: Task<Void, Never>?
+final class UIWork: Sendable {
+    /// What the run has to tell the screen, behind one lock.
+    private struct State: Sendable {
+        var status: String
+        var running = true
+        var changed = true
+        var results: [(id: Int, check: AccountCheck)] = []
+        var done = 0, pwned = 0, failed = 0
+        var cancelled = false
+        var notes: [String] = []
+        /// The session's notices in short, kept at the end of the status line for the rest of the run
+        /// and on its closing line.
+        var marks: [String] = []
+        var task: Task<Void, Never>?
+    }
+
+    private let state: Locked<State>
     let ids: [Int]
     let what: String
     private let wake: ScreenWake
 
     private init(ids: [Int], what: String, wake: ScreenWake) {
         self.ids = ids; self.what = what; self.wake = wake
-        _status = msg("checking {1}…", what)
+        state = Locked(State(status: msg("checking {1}…", what)))
     }
 
-    private func locked<T>(_ body: () -> T) -> T { lock.lock(); defer { lock.unlock() }; return body() }
-
     /// `body` under the lock, then the screen woken to take what changed.
-    private func posting(_ body: () -> Void) {
-        locked(body)
+    private func posting(_ body: (inout State) -> Void) {
+        state.withLock(body)
         wake.wake()
     }
 
-    var status: String { locked { ([_status] + _marks).joined(separator: "; ") } }
-    var isRunning: Bool { locked { _running } }
+    var status: String { state.withLock { ([$0.status] + $0.marks).joined(separator: "; ") } }
+    var isRunning: Bool { state.value.running }
     /// Whether anything happened since the last call.
-    func takeChanged() -> Bool { locked { defer { _changed = false }; return _changed } }
-    func takeResults() -> [(id: Int, attempt: CheckAttempt)] { locked { defer { _results = [] }; return _results } }
+    func takeChanged() -> Bool { state.withLock { s in defer { s.changed = false }; return s.changed } }
+    func takeResults() -> [(id: Int, check: AccountCheck)] { state.withLock { s in defer { s.results = [] }; return s.results } }
     /// What the check session said that `check` says on stderr (a fallback, a refusal, an unknown
     /// rate), in full, since the last call.
-    func takeNotes() -> [String] { locked { defer { _notes = [] }; return _notes } }
+    func takeNotes() -> [String] { state.withLock { s in defer { s.notes = [] }; return s.notes } }
 
     func cancel() {
-        posting {
-            guard _running else { return }
-            _cancelled = true
-            _status = msg("cancelling…")
-            _changed = true
+        posting { s in
+            guard s.running else { return }
+            s.cancelled = true
+            s.status = msg("cancelling…")
+            s.changed = true
         }
-        task?.cancel()
+        state.value.task?.cancel()
     }
 
-    private func add(_ id: Int, _ attempt: CheckAttempt) {
-        posting {
-            _results.append((id, attempt))
-            _done += 1
-            if !attempt.result.hasAnswer { _failed += 1 } else if attempt.result.status == .breached { _pwned += 1 }
-            _status = _failed > 0
-                ? msg("checking {1}: {2}/{3} done, {4} pwned, {5} failed  (Esc cancels)", what, _done, ids.count, _pwned, _failed)
-                : msg("checking {1}: {2}/{3} done, {4} pwned  (Esc cancels)", what, _done, ids.count, _pwned)
-            _changed = true
+    private func add(_ id: Int, _ check: AccountCheck) {
+        let (what, total) = (self.what, ids.count)
+        posting { s in
+            s.results.append((id, check))
+            s.done += 1
+            if !check.answer.hasAnswer { s.failed += 1 } else if check.answer.status == .breached { s.pwned += 1 }
+            s.status = s.failed > 0
+                ? msg("checking {1}: {2}/{3} done, {4} pwned, {5} failed  (Esc cancels)", what, s.done, total, s.pwned, s.failed)
+                : msg("checking {1}: {2}/{3} done, {4} pwned  (Esc cancels)", what, s.done, total, s.pwned)
+            s.changed = true
         }
     }
 
     /// HIBP asked to wait (a 429), long enough to say so in the status line, as check says it on stderr.
     private func waiting(_ wait: Duration) {
-        posting {
-            guard _running, !_cancelled else { return }
-            _status = msg("checking {1}: {2}/{3} done; {4}", what, _done, ids.count, HIBPServices.waitNote(wait, stopping: msg("Esc cancels")))
-            _changed = true
+        let (what, total) = (self.what, ids.count)
+        posting { s in
+            guard s.running, !s.cancelled else { return }
+            s.status = msg("checking {1}: {2}/{3} done; {4}", what, s.done, total, HIBPServices.waitNote(wait, stopping: msg("Esc cancels")))
+            s.changed = true
         }
     }
 
@@ -81,23 +84,24 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
     /// full (`SessionRendering.text`, the words check prints) above it.
     private func noticed(_ notice: CheckSessionEvent.Notice) {
         let text = SessionRendering.text(notice), mark = SessionRendering.short(notice)
-        posting {
-            _notes.append(text)
-            if !_marks.contains(mark) { _marks.append(mark) }
-            _changed = true
+        posting { s in
+            s.notes.append(text)
+            if !s.marks.contains(mark) { s.marks.append(mark) }
+            s.changed = true
         }
     }
 
     private func finish(_ error: Error?) {
-        posting {
-            let counts = _failed > 0 ? msg("{1} of {2} checked, {3} pwned, {4} failed", _done, ids.count, _pwned, _failed)
-                : msg("{1} of {2} checked, {3} pwned", _done, ids.count, _pwned)
-            if _cancelled || error is CancellationError { _status = msg("check cancelled: {1}", counts) }
-            else if let e = error as? UserFacingError { _status = msg("check stopped ({1}): {2}", e.message, counts) }
-            else if error != nil { _status = msg("check stopped: {1}", counts) }
-            else { _status = msg("check done: {1}", counts) }
-            _running = false
-            _changed = true
+        let total = ids.count
+        posting { s in
+            let counts = s.failed > 0 ? msg("{1} of {2} checked, {3} pwned, {4} failed", s.done, total, s.pwned, s.failed)
+                : msg("{1} of {2} checked, {3} pwned", s.done, total, s.pwned)
+            if s.cancelled || error is CancellationError { s.status = msg("check cancelled: {1}", counts) }
+            else if let e = error as? UserFacingError { s.status = msg("check stopped ({1}): {2}", e.message, counts) }
+            else if error != nil { s.status = msg("check stopped: {1}", counts) }
+            else { s.status = msg("check done: {1}", counts) }
+            s.running = false
+            s.changed = true
         }
     }
 
@@ -121,7 +125,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
         let session = services.checkSession(key: key, vault: nil, options: .init(kAnonymity: pacing.kAnonymity, maxWait: pacing.maxWait))
         let given = pacing.rpm
         let entries = accounts.map(CheckEntry.init(account:))
-        work.task = Task.detached {
+        let task = Task.detached {
             do {
                 try await session.discoverRate(given: given, requests: session.requests(for: entries)) { event in
                     switch event {
@@ -132,7 +136,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
                 }
                 let report = await session.run(entries) { event in
                     switch event {
-                    case let .result(outcome): work.add(outcome.entry.account!.id, outcome.attempt)
+                    case let .result(check): work.add(check.entry!.account!.id, check)
                     case let .waiting(_, wait): work.waiting(wait)
                     case let .notice(notice): work.noticed(notice)
                     default: break
@@ -143,6 +147,7 @@ final class UIWork: @unchecked Sendable {   // every mutable member is behind `l
                 work.finish(error)
             }
         }
+        work.state.withLock { $0.task = task }
         return work
     }
 }

@@ -133,7 +133,7 @@ final class VaultUI: FullScreenApp {
     /// Saves check results as they come, on the interface's own thread, exactly as `check` saves them
     /// (`CheckSession.record`: the same findings, news and "no longer listed" marks; a breach the
     /// catalog marks sensitive is left to a search that lists it).
-    private func record(_ results: [(id: Int, attempt: CheckAttempt)]) -> UIEvent {
+    private func record(_ results: [(id: Int, check: AccountCheck)]) -> UIEvent {
         do {
             try CheckSession.record(results, in: session, catalog: state.catalog)
             return .saved(session.payload.accounts, message: nil)
@@ -191,11 +191,11 @@ final class VaultUI: FullScreenApp {
         } catch {
             return .said(msg("not added: not an e-mail address, a phone number or a username pwnvault understands"))
         }
-        let warnings = Collector.Box<[String]>(initial: [])
+        let warnings = Locked<[String]>([])
         var unwrapped = context.console.terminal
         unwrapped.stderrColumns = nil   // each warning one line for the status line
         let quiet = Console(terminal: unwrapped, policy: context.console.policy, colorsAllowed: false,
-                            writeOut: { _ in }, writeErr: { text in warnings.update { $0.append(text.trimmingWhitespaceAndNewlines()) } })
+                            writeOut: { _ in }, writeErr: { text in warnings.withLock { $0.append(text.trimmingWhitespaceAndNewlines()) } })
         do {
             let outcomes = try AccountAdder.add([(parsed, nil)], to: session, now: context.now(), phones: context.phoneNumbering, console: quiet)
             var message: String
@@ -205,7 +205,7 @@ final class VaultUI: FullScreenApp {
             case let .alreadyIn(id)?: message = msg("already in the vault as #{1}", id)
             case nil: message = msg("nothing added")
             }
-            if let first = warnings.value?.first { message = msg("{1}; {2}", message, first.replacingLiterally("pwnvault: ", with: "")) }
+            if let first = warnings.value.first { message = msg("{1}; {2}", message, first.replacingLiterally("pwnvault: ", with: "")) }
             return .saved(session.payload.accounts, message: message, select: select)
         } catch let error as UserFacingError {
             return .said(msg("not added: {1}", error.message))

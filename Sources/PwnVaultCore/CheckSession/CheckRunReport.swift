@@ -1,29 +1,46 @@
 import FoundationEssentials
 
-/// How a check session's run ended: every outcome, and what stopped it, if anything.
-public struct CheckSessionReport: @unchecked Sendable {
-    // Safe: built by the session once the run is over and only read after.
-    public var outcomes: [CheckOutcome] = []
+/// What a run reports: each account's check, the totals, what stopped it, how e-mail addresses were
+/// looked up and what it noticed on the way. A `CheckScheduler` run fills the request totals; an
+/// `AccountCheckRun` adds the lookup mode; the `CheckSession` adds the checks, the stop, the notices
+/// and a save failure.
+public struct CheckRunReport: @unchecked Sendable {
+    // Safe: built by the run once it is over and only read after.
+
+    /// Every account's check, in the order they finished.
+    public var checks: [AccountCheck] = []
+    /// Requests sent in all, retries included.
+    public var requests = 0
+    /// Lookups (one request each, retries aside) answered, and given up after their retries.
+    public var lookupsAnswered = 0
+    public var lookupsFailed = 0
     public var interrupted = false
     /// The error that stopped the run (an `HIBPError`, usually).
     public var stop: (any Error)?
     /// How e-mail addresses were looked up: `KAnonymityMode.rangeLabel` or `.wholeLabel` (any
     /// address sent whole); nil when none was.
     public var lookup: String?
+    /// What the run went on after and told as it went (`CheckSessionEvent.notice`), in order.
+    public var notices: [CheckSessionEvent.Notice] = []
     /// A result could not be saved (the caller throws it after the report is shown).
     public var saveFailure: (any Error)?
 
     public init() {}
 
-    public var checked: Int { outcomes.filter { !$0.attemptFailed }.count }
-    public var failed: Int { outcomes.filter(\.attemptFailed).count }
-    public var breached: Int { outcomes.filter(\.attemptBreached).count }
-    public var clean: Int { outcomes.filter(\.attemptClean).count }
+    /// Request totals of a scheduler run.
+    init(requests: Int, lookupsAnswered: Int, lookupsFailed: Int) {
+        self.requests = requests; self.lookupsAnswered = lookupsAnswered; self.lookupsFailed = lookupsFailed
+    }
+
+    public var checked: Int { checks.filter { !$0.attemptFailed }.count }
+    public var failed: Int { checks.filter(\.attemptFailed).count }
+    public var breached: Int { checks.filter(\.attemptBreached).count }
+    public var clean: Int { checks.filter(\.attemptClean).count }
 
     /// Vault accounts with something new in this run, with what, by id: findings seen first, and
     /// findings HIBP stopped listing (`Finding.isListed` false).
     public var news: [(account: Account, findings: [Finding])] {
-        outcomes.compactMap { o in
+        checks.compactMap { o in
             let all = o.news + o.unlisted
             return o.known.flatMap { all.isEmpty ? nil : ($0, all) }
         }.sorted { $0.account.id < $1.account.id }
@@ -42,7 +59,7 @@ public struct CheckSessionReport: @unchecked Sendable {
         if all, let vault {
             unacknowledged = vault.payload.accounts.contains { !$0.unacknowledgedFindings.isEmpty }
         } else {
-            unacknowledged = outcomes.contains { o in
+            unacknowledged = checks.contains { o in
                 o.known.map { !$0.unacknowledgedFindings.isEmpty } ?? (o.result.status == .breached)
             }
         }
