@@ -1,5 +1,6 @@
 @testable import PwnVaultCLI
 import PwnVaultCore
+import TestSupport
 import XCTest
 
 /// Each command's typed options (issue 31): read once from the parsed arguments, every declared option
@@ -295,6 +296,44 @@ final class CommandOptionsTests: XCTestCase {
                 XCTAssertEqual(error.exitStatus, .usage, "\(command) \(line)")
             }
         }
+    }
+
+    /// A property: whatever the reader accepts, each command's options read it or refuse it as a usage
+    /// error (status 2, one line, a hint); no other error, no crash. Seeded: a failure names its line.
+    func testWhatTheReaderAcceptsIsReadOrRefusedAsAUsageError() throws {
+        var rng = SplitMix64(seed: 31)
+        let words = ["", "0", "1", "30", "-1", "86401", "x", "6h", "5h", "count", "auto", "require", "off", "GB", "UK", "G",
+                     "breached", "pwned", "size", "ids", "breaches", "interactive", "fast", "api-key", "enable", "status",
+                     "zsh", "tcsh", "example.com", "alice@example.com", "#3", "-", "Adobe"]
+        var read = 0, refused = 0
+        for _ in 0..<4000 {
+            let command = Commands.all.randomElement(using: &rng)!
+            let spec = command.spec
+            var line: [String] = []
+            for _ in 0..<Int.random(in: 0...5, using: &rng) {
+                let word = words.randomElement(using: &rng)!
+                guard Bool.random(using: &rng), let option = spec.options.randomElement(using: &rng) else { line.append(word); continue }
+                if option.takesValue {
+                    line += ["--" + option.name, word]
+                } else {
+                    line.append("--" + option.name + (option.optionalValue != nil && Bool.random(using: &rng) ? "=" + word : ""))
+                }
+            }
+            guard let parsed = try? ArgumentReader.read(line, spec: spec) else { continue }
+            do {
+                _ = try command.optionsType.init(parsed, settings: settings)
+                read += 1
+            } catch let error as UserFacingError {
+                refused += 1
+                XCTAssertEqual(error.exitStatus, .usage, "\(spec.name) \(line): \(error.message)")
+                XCTAssertFalse(error.message.contains("\n"), "\(spec.name) \(line)")
+                XCTAssertFalse(error.hint?.isEmpty ?? true, "\(spec.name) \(line): a hint")
+            } catch {
+                XCTFail("\(spec.name) \(line): \(error)")
+            }
+        }
+        XCTAssertGreaterThan(read, 500)
+        XCTAssertGreaterThan(refused, 500)
     }
 
     func testAnInvalidPeriodIsTheSchedulesOwnError() throws {
