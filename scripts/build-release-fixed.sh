@@ -2,6 +2,7 @@
 # The release build that `make deb` packages, compiled from one fixed path whatever folder the
 # checkout is in, so two checkouts of one commit give byte-identical binaries (and packages).
 #   scripts/build-release-fixed.sh        prints the binary's path (in this checkout)
+#   scripts/build-release-fixed.sh --swiftc-flags   prints the flags it passes on to swiftc, one a line
 # Why a fixed path: the Swift compiler writes two things that depend on where the sources are and
 # that no flag of Swift 6.3 remaps (-file-prefix-map and -debug-prefix-map were tried): the module
 # hash in .swift_modhash, and the length of a source path that it passes to
@@ -33,6 +34,13 @@ swift=${SWIFT:-swift}
 flags=(-c release --disable-local-rpath --scratch-path .build/deb -Xlinker -z -Xlinker now
        -Xswiftc -Xfrontend -Xswiftc -disable-incremental-llvm-codegen
        -Xswiftc -Xcc -Xswiftc -Xclang -Xswiftc -Xcc -Xswiftc -fno-pch-timestamp)
+# --swiftc-flags: only print the flags passed on to swiftc, one a line (scripts/check-module-times.sh).
+if [ "${1:-}" = --swiftc-flags ]; then
+  for ((i = 0; i < ${#flags[@]}; i++)); do
+    [ "${flags[i]}" = -Xswiftc ] && { i=$((i + 1)); printf '%s\n' "${flags[i]}"; }
+  done
+  exit 0
+fi
 
 build_in() {  # $1: the folder that the sources are seen in
   (cd "$1" && "$swift" build "${flags[@]}" >&2)
