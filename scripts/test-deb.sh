@@ -2,7 +2,8 @@
 # The Debian package, tested as a person installs it (scripts/test.sh runs it; Docs/TESTING.md):
 #   scripts/test-deb.sh [SUITE...]     (default: bookworm trixie; PWNVAULT_DEB_SUITES overrides too)
 # 1. `make deb`, then the packaging again from the same binary in another folder under another umask:
-#    the two .deb files must be byte-identical (diffoscope says why where it is installed).
+#    the two .deb files must be byte-identical (diffoscope says why where it is installed); and the
+#    release build's clang modules must not depend on the files' times (scripts/check-module-times.sh).
 # 2. lintian --fail-on error,warning; root:root and no world-writable file; no build path, home or
 #    user name of the build machine in any file (strings).
 # 3. For each suite, a clean Debian made by mmdebstrap from the host's Debian mirror (a tarball cached in
@@ -94,6 +95,10 @@ else
   fail "two builds differ"
   command -v diffoscope >/dev/null && diffoscope "$deb" "$work/second/$(basename "$deb")" | head -n 80 >&2 || true
 fi
+# Two checkouts (two release builds) are compared by hand (scripts/reprotest-deb.sh); here, in seconds,
+# the one cause they differed by: the C modules' signatures followed the files' times (the build id).
+if scripts/check-module-times.sh; then ok "the release build's clang modules do not depend on the files' times"
+else fail "scripts/check-module-times.sh (its reason above)"; fi
 
 # --- 2. lintian, owners and modes, no build machine in the files -------------------------------------
 if lintian_out=$(lintian --fail-on error,warning "$deb" 2>&1 | grep -v 'running with root privileges'; exit "${PIPESTATUS[0]}")
