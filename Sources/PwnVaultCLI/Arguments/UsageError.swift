@@ -59,7 +59,7 @@ enum UsageError: UserFacingError, Equatable {
         case let .unknownOption("pwnvault", _, suggestion):
             return suggestion.map { msg("did you mean '{1}'? (see 'pwnvault help' for the global options)", $0) }
                 ?? msg("see 'pwnvault help' for the global options")
-        case let .missingValue("pwnvault", _):
+        case .missingValue("pwnvault", _):
             return msg("usage: {1}  (more: '{2}')", "pwnvault [global options] <command> ...", "pwnvault help")
         case let .unknownOption(command, _, suggestion?): return msg("did you mean '{1}'? (see 'pwnvault help {2}')", suggestion, command)
         case let .missingArgument(command):
