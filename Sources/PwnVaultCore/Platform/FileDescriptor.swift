@@ -62,8 +62,33 @@ final class FileDescriptor {
     }
 
     /// Reads to the end of the file. Returns nil when the file holds more than `limit` bytes.
-    func readAll(limit: Int) throws -> [UInt8]? {
+    ///
+    /// `expectedSize` (a regular file's size, from `status()`): read straight into one buffer of that
+    /// size and one byte more (to see that the file grew), instead of 64 KiB chunks appended to an
+    /// array that doubles as it grows (the vault of 10,000 accounts, 1.4 MB, was copied five times
+    /// and touched twice its size in fresh pages). Whatever follows is read in chunks as before.
+    func readAll(limit: Int, expectedSize: Int = 0) throws -> [UInt8]? {
         var result: [UInt8] = []
+        if expectedSize > 0 {
+            let capacity = min(expectedSize, limit) + 1
+            var failure: Int32 = 0
+            result = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = 0
+                while count < capacity {
+                    let n = Glibc.read(raw, buffer.baseAddress! + count, capacity - count)
+                    if n == 0 { break }
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        break
+                    }
+                    count += n
+                }
+            }
+            if failure != 0 { errno = failure; throw SystemError.fromErrno("read") }
+            if result.count > limit { return nil }
+            if result.count < capacity { return result }   // the end came where the size said
+        }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(raw, $0.baseAddress!, $0.count) }

@@ -17,6 +17,9 @@ struct PayloadJSONReader {
     /// The deepest nesting of arrays and objects accepted; the top-level object is level 1 and
     /// schema 1 itself needs 5 (`breaches`). Unknown members may nest up to this level.
     static let maximumDepth = 64
+    /// The fewest bytes an account the writer makes takes (`{"addedAt":"…","entered":…,"id":…}` and
+    /// its result): only a guess of how many accounts a text holds, never a limit.
+    static let accountBytes = 96
 
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
@@ -182,6 +185,11 @@ struct PayloadJSONReader {
     private mutating func readAccounts() throws(PayloadJSONError) -> [Account] {
         var accounts: [Account] = []
         guard try openArray(.top("accounts"), depth: 2) else { return accounts }
+        // Room for as many accounts as the rest of the text can hold, each written in `accountBytes`
+        // or more: the array is built in place instead of being copied each time it doubles (10,000
+        // accounts: most of `list`'s page faults were those copies). Room not used is never written, so
+        // its pages are never touched; a text of smaller accounts only grows the array as before.
+        accounts.reserveCapacity((bytes.count - position) / Self.accountBytes)
         repeat {
             accounts.append(try readAccount(accounts.count))
         } while try nextElement()

@@ -82,7 +82,7 @@ public struct VaultStore: Sendable {
         do {
             let status = try fd.status()
             try checkFile(status, shown: shown)
-            guard status.size <= Self.maximumSize, let bytes = try fd.readAll(limit: Self.maximumSize) else {
+            guard status.size <= Self.maximumSize, let bytes = try fd.readAll(limit: Self.maximumSize, expectedSize: status.size) else {
                 throw VaultStoreError.tooLarge(path: shown, size: status.size)
             }
             return bytes
