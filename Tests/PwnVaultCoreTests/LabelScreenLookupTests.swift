@@ -27,6 +27,8 @@ final class LabelScreenLookupTests: XCTestCase {
     static let accountTexts = [
         "alice.smith@victim-domain.example", "zorglubvictim", "+44 7700 900123", "bob@example.net", "mike",
         "rnike@example.org", "+1 202 555 0100", "иван@пример.example", "carol@example.com", "bob",
+        // Two accounts held at one place of a label: which one is named depends on the order kept.
+        "zorglub@victim.example", "+33 6 90 01 23 45",
     ]
 
     private func accounts() throws -> [Account] {
@@ -40,6 +42,13 @@ final class LabelScreenLookupTests: XCTestCase {
         let all = try accounts()
         var sets: [(accounts: [Account], adding: [ParsedAccount])] = all.map { ([], [try! AccountParser.parse($0.entered)]) }
         sets += all.map { ([$0], []) }
+        // Every pair, both ways, in the vault and one of them being added.
+        for a in all {
+            for b in all where a.id != b.id {
+                sets.append(([a, b], []))
+                sets.append(([a], [try AccountParser.parse(b.entered)]))
+            }
+        }
         var rng = SplitMix(seed: 30)
         for _ in 0..<24 {
             let n = Int(rng.next() % UInt64(CarriedAccounts.directLimit)) + 1
