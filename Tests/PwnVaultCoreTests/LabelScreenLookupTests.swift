@@ -120,6 +120,25 @@ final class LabelScreenLookupTests: XCTestCase {
         XCTAssertEqual(FoldedLabel.readable("alice [at] example (dot) com"), "alice@example.com")
     }
 
+    /// An account's last `@` and its domain's last dot, found on the bytes of ASCII text, are where
+    /// the `Character` search finds them, and split the text alike.
+    func testTheLastASCIICharacterIsFoundAsByCharacter() {
+        let texts = Self.accountTexts + Self.labels + ["a@b@c.d", "@", "x@", "@x", "a.b.c", "é@x.example", "e\u{301}@x.example",
+                                                       "a@\u{301}b", "CR\r\n@x", "\u{37E}@x"]
+        for text in texts {
+            for c: Character in ["@", "."] {
+                let fast = text.lastIndex(ofASCII: c), slow = text.lastIndex(of: c)
+                XCTAssertEqual(fast.map { text.utf8.distance(from: text.startIndex, to: $0) },
+                               slow.map { text.utf8.distance(from: text.startIndex, to: $0) }, text)
+                if let fast, let slow {
+                    XCTAssertEqual(Array(text[..<fast].unicodeScalars), Array(text[..<slow].unicodeScalars), text)
+                    XCTAssertEqual(Array(text[text.index(after: fast)...].unicodeScalars),
+                                   Array(text[text.index(after: slow)...].unicodeScalars), text)
+                }
+            }
+        }
+    }
+
     /// A label's reading kept for the run answers as one made afresh, for the plan and at the gate, in
     /// every output mode; the gate still decides with the account it is given.
     func testAKeptReadingAnswersAsAFreshOne() throws {

@@ -74,11 +74,11 @@ struct CarriedAccounts {
             if account.count >= 3 { needle(account, order: order, whole: true) }
         case .email:
             if account.count >= 3 { needle(account, order: order, whole: true) }
-            guard let at = account.lastIndex(of: "@") else { return }
+            guard let at = account.lastIndex(ofASCII: "@") else { return }
             let local = String(account[..<at]), domain = String(account[account.index(after: at)...])
             if !local.isEmpty { needle(local + "@", order: order, whole: false) }
             if domain.utf8.contains(0x2E) && domain.count >= 4 { needle(domain, order: order, whole: false) }
-            if let dot = domain.lastIndex(of: "."), dot > domain.startIndex {
+            if let dot = domain.lastIndex(ofASCII: "."), dot > domain.startIndex {
                 needle(local + "@" + domain[..<dot], order: order, whole: false)
             }
         }

@@ -267,7 +267,7 @@ struct SpelledAccounts {
         case .username:
             insert(LabelSpelling.read(normalized), alongside: nil, owner: owner)
         case .email:
-            guard let at = normalized.lastIndex(of: "@") else { return }
+            guard let at = normalized.lastIndex(ofASCII: "@") else { return }
             let local = LabelSpelling.read(String(normalized[..<at]))
             let firstLabel = LabelSpelling.read(String(normalized[normalized.index(after: at)...].prefix { $0 != "." }))
             guard !firstLabel.isEmpty else { return }
@@ -368,5 +368,15 @@ struct SpelledAccounts {
         guard h.count >= needle.count else { return false }
         for i in 0...(h.count - needle.count) where h[i] == needle[0] && h[i..<(i + needle.count)].elementsEqual(needle) { return true }
         return false
+    }
+}
+
+extension String {
+    /// `lastIndex(of:)` of an ASCII character, on the bytes when the text is ASCII (each byte is then a
+    /// character but CR LF, which holds no other), else by `Character`. Every account's `@` is looked
+    /// for twice a label at an import (issue 30).
+    func lastIndex(ofASCII c: Character) -> Index? {
+        if let b = c.asciiValue, c.utf8.count == 1, utf8.allSatisfy({ $0 < 0x80 }) { return utf8.lastIndex(of: b) }
+        return lastIndex(of: c)
     }
 }
