@@ -86,9 +86,11 @@ enum ImportCommand: Command {
         let phones = options.region.numbering
         // ICU's skeletons read look-alike letters in names too; without ICU the folded forms are still read.
         let checker = try? ICUSpoofChecker.load()
+        // Each name is read once for the run: for the plan, the vault's screen and the gate's line.
+        let readings = LabelReadings()
         let makePlan = {
             try ContactImportPlan(contacts: reading.contacts, includePhones: options.phones, phones: phones,
-                                  maxLabelLength: AccountLabel.maxLength, checker: checker)
+                                  maxLabelLength: AccountLabel.maxLength, checker: checker, readings: readings)
         }
         var plan = try makePlan()
         // --json's reasons are English whatever the language (scripts read them): with --json they come
@@ -119,8 +121,10 @@ enum ImportCommand: Command {
         if !candidates.isEmpty {
             let session = try context.openVault()
             // A name that spells one of the vault's accounts (or part of one) labels nothing.
-            let dropped = plan.screenLabels(against: session.payload.accounts, checker: checker)
-            let droppedInEnglish = Messages.english { englishPlan?.screenLabels(against: session.payload.accounts, checker: checker) }
+            let dropped = plan.screenLabels(against: session.payload.accounts, checker: checker, readings: readings)
+            let droppedInEnglish = Messages.english {
+                englishPlan?.screenLabels(against: session.payload.accounts, checker: checker, readings: readings)
+            }
             if !dropped.isEmpty {
                 report.labelsPassedOver += (droppedInEnglish ?? dropped).map {
                     LabelPassedOver(line: $0.line, skipped: $0.note.skipped, reason: $0.note.reason, used: nil)
@@ -141,7 +145,9 @@ enum ImportCommand: Command {
                 candidates = chosen
                 if candidates.isEmpty { c.note(msg("nothing was picked; nothing was added")) }
             }
-            if !candidates.isEmpty { try add(candidates, to: session, region: options.region, report: &report, context: context) }
+            if !candidates.isEmpty {
+                try add(candidates, to: session, region: options.region, report: &report, context: context, readings: readings)
+            }
         }
 
         if context.json {
@@ -173,7 +179,7 @@ enum ImportCommand: Command {
     /// Adds under the vault's lock, checking again against what is in the vault then, and prints each
     /// address added (as `add` does: masked on a terminal, `#id` and label elsewhere).
     private static func add(_ candidates: [Candidate], to session: VaultSession, region: RegionOption, report: inout Report,
-                            context: Context) throws {
+                            context: Context, readings: LabelReadings) throws {
         let outcomes = try AccountAdder.add(candidates.map { ($0.address.account, $0.label) }, to: session, now: context.now(),
                                             phones: region.numbering, console: context.console)
         var added: [Added] = []
@@ -183,7 +189,7 @@ enum ImportCommand: Command {
             switch outcome {
             case let .added(account):
                 // The gate reads each label once, for the report and the printed line.
-                let label = context.console.label(account)
+                let label = context.console.label(account, readings: readings)
                 addedAccounts.append((account, label))
                 added.append(Added(id: account.id, kind: account.kind, label: label, line: candidate.address.line))
             case let .alreadyIn(id):

@@ -141,6 +141,8 @@ final class Console: Sendable {
 
     /// The label as the gate allows (account-like parts masked), or nil.
     func label(_ account: Account) -> String? { disclosure.label(account) }
+    /// The same, with the labels already read in this run (`import`).
+    func label(_ account: Account, readings: LabelReadings?) -> String? { disclosure.label(account, readings: readings) }
 
     // MARK: color
 

@@ -116,8 +116,9 @@ public struct ContactImportPlan: Sendable {
     /// Phone numbers are read with `phones`; throws `PhoneLibraryError` when one is met and
     /// libphonenumber cannot be loaded (every number would fail alike: one error, not one per line).
     /// `checker`: ICU's spoof checker when it could be loaded, for `LabelScreen`'s look-alike reading.
+    /// `readings`: where the labels' readings are kept for the run (the gate reads the same names again).
     public init(contacts vcards: [VCardContact], includePhones: Bool, phones: PhoneNumbering, maxLabelLength: Int,
-                checker: ICUSpoofChecker? = nil) throws {
+                checker: ICUSpoofChecker? = nil, readings: LabelReadings? = nil) throws {
         contactCount = vcards.count
         screenedWithChecker = checker != nil
         var firstLine: [AccountKey: Int] = [:]
@@ -156,7 +157,8 @@ public struct ContactImportPlan: Sendable {
                 addresses.append(Address(line: source.line, account: parsed))
             }
             if !addresses.isEmpty {
-                let (label, note) = Self.label(of: card, maxLength: maxLabelLength, adding: addresses.map(\.account), checker: checker)
+                let (label, note) = Self.label(of: card, maxLength: maxLabelLength, adding: addresses.map(\.account), checker: checker,
+                                             readings: readings)
                 self.contacts.append(Contact(line: card.line, label: label, labelNote: note, addresses: addresses))
             }
         }
@@ -177,12 +179,12 @@ public struct ContactImportPlan: Sendable {
     /// The first of FN, N and ORG that makes a label carrying no account, and a note when one was
     /// passed over for carrying one.
     static func label(of card: VCardContact, maxLength: Int, adding: [ParsedAccount] = [],
-                      checker: ICUSpoofChecker? = nil) -> (AccountLabel?, LabelNote?) {
+                      checker: ICUSpoofChecker? = nil, readings: LabelReadings? = nil) -> (AccountLabel?, LabelNote?) {
         var skipped: (property: String, reason: String, english: String)?
         for (property, value) in [("FN", card.formattedName), ("N", card.structuredName), ("ORG", card.organization)] {
             guard let text = label(value, maxLength: maxLength) else { continue }
             do {
-                if let screened = try AccountLabel.screened(text, adding: adding, checker: checker) {
+                if let screened = try AccountLabel.screened(text, adding: adding, checker: checker, readings: readings) {
                     return (screened, skipped.map { LabelNote(skipped: $0.property, reason: $0.reason, englishReason: $0.english, used: property) })
                 }
             } catch {
@@ -195,7 +197,8 @@ public struct ContactImportPlan: Sendable {
     /// Screens the labels again against the vault's accounts, once the vault is open: a label that
     /// carries one (or part of one) is dropped, and its contact is added without a label. Returns the
     /// line of each such contact with its note.
-    public mutating func screenLabels(against accounts: [Account], checker: ICUSpoofChecker? = nil) -> [(line: Int, note: LabelNote)] {
+    public mutating func screenLabels(against accounts: [Account], checker: ICUSpoofChecker? = nil,
+                                      readings: LabelReadings? = nil) -> [(line: Int, note: LabelNote)] {
         var notes: [(line: Int, note: LabelNote)] = []
         // An empty vault leaves only the rules on the label itself (an address, a phone number in any
         // form), which every label passed when the plan was made, read as well or better then.
@@ -204,7 +207,7 @@ public struct ContactImportPlan: Sendable {
         let spelled = SpelledAccounts(accounts: accounts, adding: [], checker: checker)
         contacts = contacts.map { contact in
             guard let label = contact.label,
-                  let finding = LabelScreen.finding(in: label.text, spelled: spelled, checker: checker) else {
+                  let finding = LabelScreen.finding(in: label.text, spelled: spelled, checker: checker, readings: readings) else {
                 return contact
             }
             let note = LabelNote(skipped: "name", reason: finding.reason, englishReason: Messages.english { finding.reason }, used: nil)

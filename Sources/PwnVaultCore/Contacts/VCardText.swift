@@ -60,6 +60,16 @@ enum VCardText {
     /// Splits text on `separator` where it is not escaped with a backslash (`N`'s and `ORG`'s `;`,
     /// multiple values' `,`). The parts keep their escapes; `unescaped` removes them.
     static func split(_ text: String, on separator: Character) -> [String] {
+        // ASCII without a backslash (most names): each byte is a character (CR LF, the one pair, holds no
+        // separator), so the text splits on the separator's byte, without `Character`s (issue 30).
+        if let byte = separator.asciiValue, separator.utf8.count == 1, text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x5C }) {
+            return text.utf8.split(separator: byte, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        }
+        return characterSplit(text, on: separator)
+    }
+
+    /// `split` for any text, `Character` by `Character` (`VCardTextTests` holds the two to one answer).
+    static func characterSplit(_ text: String, on separator: Character) -> [String] {
         var parts: [String] = []
         var current = ""
         var escaped = false
@@ -76,6 +86,13 @@ enum VCardText {
     /// `\\` `\,` `\;` `\:` and `\n` or `\N` (a line break) become what they stand for; any other
     /// backslash is kept as written (2.1 had no escapes but `\;`).
     static func unescaped(_ text: String) -> String {
+        // Without a backslash there is nothing to undo: the text as it is, scalar for scalar.
+        if !text.utf8.contains(0x5C) { return text }
+        return characterUnescaped(text)
+    }
+
+    /// `unescaped` for any text, `Character` by `Character`.
+    static func characterUnescaped(_ text: String) -> String {
         var out = ""
         var escaped = false
         for c in text {

@@ -25,13 +25,14 @@ public struct AccountLabel: Sendable, Equatable {
     /// The label trimmed, or nil when nothing is left; throws when it cannot be used.
     /// `accounts`: the vault's accounts; `adding`: those the label is for, when they are not in it yet.
     /// `checker`: ICU's spoof checker when it could be loaded, to read look-alike letters too (`LabelScreen`).
+    /// `readings`: the labels already read in this run (`LabelReadings`).
     public static func screened(_ raw: String, accounts: [Account] = [], adding: [ParsedAccount] = [],
-                                checker: ICUSpoofChecker? = nil) throws(Problem) -> AccountLabel? {
+                                checker: ICUSpoofChecker? = nil, readings: LabelReadings? = nil) throws(Problem) -> AccountLabel? {
         let label = raw.trimmingWhitespaceAndNewlines()
         if label.isEmpty { return nil }
         guard Sanitizer.singleLine(label) == label else { throw .controlCharacters }
         guard label.count <= maxLength else { throw .tooLong(max: maxLength) }
-        if let finding = LabelScreen.finding(in: label, accounts: accounts, adding: adding, checker: checker) { throw .carriesAccount(finding) }
+        if let finding = LabelScreen.finding(in: label, accounts: accounts, adding: adding, checker: checker, readings: readings) { throw .carriesAccount(finding) }
         return AccountLabel(text: label)
     }
 

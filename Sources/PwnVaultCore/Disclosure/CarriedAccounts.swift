@@ -14,15 +14,29 @@ import FoundationEssentials
 ///   the domain (with a dot, four characters or more), the address without its domain's last label.
 /// An account is carried whole when its whole needle is held, in part when only a part is. The first
 /// account carried, in the vault's order and then the added ones', is the one reported.
+///
+/// Two ways to look, one answer (`LabelScreenLookupTests` compares them): the needles `.indexed` (hashed,
+/// for a vault: made once, asked thousands of times), or tried one by one, `.direct` (a contact's one or
+/// two addresses, made for one label: hashing them cost more than the search, issue 30), where a needle's
+/// ICU skeleton is asked for only when one of the label's forms has a skeleton of its own.
 struct CarriedAccounts {
     typealias Owner = SpelledAccounts.Owner
 
+    /// How the needles are looked for; `.direct` up to `directLimit` accounts unless told.
+    enum Lookup { case direct, indexed }
+    static let directLimit = 8
+
+    let lookup: Lookup
     /// Every account, in order (a needle's `order` is its index here).
     private var owners: [Owner] = []
     private var plain = NeedleIndex()
     private var skeletons = NeedleIndex()
     /// Needles whose skeleton is empty: held by any skeleton, as an empty needle is by any text.
     private var emptySkeletons: [(order: Int, whole: Bool)] = []
+    /// `.direct`: every needle, in order; its skeleton is made when a form has one.
+    private var needles: [(text: String, order: Int, whole: Bool)] = []
+    /// `.direct`: the phone numbers' orders, in order.
+    private var phoneOrders: [Int] = []
     /// Six digits in a row (as one number: a window always has six digits) → the phone numbers holding them.
     private var phoneWindows: [Int: [Int]] = [:]
     /// A phone number's digits (ASCII), by order.
@@ -33,8 +47,9 @@ struct CarriedAccounts {
 
     var isEmpty: Bool { owners.isEmpty }
 
-    init(accounts: [Account], adding: [ParsedAccount], checker: ICUSpoofChecker?) {
+    init(accounts: [Account], adding: [ParsedAccount], checker: ICUSpoofChecker?, lookup: Lookup? = nil) {
         self.checker = checker
+        self.lookup = lookup ?? (accounts.count + adding.count <= Self.directLimit ? .direct : .indexed)
         owners.reserveCapacity(accounts.count + adding.count)
         for a in accounts { add(a.normalized, kind: a.kind, owner: .vault(id: a.id)) }
         for p in adding { add(p.normalized, kind: p.kind, owner: .adding) }
@@ -49,6 +64,7 @@ struct CarriedAccounts {
             let digits = account.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }
             guard digits.count >= Self.phoneRun else { return }
             phoneDigits[order] = digits
+            if lookup == .direct { phoneOrders.append(order); return }
             var seen = Set<Int>()
             for i in 0...(digits.count - Self.phoneRun) {
                 let key = Self.number(digits[i..<(i + Self.phoneRun)])
@@ -58,11 +74,11 @@ struct CarriedAccounts {
             if account.count >= 3 { needle(account, order: order, whole: true) }
         case .email:
             if account.count >= 3 { needle(account, order: order, whole: true) }
-            guard let at = account.lastIndex(of: "@") else { return }
+            guard let at = account.lastIndex(ofASCII: "@") else { return }
             let local = String(account[..<at]), domain = String(account[account.index(after: at)...])
             if !local.isEmpty { needle(local + "@", order: order, whole: false) }
             if domain.utf8.contains(0x2E) && domain.count >= 4 { needle(domain, order: order, whole: false) }
-            if let dot = domain.lastIndex(of: "."), dot > domain.startIndex {
+            if let dot = domain.lastIndex(ofASCII: "."), dot > domain.startIndex {
                 needle(local + "@" + domain[..<dot], order: order, whole: false)
             }
         }
@@ -70,6 +86,7 @@ struct CarriedAccounts {
 
     private mutating func needle(_ text: String, order: Int, whole: Bool) {
         guard !text.isEmpty else { return }
+        if lookup == .direct { needles.append((text, order, whole)); return }
         plain.insert(Array(text.utf8), order: order, whole: whole)
         guard let checker, let sk = checker.skeleton(text)?.lowercased() else { return }
         if sk.isEmpty { emptySkeletons.append((order, whole)) } else { skeletons.insert(Array(sk.utf8), order: order, whole: whole) }
@@ -82,23 +99,70 @@ struct CarriedAccounts {
         // order → whether it is held whole.
         var hits: [Int: Bool] = [:]
         func note(_ order: Int, _ whole: Bool) { hits[order] = whole || (hits[order] ?? false) }
-        for form in forms { plain.search(Array(form.utf8), note) }
-        if !formSkeletons.isEmpty {
-            for sk in formSkeletons { skeletons.search(Array(sk.utf8), note) }
-            for e in emptySkeletons { note(e.order, e.whole) }
+        if lookup == .direct {
+            directSearch(forms: forms, skeletons: formSkeletons, note)
+        } else {
+            indexedSearch(forms: forms, skeletons: formSkeletons, note)
         }
-        if !phoneWindows.isEmpty {
+        if !phoneWindows.isEmpty || !phoneOrders.isEmpty {
             for run in digitRuns where run.utf8.count >= Self.phoneRun {
                 let r = Array(run.utf8)
                 for i in 0...(r.count - Self.phoneRun) {
-                    guard let orders = phoneWindows[Self.number(r[i..<(i + Self.phoneRun)])] else { continue }
+                    let window = r[i..<(i + Self.phoneRun)]
                     // A number is judged by the first run holding six of its digits.
-                    for o in orders where hits[o] == nil { hits[o] = SpelledAccounts.contains(r, phoneDigits[o] ?? []) }
+                    if lookup == .direct {
+                        for o in phoneOrders where hits[o] == nil && SpelledAccounts.contains(phoneDigits[o] ?? [], Array(window)) {
+                            hits[o] = SpelledAccounts.contains(r, phoneDigits[o] ?? [])
+                        }
+                    } else if let orders = phoneWindows[Self.number(window)] {
+                        for o in orders where hits[o] == nil { hits[o] = SpelledAccounts.contains(r, phoneDigits[o] ?? []) }
+                    }
                 }
             }
         }
         guard let first = hits.keys.min(), let whole = hits[first] else { return nil }
         return (owners[first], !whole)
+    }
+
+    private func indexedSearch(forms: [String], skeletons formSkeletons: [String], _ note: (Int, Bool) -> Void) {
+        for form in forms { plain.search(Array(form.utf8), note) }
+        if !formSkeletons.isEmpty {
+            for sk in formSkeletons { skeletons.search(Array(sk.utf8), note) }
+            for e in emptySkeletons { note(e.order, e.whole) }
+        }
+    }
+
+    /// The same needles tried one by one; a needle's skeleton is asked for only when a form has a
+    /// skeleton that differs from it (without one, `indexedSearch` looks at no skeleton either).
+    private func directSearch(forms: [String], skeletons formSkeletons: [String], _ note: (Int, Bool) -> Void) {
+        let hays = forms.map { Array($0.utf8) }
+        for n in needles {
+            let needle = Array(n.text.utf8)
+            if hays.contains(where: { Self.holds($0, needle) }) { note(n.order, n.whole) }
+        }
+        guard !formSkeletons.isEmpty, let checker else { return }
+        let skeletonHays = formSkeletons.map { Array($0.utf8) }
+        for n in needles {
+            guard let sk = checker.skeleton(n.text)?.lowercased() else { continue }
+            let needle = Array(sk.utf8)
+            if needle.isEmpty || skeletonHays.contains(where: { Self.holds($0, needle) }) { note(n.order, n.whole) }
+        }
+    }
+
+    /// Whether `hay` holds `needle` (not empty) byte for byte.
+    private static func holds(_ hay: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= hay.count else { return false }
+        var i = 0
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count && hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     private static func number(_ digits: ArraySlice<UInt8>) -> Int {

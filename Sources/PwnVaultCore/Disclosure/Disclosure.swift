@@ -70,14 +70,15 @@ public struct Disclosure: Sendable {
 
     /// The label cleaned for one line, with any part that looks like an account (its own, an e-mail
     /// address, a phone number) masked on a terminal and replaced by `•••` elsewhere; nil when there
-    /// is no label or nothing printable is left of it.
-    public func label(_ account: Account) -> String? {
+    /// is no label or nothing printable is left of it. `readings`: the labels already read in this run
+    /// (`import` read each name for its plan); what the label carries is decided here all the same.
+    public func label(_ account: Account, readings: LabelReadings? = nil) -> String? {
         guard let raw = Self.cleanLabel(account) else { return nil }
         let masked = policy.showsMaskedAccounts
         // A label from before the screen read labels folded (an old vault) may spell an account in a way
         // `redacting` does not see (`７７００９００１２４`, `alice at example dot com`): it is masked whole,
         // by the mask's bullets in every mode (its first and last characters could be the number's).
-        if LabelScreen.failsScreen(raw, own: account) { return Masking.bullets }
+        if LabelScreen.failsScreen(raw, own: account, readings: readings) { return Masking.bullets }
         return LabelScreen.redacting(raw, own: account) { part, kind in
             masked ? Masking.mask(kind == .email ? part.lowercased() : part, kind: kind) : Masking.bullets
         }

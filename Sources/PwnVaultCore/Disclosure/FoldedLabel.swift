@@ -79,6 +79,15 @@ struct FoldedLabel {
     static func readable(_ folded: String) -> String {
         var text = folded.utf8ContainsBytes(of: "mailto:") ? folded.replacingLiterally("mailto:", with: " ") : folded
         if text.utf8.contains(0x25) { text = percentDecoded(text) }
+        // ASCII (most names) is read byte by byte, without splitting it into `Character`s (issue 30:
+        // `readable` was 7 % of an import of named contacts). `LabelScreenLookupTests` holds both ways
+        // to the same answer.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiReadable(text) }
+        return unicodeReadable(text)
+    }
+
+    /// The reading of `readable` for any text, by `Character` (after `mailto:` and percent-encoding).
+    static func unicodeReadable(_ text: String) -> String {
         var spaced = String.UnicodeScalarView()
         for s in text.unicodeScalars {
             switch s {
@@ -108,6 +117,47 @@ struct FoldedLabel {
         }
         return out
     }
+
+    /// `unicodeReadable` of ASCII text, on its bytes: each ASCII character is one byte (a `Character` of
+    /// its own but CR LF, which is whitespace either way), whitespace is HT to CR and space, and no word
+    /// of `gluedWords` is ASCII.
+    static func asciiReadable(_ text: String) -> String {
+        var tokens: [ArraySlice<UInt8>] = []
+        let bytes = Array(text.utf8)
+        var start = 0
+        for (i, b) in bytes.enumerated() {
+            switch b {
+            // Brackets, quotes, `_` and `*` are read as spaces, as whitespace is.
+            case 0x09...0x0D, 0x20, 0x28, 0x29, 0x5B, 0x5D, 0x7B, 0x7D, 0x3C, 0x3E, 0x22, 0x27, 0x60, 0x5F, 0x2A:
+                if i > start { tokens.append(bytes[start..<i]) }
+                start = i + 1
+            default: continue
+            }
+        }
+        if bytes.count > start { tokens.append(bytes[start...]) }
+        let at: [UInt8] = [0x40], dot: [UInt8] = [0x2E]
+        let read: [ArraySlice<UInt8>] = tokens.map { word in
+            if word.elementsEqual(at) || Self.asciiAtWords.contains(where: { word.elementsEqual($0) }) { return at[...] }
+            if word.elementsEqual(dot) || Self.asciiDotWords.contains(where: { word.elementsEqual($0) }) { return dot[...] }
+            return word
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for (i, token) in read.enumerated() {
+            if i > 0 {
+                let previous = read[i - 1]
+                let joins = previous.last == 0x40 || token.first == 0x40 || previous.elementsEqual(dot) || token.elementsEqual(dot)
+                    || (previous.count == 1 && token.count == 1)
+                if !joins { out.append(0x20) }
+            }
+            out += token
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The ASCII words of `atWords` and `dotWords`, as bytes.
+    private static let asciiAtWords: [[UInt8]] = atWords.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
+    private static let asciiDotWords: [[UInt8]] = dotWords.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
 
     /// How `@` is spelt out, in the languages pwnvault speaks and common others (English, Spanish,
     /// Portuguese, French, Italian, German, Swedish, Russian, Japanese, Chinese).

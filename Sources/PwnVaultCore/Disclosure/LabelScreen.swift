@@ -48,30 +48,24 @@ public enum LabelScreen {
     /// accounts, `adding`: the accounts about to be added. The label is looked at as typed and in the
     /// forms it can be read in (`FoldedLabel`); `checker`, when ICU could be loaded, adds each form's
     /// UTS #39 skeleton, so look-alike letters (Cyrillic `а` for `a`) spell nothing either.
+    /// `readings`: the labels already read in this run (an import reads each name for its plan, then
+    /// at the gate for the line that prints it).
     public static func finding(in label: String, accounts: [Account] = [], adding: [ParsedAccount] = [],
-                               checker: ICUSpoofChecker? = nil) -> Finding? {
-        finding(in: label, spelled: SpelledAccounts(accounts: accounts, adding: adding, checker: checker), checker: checker)
+                               checker: ICUSpoofChecker? = nil, readings: LabelReadings? = nil) -> Finding? {
+        finding(in: label, spelled: SpelledAccounts(accounts: accounts, adding: adding, checker: checker), checker: checker,
+                readings: readings)
     }
 
     /// `finding(in:accounts:adding:checker:)` with the accounts as a label could spell them made once
     /// (`ContactImportPlan.screenLabels` screens every contact's label against the same vault).
-    static func finding(in label: String, spelled: SpelledAccounts, checker: ICUSpoofChecker?) -> Finding? {
-        let scalars = Array(label.unicodeScalars)
-        if !emailRanges(scalars).isEmpty { return .emailAddress }
-        if !phoneRanges(scalars).isEmpty { return .phoneNumber }
-        let folded = FoldedLabel(label)
-        for form in folded.forms {
-            let s = Array(form.unicodeScalars)
-            if !emailRanges(s).isEmpty, form == folded.folded || emailRanges(s).contains(where: { hasWordEnding(s[$0]) }) {
-                return .emailAddress
-            }
-            if !phoneRanges(s).isEmpty { return .phoneNumber }
-        }
+    static func finding(in label: String, spelled: SpelledAccounts, checker: ICUSpoofChecker?,
+                        readings: LabelReadings? = nil) -> Finding? {
+        let reading = readings?.reading(of: label) ?? LabelReading(label)
+        if let found = reading.found { return found }
+        let folded = reading.folded
         // What the label says, letters and digits only, forwards and backwards (issue 30).
         if !spelled.isEmpty {
-            var spellings = [LabelSpelling(label)]
-            if folded.readable != folded.folded, case let r = LabelSpelling(folded.readable), r != spellings[0] { spellings.append(r) }
-            for spelling in spellings {
+            for spelling in reading.spellings {
                 guard let (owner, part) = spelled.spelled(in: spelling) else { continue }
                 switch owner {
                 case let .vault(id): return part ? .partOfVaultAccount(id: id) : .vaultAccount(id: id)
@@ -88,7 +82,7 @@ public enum LabelScreen {
             }
         }
         guard !spelled.carried.isEmpty,
-              let (owner, part) = spelled.carried.carried(forms: folded.forms, skeletons: skeletons, digitRuns: folded.forms.flatMap(digitRuns))
+              let (owner, part) = spelled.carried.carried(forms: folded.forms, skeletons: skeletons, digitRuns: reading.digitRuns)
         else { return nil }
         switch owner {
         case let .vault(id): return part ? .partOfVaultAccount(id: id) : .vaultAccount(id: id)
@@ -107,6 +101,42 @@ public enum LabelScreen {
         for a in accounts { if let l = local(a.normalized, a.kind), words.contains(l) { return .localPartOfVaultAccount(id: a.id) } }
         for p in adding { if let l = local(p.normalized, p.kind), words.contains(l) { return .localPartOfAccountAdded } }
         return nil
+    }
+
+    /// What `finding` reads in a label before it looks for accounts, which depends on the label's text
+    /// alone: the rules on the label itself (an e-mail address or a phone number, as typed or in a
+    /// folded form), its folded forms, what it says (as typed and readable) and the forms' runs of digits.
+    struct LabelReading {
+        /// An address or a phone number in the label itself; when set, nothing else is read.
+        let found: Finding?
+        let folded: FoldedLabel
+        let spellings: [LabelSpelling]
+        let digitRuns: [String]
+
+        init(_ label: String) {
+            folded = FoldedLabel(label)
+            found = Self.labelFinding(label, folded)
+            guard found == nil else { spellings = []; digitRuns = []; return }
+            var spellings = [LabelSpelling(label)]
+            if folded.readable != folded.folded, case let r = LabelSpelling(folded.readable), r != spellings[0] { spellings.append(r) }
+            self.spellings = spellings
+            digitRuns = folded.forms.flatMap(LabelScreen.digitRuns)
+        }
+
+        private static func labelFinding(_ label: String, _ folded: FoldedLabel) -> Finding? {
+            let scalars = Array(label.unicodeScalars)
+            if !LabelScreen.emailRanges(scalars).isEmpty { return .emailAddress }
+            if !LabelScreen.phoneRanges(scalars).isEmpty { return .phoneNumber }
+            for form in folded.forms {
+                let s = Array(form.unicodeScalars)
+                if !LabelScreen.emailRanges(s).isEmpty,
+                   form == folded.folded || LabelScreen.emailRanges(s).contains(where: { LabelScreen.hasWordEnding(s[$0]) }) {
+                    return .emailAddress
+                }
+                if !LabelScreen.phoneRanges(s).isEmpty { return .phoneNumber }
+            }
+            return nil
+        }
     }
 
     /// Whether an address found in an obfuscated form ends like one: its last label letters only, two
@@ -132,9 +162,9 @@ public enum LabelScreen {
     /// Whether a label kept from before the screen (an old vault) fails it now, once what `redacting`
     /// masks is taken out: the label is then masked whole, as an account is. Its own account counts;
     /// a first name equal to its address's first part does not.
-    static func failsScreen(_ label: String, own: Account) -> Bool {
+    static func failsScreen(_ label: String, own: Account, readings: LabelReadings? = nil) -> Bool {
         let rest = redacting(label, own: own) { _, _ in Masking.bullets }
-        return finding(in: rest, accounts: [own]) != nil
+        return finding(in: rest, accounts: [own], readings: readings) != nil
     }
 
     /// `label` with every account-like part replaced by `replacement(part, kind)`: its own account's
@@ -148,6 +178,9 @@ public enum LabelScreen {
                 text.replaceSubrange(r, with: replacement(String(text[r]), own.kind))
             }
         }
+        // An address needs its `@` and a phone number ASCII digits: a text with neither has nothing more
+        // to replace (most names; the scan below was a share of every label the gate showed, issue 30).
+        if !text.utf8.contains(where: { $0 == 0x40 || ($0 >= 0x30 && $0 <= 0x39) }) { return text }
         var scalars = Array(text.unicodeScalars)
         // Runs can overlap: a phone number inside an address (`ab1234567@x.org`), two addresses sharing
         // a domain and a local part (`a@b.c@d.e`). Each union is replaced once, from the end, so no

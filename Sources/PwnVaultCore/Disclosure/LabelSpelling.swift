@@ -210,15 +210,24 @@ private final class ReadingCache: Sendable {
 /// - the part of an address before `@` (five letters or digits or more) and, elsewhere in it, the first
 ///   label of its domain (`alice.smith victim-domain` for `alice.smith@victim-domain.example`).
 /// With ICU's spoof checker, the skeletons of both sides are compared too.
+///
+/// Like `CarriedAccounts`, the needles are hashed for a vault (`.indexed`) and tried one by one for a
+/// contact's own few addresses (`.direct`), with the same answer (`LabelScreenLookupTests`).
 struct SpelledAccounts {
     enum Owner: Equatable { case vault(id: Int), adding }
+    typealias Lookup = CarriedAccounts.Lookup
 
+    let lookup: Lookup
     /// Six digits in a row (as one number, the digits' count being fixed) → whose number holds them,
     /// and that number's digits.
     private var phoneWindows: [Int: (owner: Owner, digits: [UInt8])] = [:]
     /// Usernames and local parts, by their first `prefix` characters.
     private var plain: [Int: [Needle]] = [:]
     private var skeletons: [Int: [Needle]] = [:]
+    /// `.direct`: the phone numbers, usernames and local parts, and their skeletons, in order.
+    private var phones: [(owner: Owner, digits: [UInt8])] = []
+    private var plainNeedles: [Needle] = []
+    private var skeletonNeedles: [Needle] = []
     private let checker: ICUSpoofChecker?
     /// The same accounts for `LabelScreen`'s rules on the label's folded forms.
     let carried: CarriedAccounts
@@ -233,11 +242,12 @@ struct SpelledAccounts {
         let alongside: [Unicode.Scalar]?
     }
 
-    var isEmpty: Bool { phoneWindows.isEmpty && plain.isEmpty }
+    var isEmpty: Bool { phoneWindows.isEmpty && plain.isEmpty && phones.isEmpty && plainNeedles.isEmpty }
 
-    init(accounts: [Account], adding: [ParsedAccount], checker: ICUSpoofChecker?) {
+    init(accounts: [Account], adding: [ParsedAccount], checker: ICUSpoofChecker?, lookup: Lookup? = nil) {
         self.checker = checker
-        carried = CarriedAccounts(accounts: accounts, adding: adding, checker: checker)
+        carried = CarriedAccounts(accounts: accounts, adding: adding, checker: checker, lookup: lookup)
+        self.lookup = carried.lookup
         for a in accounts { add(a.normalized, kind: a.kind, owner: .vault(id: a.id)) }
         for p in adding { add(p.normalized, kind: p.kind, owner: .adding) }
     }
@@ -247,6 +257,7 @@ struct SpelledAccounts {
         case .phone:
             let digits = normalized.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }.map { $0 - 0x30 }
             guard digits.count >= Self.phoneRun else { return }
+            if lookup == .direct { phones.append((owner, digits)); return }
             for i in 0...(digits.count - Self.phoneRun) {
                 let key = Self.number(digits[i..<(i + Self.phoneRun)])
                 if phoneWindows[key] == nil { phoneWindows[key] = (owner, digits) }
@@ -254,7 +265,7 @@ struct SpelledAccounts {
         case .username:
             insert(LabelSpelling.read(normalized), alongside: nil, owner: owner)
         case .email:
-            guard let at = normalized.lastIndex(of: "@") else { return }
+            guard let at = normalized.lastIndex(ofASCII: "@") else { return }
             let local = LabelSpelling.read(String(normalized[..<at]))
             let firstLabel = LabelSpelling.read(String(normalized[normalized.index(after: at)...].prefix { $0 != "." }))
             guard !firstLabel.isEmpty else { return }
@@ -264,11 +275,13 @@ struct SpelledAccounts {
 
     private mutating func insert(_ text: [Unicode.Scalar], alongside: [Unicode.Scalar]?, owner: Owner) {
         guard text.count >= Self.prefix else { return }
-        plain[Self.key(text[0..<Self.prefix]), default: []].append(Needle(owner: owner, text: text, alongside: alongside))
+        let needle = Needle(owner: owner, text: text, alongside: alongside)
+        if lookup == .direct { plainNeedles.append(needle) } else { plain[Self.key(text[0..<Self.prefix]), default: []].append(needle) }
         guard let checker else { return }
         let sk = skeleton(text, checker)
         guard sk.count >= Self.prefix else { return }
-        skeletons[Self.key(sk[0..<Self.prefix]), default: []].append(Needle(owner: owner, text: sk, alongside: alongside.map { skeleton($0, checker) }))
+        let skeletonNeedle = Needle(owner: owner, text: sk, alongside: alongside.map { skeleton($0, checker) })
+        if lookup == .direct { skeletonNeedles.append(skeletonNeedle) } else { skeletons[Self.key(sk[0..<Self.prefix]), default: []].append(skeletonNeedle) }
     }
 
     private func skeleton(_ text: [Unicode.Scalar], _ checker: ICUSpoofChecker) -> [Unicode.Scalar] {
@@ -284,21 +297,41 @@ struct SpelledAccounts {
             if let found = phone(in: form) { return found }
         }
         for form in forms {
-            if let found = find(in: form, plain) { return found }
+            if let found = lookup == .direct ? find(in: form, plainNeedles) : find(in: form, plain) { return found }
         }
-        guard let checker, !skeletons.isEmpty else { return nil }
+        guard let checker, !skeletons.isEmpty || !skeletonNeedles.isEmpty else { return nil }
         for form in forms {
-            if let found = find(in: skeleton(form, checker), skeletons) { return found }
+            let sk = skeleton(form, checker)
+            if let found = lookup == .direct ? find(in: sk, skeletonNeedles) : find(in: sk, skeletons) { return found }
         }
         return nil
     }
 
     private func phone(in form: [Unicode.Scalar]) -> (owner: Owner, part: Bool)? {
-        guard !phoneWindows.isEmpty else { return nil }
+        guard !phoneWindows.isEmpty || !phones.isEmpty else { return nil }
         for run in LabelSpelling.digitRuns(form) where run.count >= Self.phoneRun {
             for i in 0...(run.count - Self.phoneRun) {
-                guard let hit = phoneWindows[Self.number(run[i..<(i + Self.phoneRun)])] else { continue }
+                let window = run[i..<(i + Self.phoneRun)]
+                if lookup == .direct {
+                    // The first number in order holding these six digits, as the index keeps it.
+                    guard let hit = phones.first(where: { Self.contains($0.digits, Array(window)) }) else { continue }
+                    return (hit.owner, !Self.contains(run, hit.digits))
+                }
+                guard let hit = phoneWindows[Self.number(window)] else { continue }
                 return (hit.owner, !Self.contains(run, hit.digits))
+            }
+        }
+        return nil
+    }
+
+    /// `find(in:_:)` with the needles tried one by one, in order, at each place of `form`: the needles
+    /// the index would give for that place are those among them that match there, in the same order.
+    private func find(in form: [Unicode.Scalar], _ needles: [Needle]) -> (owner: Owner, part: Bool)? {
+        guard form.count >= Self.prefix, !needles.isEmpty else { return nil }
+        for i in 0...(form.count - Self.prefix) {
+            for n in needles where i + n.text.count <= form.count && form[i] == n.text[0] && form[i..<(i + n.text.count)].elementsEqual(n.text) {
+                guard let label = n.alongside else { return (n.owner, false) }
+                if Self.contains(form[0..<i], label) || Self.contains(form[(i + n.text.count)...], label) { return (n.owner, true) }
             }
         }
         return nil
@@ -333,5 +366,15 @@ struct SpelledAccounts {
         guard h.count >= needle.count else { return false }
         for i in 0...(h.count - needle.count) where h[i] == needle[0] && h[i..<(i + needle.count)].elementsEqual(needle) { return true }
         return false
+    }
+}
+
+extension String {
+    /// `lastIndex(of:)` of an ASCII character, on the bytes when the text is ASCII (each byte is then a
+    /// character but CR LF, which holds no other), else by `Character`. Every account's `@` is looked
+    /// for twice a label at an import (issue 30).
+    func lastIndex(ofASCII c: Character) -> Index? {
+        if let b = c.asciiValue, c.utf8.count == 1, utf8.allSatisfy({ $0 < 0x80 }) { return utf8.lastIndex(of: b) }
+        return lastIndex(of: c)
     }
 }
