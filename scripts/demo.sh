@@ -4,7 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --demo   # the build's and the demo's packages only (the tests' stay with scripts/test.sh)
+# Silent for minutes on a first build (the compiler prints only at the end): say so before, and how long it took.
+echo "demo: building pwnvault (swift build -c release: a few minutes the first time, seconds afterwards)" >&2
+build_start=$SECONDS
 swift build -c release 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
+echo "demo: built in $((SECONDS - build_start)) s" >&2
 scripts/build-locale.sh   # messages in the reader's language where a catalog exists (po/)
 bin="$(swift build -c release --show-bin-path)/pwnvault"
 
