@@ -2,8 +2,9 @@
 # The README's demo command on a fresh Debian 12, as a new user runs it (issue 32), by hand, not in CI:
 #   scripts/test-demo-fresh.sh            (as root: chroot, mounts in a private mount namespace)
 # 1. A clean bookworm made by mmdebstrap from the host's Debian mirror (a tarball cached in
-#    .build/demo-test, keyed by its package list): Debian's apt variant, plus what swift.org's Debian 12
-#    image installs for the toolchain (a user has those once `swift` runs), plus sudo. Nothing of pwnvault's.
+#    .build/demo-test, keyed by its package list): Debian's "important" packages (what every installed
+#    Debian has: systemd, apt-utils, procps…), plus what swift.org's Debian 12 image installs for the
+#    toolchain (a user has those once `swift` runs), plus sudo. Nothing of pwnvault's.
 # 2. The host's Swift toolchain bind-mounted read-only at its own path; a clean clone of this checkout's
 #    HEAD (committed work only) in the new user's home.
 # 3. As that user (uid 1000, sudo without a password, like a desktop's first account): `scripts/demo.sh`,
@@ -46,10 +47,11 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 toolchain_deps=binutils-gold,curl,gpg,libicu-dev,libcurl4-openssl-dev,libedit-dev,libsqlite3-dev,libncurses-dev,libpython3-dev,libxml2-dev,pkg-config,uuid-dev,tzdata,git,gcc,libstdc++-12-dev
 include=$toolchain_deps,sudo,ca-certificates
 sources=("deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb ${mirror%/debian}/debian-security bookworm-security main")
-tarball=$cache/bookworm-$(sha256sum <<< "${sources[*]} $include" | cut -c1-12).tar
+variant=important
+tarball=$cache/bookworm-$(sha256sum <<< "${sources[*]} $variant $include" | cut -c1-12).tar
 if [ ! -s "$tarball" ]; then
   t0=$(seconds)
-  if ! unshare --mount --propagation private -- mmdebstrap --quiet --variant=apt --format=tar --include="$include" \
+  if ! unshare --mount --propagation private -- mmdebstrap --quiet --variant=$variant --format=tar --include="$include" \
        bookworm "$tarball.$$.tmp" "${sources[@]}" > "$cache/mmdebstrap.log" 2>&1; then
     cat "$cache/mmdebstrap.log" >&2; rm -f "$tarball.$$.tmp"; exit 1
   fi
@@ -134,7 +136,7 @@ done
 if [ ${#unwanted[@]} -eq 0 ]; then ok "none of the tests' packages installed (KeePassXC, KWallet, Xvfb, zsh, fish, tmux…)"
 else fail "the demo installed the tests' packages: ${unwanted[*]}"; fi
 
-echo "demo-fresh: Debian 12 (mmdebstrap apt variant + swift.org's toolchain dependencies), commit ${commit:0:10}:" \
+echo "demo-fresh: Debian 12 (mmdebstrap $variant variant + swift.org's toolchain dependencies), commit ${commit:0:10}:" \
      "scripts/demo.sh took $wall s wall ($outer s with the chroot; apt ${apt_seconds} s, swift build ${build_seconds:-?} s), installed ${#new[@]} packages" \
      "($download_mib MiB downloaded, $installed_mib MiB installed); load average $load_before before, $load_after after, $(nproc) cores" >&2
 echo "demo-fresh: packages: ${new[*]}" >&2
