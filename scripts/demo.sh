@@ -40,7 +40,7 @@ Tests/Support/keyring-session.sh -- bash -c '
   pv init
   unset PWNVAULT_PASSPHRASE_FILE          # from now on the keyring opens the vault
   printf "%s\n" "$DEMO_KEY" | { say "printf KEY | pwnvault config api-key"; "$PWNVAULT_BIN" config api-key; }
-  pv add alice@example.com --label "Me"   # a label that is not the address's first part (add would warn)
+  pv add alice@example.com --label "Me"   # not the first part of the address: add would warn that it gives it away
   pv add pwned.bob@example.org --label "Dad"
   printf "%s\n" "clean.carol@example.net" "pwned_dave" "+44 7700 900123" | { say "printf ... | pwnvault add -"; "$PWNVAULT_BIN" add -; }
   pv check --all;  echo "(exit status $?: 1 means something is new or not yet acknowledged)"
