@@ -35,6 +35,8 @@ export PWNVAULT_PASSWORDS_URL="http://127.0.0.1:$(cat "$demo_dir/port")"
 Tests/Support/keyring-session.sh -- bash -c '
   set -uo pipefail
   export PWNVAULT_VAULT="$DEMO_DIR/vault" PWNVAULT_PASSPHRASE_FILE="$DEMO_DIR/passphrase"
+  # One flow, no stop: on a terminal of 24 rows show would open less mid-demo and wait for q unannounced.
+  export PAGER=cat
   say() { echo; printf "\033[1m$ %s\033[0m\n" "$*"; }
   pv() { say "pwnvault $*"; "$PWNVAULT_BIN" "$@"; }
   pv init

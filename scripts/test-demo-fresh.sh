@@ -119,7 +119,7 @@ mapfile -t new < "$sysroot/tmp/new.txt"
 printf '%s\n' "${new[@]}" > "$cache/packages.txt"
 installed_mib=$(( $(cat "$sysroot/tmp/installed-kib") / 1024 ))
 apt_seconds=$(cat "$sysroot/tmp/apt-seconds" 2>/dev/null || echo "?")
-build_seconds=$(sed -n 's/^demo: built in \([0-9]*\) s$/\1/p' "$cache/demo.out" | tail -n 1)
+build_seconds=$(tr -d '\r' < "$cache/demo.out" | sed -n 's/^demo: built in \([0-9]*\) s$/\1/p' | tail -n 1)   # a terminal's CR LF
 download_mib=$(( $(cat "$sysroot/tmp/download-kib") / 1024 ))
 
 if [ "$status" = 0 ]; then ok "scripts/demo.sh exited 0 in $wall s"
