@@ -4,7 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --demo   # the build's and the demo's packages only (the tests' stay with scripts/test.sh)
+# Silent for minutes on a first build (the compiler prints only at the end): say so before, and how long it took.
+echo "demo: building pwnvault (swift build -c release: a few minutes the first time, seconds afterwards)" >&2
+build_start=$SECONDS
 swift build -c release 2>&1 | grep -v -- '-pthread' | tail -n 1 >&2
+echo "demo: built in $((SECONDS - build_start)) s" >&2
 scripts/build-locale.sh   # messages in the reader's language where a catalog exists (po/)
 bin="$(swift build -c release --show-bin-path)/pwnvault"
 
@@ -31,12 +35,14 @@ export PWNVAULT_PASSWORDS_URL="http://127.0.0.1:$(cat "$demo_dir/port")"
 Tests/Support/keyring-session.sh -- bash -c '
   set -uo pipefail
   export PWNVAULT_VAULT="$DEMO_DIR/vault" PWNVAULT_PASSPHRASE_FILE="$DEMO_DIR/passphrase"
+  # One flow, no stop: on a terminal of 24 rows show would open less mid-demo and wait for q unannounced.
+  export PAGER=cat
   say() { echo; printf "\033[1m$ %s\033[0m\n" "$*"; }
   pv() { say "pwnvault $*"; "$PWNVAULT_BIN" "$@"; }
   pv init
   unset PWNVAULT_PASSPHRASE_FILE          # from now on the keyring opens the vault
   printf "%s\n" "$DEMO_KEY" | { say "printf KEY | pwnvault config api-key"; "$PWNVAULT_BIN" config api-key; }
-  pv add alice@example.com --label "Alice (me)"
+  pv add alice@example.com --label "Me"   # not the first part of the address: add would warn that it gives it away
   pv add pwned.bob@example.org --label "Dad"
   printf "%s\n" "clean.carol@example.net" "pwned_dave" "+44 7700 900123" | { say "printf ... | pwnvault add -"; "$PWNVAULT_BIN" add -; }
   pv check --all;  echo "(exit status $?: 1 means something is new or not yet acknowledged)"

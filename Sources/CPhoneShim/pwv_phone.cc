@@ -2,6 +2,7 @@
 #include "pwv_phone.h"
 
 #include <cstring>
+#include <set>
 #include <string>
 
 #include <phonenumbers/phonenumber.pb.h>
@@ -81,5 +82,33 @@ extern "C" int pwv_phone_region_known(const char *region) {
         return std::strlen(region) == 2 && util().GetCountryCodeForRegion(region) != 0 ? 1 : 0;
     } catch (...) {
         return 0;
+    }
+}
+
+extern "C" int pwv_phone_country_code(const char *region) {
+    try {
+        if (region == nullptr || std::strlen(region) != 2) return 0;
+        return util().GetCountryCodeForRegion(region);
+    } catch (...) {
+        return 0;
+    }
+}
+
+extern "C" int pwv_phone_regions(char *out, size_t cap) {
+    try {
+        if (out == nullptr || cap == 0) return -1;
+        out[0] = '\0';
+        std::set<std::string> regions;   /* sorted */
+        util().GetSupportedRegions(&regions);
+        std::string joined;
+        for (const std::string &region : regions) {
+            if (!joined.empty()) joined += ' ';
+            joined += region;
+        }
+        if (joined.size() + 1 > cap) return -1;
+        std::memcpy(out, joined.c_str(), joined.size() + 1);
+        return static_cast<int>(regions.size());
+    } catch (...) {
+        return -1;
     }
 }

@@ -49,4 +49,29 @@ final class PhoneEndToEndTests: XCTestCase {
         XCTAssertEqual(r.stderr, "pwnvault: argument 1: the phone number's extension was left out (HIBP knows numbers, not extensions)\n")
         XCTAssertTrue(s.run(["add", "+1 201 555 0123"]).stderr.contains("already in the vault as #1"))
     }
+
+    /// Issue 32: a national number read in the locale's region says once which country was assumed, by
+    /// its name in the reader's language (ICU's, through the real binary), with its calling code and how
+    /// to choose another; nothing when --region chose or the number had its country code.
+    func testTheAssumedCountryIsNamedInTheReadersLanguage() throws {
+        let s = try Sandbox(keyring: false)
+        s.initVault()
+        let gb = s.run(["add", "07700900123", "07700900124"], env: ["LANG": "en_GB.UTF-8"])
+        XCTAssertEqual(gb.status, 0, gb.all)
+        XCTAssertEqual(gb.stderr, "pwnvault: a number without its country code was read as a number of your locale's country, "
+                       + "United Kingdom (+44); another country: --region US\n")
+        let chosen = s.run(["add", "--region", "GB", "07700900125"], env: ["LANG": "en_GB.UTF-8"])
+        XCTAssertEqual(chosen.status, 0, chosen.all)
+        XCTAssertEqual(chosen.stderr, "")
+        let international = s.run(["add", "+49 30 12345678"], env: ["LANG": "en_GB.UTF-8"])
+        XCTAssertEqual(international.stderr, "")
+        let de = s.run(["add", "030 12345679"], env: ["LANG": "de_DE.UTF-8"])
+        XCTAssertTrue(de.stderr.contains("country, Germany (+49); another country: --region GB"), de.all)
+
+        let zh = s.run(["add", "13800138000"], env: try ChineseLocale.chinese())
+        XCTAssertEqual(zh.status, 0, zh.all)
+        XCTAssertTrue(zh.stderr.contains("当作中国（+86）的号码读取"), zh.stderr)
+        XCTAssertFalse(zh.stderr.contains("China") || zh.stderr.contains("CN"), zh.stderr)
+        ChineseLocale.assertChinese(zh.stderr, english: nil, data: ["--region GB"], "the assumed country under zh_CN")
+    }
 }

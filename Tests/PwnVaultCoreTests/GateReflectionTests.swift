@@ -307,6 +307,7 @@ final class GateReflectionTests: XCTestCase {
         "FocusObstacle": "fixed wording", "PromptRetry": "a closure", "ShareModeReason": "why share mode is on",
         "UIKey": "a key pressed",
         "ICUSpoofChecker": "the library's path and a table",
+        "ICUCountryNames": "the library's path (country names are asked of ICU, never kept)",
         "Lookalike": "script names and ids", "Lookalike.Match": "script names and ids", "LocatedVaultError": "the vault's path",
         "VaultLocation": "the vault's path", "PassphraseSource": "a file path",
         "UnlockMethod": "why the passphrase was asked", "MonitorState": "the catalog mark (a count and a date)",

@@ -40,6 +40,13 @@ int pwv_phone_format_e164(const char *text, const char *default_region, char *ou
 /* 1 when libphonenumber has metadata for `region` ("GB"), 0 otherwise. */
 int pwv_phone_region_known(const char *region);
 
+/* The country calling code of `region` ("GB" → 44), 0 when libphonenumber does not know it. */
+int pwv_phone_country_code(const char *region);
+
+/* Every region libphonenumber has metadata for, two letters each, sorted and separated by spaces
+ * ("AC AD AE …"), NUL-terminated in out. Returns how many, or -1 when out is too small. */
+int pwv_phone_regions(char *out, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

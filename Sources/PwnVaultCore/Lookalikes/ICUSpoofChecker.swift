@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// Unicode UTS #39 security checks from Debian's ICU (`libicui18n`), loaded with `dlopen` only when
-/// an account is being added. The only file that touches ICU.
+/// an account is being added. With `ICUCountryNames` (countries' names, from libicuuc), the only files
+/// that touch ICU.
 ///
 /// Why `dlopen` and not a system-library target: linking libicu would load it (about 30 MiB of
 /// mappings and relocations) into every start of pwnvault, `list` included, for a check only `add`,
@@ -219,11 +220,11 @@ public final class ICUSpoofChecker {
 
     // MARK: finding the library
 
-    /// `libicui18n.so.72.1` → 72.
-    static func majorVersion(fromFileName path: String) -> Int? {
-        let name = path.lastPathComponent
-        guard name.hasPrefix("libicui18n.so.") else { return nil }
-        let digits = name.dropFirst("libicui18n.so.".count).prefix { $0.isASCII && $0.isNumber }
+    /// `libicui18n.so.72.1` → 72 (`library`: the name before `.so`, `libicuuc` for `ICUCountryNames`).
+    static func majorVersion(fromFileName path: String, library: String = "libicui18n") -> Int? {
+        let name = path.lastPathComponent, prefix = library + ".so."
+        guard name.hasPrefix(prefix) else { return nil }
+        let digits = name.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
         return Int(digits)
     }
 
@@ -240,22 +241,22 @@ public final class ICUSpoofChecker {
     }
 
     /// The files to try, best first: where `libicui18n.so` (libicu-dev) points, then every
-    /// `libicui18n.so.N` (libicuN), newest first.
-    static func systemLibraryFiles(folders: [String] = libraryFolders) -> [String] {
+    /// `libicui18n.so.N` (libicuN), newest first. `library`: another of ICU's libraries (`libicuuc`).
+    static func systemLibraryFiles(folders: [String] = libraryFolders, library: String = "libicui18n") -> [String] {
         let fm = FileManager.default
         var found: [String] = []
         for folder in folders {
-            let link = folder + "/libicui18n.so"
+            let link = folder + "/" + library + ".so"
             if fm.fileExists(atPath: link) {
                 let target = URL(fileURLWithPath: link).resolvingSymlinksInPath().path
-                if majorVersion(fromFileName: target) != nil, !found.contains(target) { found.append(target) }
+                if majorVersion(fromFileName: target, library: library) != nil, !found.contains(target) { found.append(target) }
             }
         }
         for folder in folders {
             guard let names = try? fm.contentsOfDirectory(atPath: folder) else { continue }
             let versioned = names.compactMap { name -> (String, Int)? in
-                guard name.hasPrefix("libicui18n.so."), let major = majorVersion(fromFileName: name),
-                      name == "libicui18n.so.\(major)" else { return nil }
+                guard name.hasPrefix(library + ".so."), let major = majorVersion(fromFileName: name, library: library),
+                      name == "\(library).so.\(major)" else { return nil }
                 return (folder + "/" + name, major)
             }
             for (path, _) in versioned.sorted(by: { $0.1 > $1.1 }) where !found.contains(path) {

@@ -35,12 +35,16 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
     private typealias FormatFn = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>?, UnsafeMutablePointer<CChar>, Int,
                                                  UnsafeMutablePointer<CChar>?, UnsafeMutablePointer<Int32>) -> Int32
     private typealias RegionKnownFn = @convention(c) (UnsafePointer<CChar>) -> Int32
+    private typealias CountryCodeFn = @convention(c) (UnsafePointer<CChar>) -> Int32
+    private typealias RegionsFn = @convention(c) (UnsafeMutablePointer<CChar>, Int) -> Int32
     private static let hadExtensionFlag: Int32 = 1   // PWV_PHONE_HAD_EXTENSION
 
     /// The file that was loaded.
     public let path: String
     private let format: FormatFn
     private let regionKnown: RegionKnownFn
+    private let countryCode: CountryCodeFn
+    private let regionList: RegionsFn
 
     private init(library: SharedLibrary, path: String) throws {
         func symbol<T>(_ name: String, as type: T.Type) throws -> T {
@@ -50,6 +54,8 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
         self.path = path
         format = try symbol("pwv_phone_format_e164", as: FormatFn.self)
         regionKnown = try symbol("pwv_phone_region_known", as: RegionKnownFn.self)
+        countryCode = try symbol("pwv_phone_country_code", as: CountryCodeFn.self)
+        regionList = try symbol("pwv_phone_regions", as: RegionsFn.self)
         // Never closed: libphonenumber keeps its metadata in a process-wide singleton.
     }
 
@@ -75,6 +81,21 @@ public final class PhoneNumberLibrary: @unchecked Sendable {
 
     /// Whether libphonenumber has a numbering plan for `region`.
     public func knows(_ region: PhoneRegion) -> Bool { regionKnown(region.code) == 1 }
+
+    /// The country calling code of `region` (GB → 44, US and CA → 1); nil for a region it does not know.
+    public func callingCode(of region: PhoneRegion) -> Int? {
+        let code = countryCode(region.code)
+        return code > 0 ? Int(code) : nil
+    }
+
+    /// Every region libphonenumber has a numbering plan for (245 in Debian 12's), sorted.
+    public var regions: [PhoneRegion] {
+        var out = [CChar](repeating: 0, count: 4096)
+        let count = out.withUnsafeMutableBufferPointer { regionList($0.baseAddress!, $0.count) }
+        guard count > 0 else { return [] }
+        let text = out.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return text.split(separator: " ").compactMap { PhoneRegion(code: String($0)) }
+    }
 
     // MARK: loading
 

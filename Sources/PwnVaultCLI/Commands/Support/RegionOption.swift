@@ -32,21 +32,24 @@ struct RegionOption: Sendable {
 
     /// Issue 32: when a number written without its country code was read in the locale's region (no
     /// --region), one note says which country was assumed, once a run, with how to choose another. Nothing
-    /// of the number is repeated (stderr may be a log): only the locale's region and its calling code.
+    /// of the number is repeated (stderr may be a log): only the locale's region, named in the reader's
+    /// language by ICU, and its calling code from libphonenumber (loaded by then: a number was read).
     func noteAssumedRegion(_ context: Context, added: [Account]) {
         guard !given, let region = context.settings.telephoneRegion,
               added.contains(where: \.isNationalPhoneNumber) else { return }
-        context.console.note(Self.callingCodes[region.code].map {
-            msg("a number without its country code was read as a number of {1} (+{2}), from your locale; another country: --region GB", region.code, $0)
-        } ?? msg("a number without its country code was read as a number of {1}, from your locale; another country: --region GB", region.code))
+        let callingCode = (try? PhoneNumberLibrary.shared())?.callingCode(of: region)
+        context.console.note(Self.assumedRegionNote(region, callingCode: callingCode, names: ICUCountryNames.shared()))
     }
 
-    /// Country calling codes of common regions (ITU-T E.164 assignments); others are named by code only.
-    static let callingCodes: [String: String] = [
-        "CN": "86", "HK": "852", "MO": "853", "TW": "886", "SG": "65", "JP": "81", "KR": "82", "IN": "91",
-        "GB": "44", "IE": "353", "US": "1", "CA": "1", "AU": "61", "NZ": "64", "DE": "49", "AT": "43",
-        "CH": "41", "FR": "33", "BE": "32", "NL": "31", "LU": "352", "ES": "34", "PT": "351", "IT": "39",
-        "SE": "46", "NO": "47", "DK": "45", "FI": "358", "PL": "48", "CZ": "420", "RU": "7", "BR": "55",
-        "MX": "52", "ZA": "27",
-    ]
+    /// The note's words: the country's name from ICU in the reader's language ("China", 中国), or the
+    /// region's code when ICU cannot be used or has no name; the calling code when libphonenumber gave one.
+    /// (The name stands after a comma: CLDR's "United Kingdom" takes no article there.)
+    static func assumedRegionNote(_ region: PhoneRegion, callingCode: Int?, names: ICUCountryNames?,
+                                  language: String = Messages.language) -> String {
+        let country = names?.name(of: region, in: language) ?? region.code
+        let other = region.code == "GB" ? "US" : "GB"   // the example of another country is not the one assumed
+        return callingCode.map {
+            msg("a number without its country code was read as a number of your locale's country, {1} (+{2}); another country: --region {3}", country, $0, other)
+        } ?? msg("a number without its country code was read as a number of your locale's country, {1}; another country: --region {2}", country, other)
+    }
 }
