@@ -51,6 +51,12 @@ final class LoginExportMalformedTests: XCTestCase {
         XCTAssertEqual(reading.skipped, [])
     }
 
+    func testBlankLinesBeforeTheHeaderAreSkipped() throws {
+        let reading = try LoginExportReader.read(Array("\r\n,,\nname,url,username,password\nA,https://a.example.com,ann,pw\n".utf8))
+        XCTAssertEqual(reading.format, .chromeCSV)
+        XCTAssertEqual(reading.logins.map(\.position), [.lines(4, 4)])
+    }
+
     func testTextThatIsNotUTF8IsSkippedWithItsLine() throws {
         var bytes = Array("name,url,username,password\nA,https://a.example.com,".utf8)
         bytes += [0xE9, 0x41] + Array(",pw\nB,https://b.example.com,bob,pw\n".utf8)

@@ -95,7 +95,7 @@ enum CSVLoginReader {
     static func header(of input: [UInt8]) -> [String]? {
         var names: [String]?
         CSVReader.read(input, { record in
-            guard names == nil else { return }
+            guard names == nil, !record.isBlank else { return }
             var row: [String] = []
             for k in 0..<record.count {
                 guard let t = record.text(k) else { names = []; return }
@@ -113,7 +113,7 @@ enum CSVLoginReader {
         var missingHeader: [String]?
         func column(_ name: String) -> Int? { index?[name] }
         CSVReader.read(input, { record in
-            guard index != nil else {
+            guard index != nil || record.isBlank else {
                 var header: [String] = []
                 var positions: [String: Int] = [:]
                 for k in 0..<record.count {
