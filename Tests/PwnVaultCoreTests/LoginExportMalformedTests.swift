@@ -31,7 +31,8 @@ final class LoginExportMalformedTests: XCTestCase {
     func testAQuoteThatNeverClosesCutsOffItsRecordOnly() {
         let r = records("a,b\nc,\"d\ne,f\n")
         XCTAssertEqual(r.rows, [["a", "b"]])
-        XCTAssertEqual(r.problems, ["2-4 unterminatedQuote"])
+        XCTAssertEqual(r.problems, ["2-3 unterminatedQuote"])   // the file's last line is 3: its final line break ends it
+        XCTAssertEqual(records("a\n\"b").problems, ["2-2 unterminatedQuote"])
     }
 
     func testAHugeFieldIsReportedNotRead() {

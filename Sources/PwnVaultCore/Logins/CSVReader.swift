@@ -98,7 +98,7 @@ struct CSVReader {
                 }
                 if quoted && !closed {
                     scratch[start..<used].update(repeating: 0)
-                    problem(.unterminatedQuote, first, line)
+                    problem(.unterminatedQuote, first, max(first, endOfRecordLine(line, atEnd: true, input: input)))
                     for r in ranges { scratch[r].update(repeating: 0) }
                     return
                 }
