@@ -191,7 +191,7 @@ final class LoginExportFormatTests: XCTestCase {
         XCTAssertTrue(LoginExportDetector.isPassStore(entries: ["mail.gpg"]))
         XCTAssertFalse(LoginExportDetector.isPassStore(entries: ["notes.txt"]))
         XCTAssertThrowsError(try LoginExportReader.read(Array("x".utf8), format: .passStore)) {
-            XCTAssertEqual($0 as? LoginReadError, .notSupportedYet(.passStore))
+            XCTAssertEqual($0 as? LoginReadError, .passStoreIsAFolder)
         }
     }
 

@@ -95,13 +95,13 @@ final class LoginExportMalformedTests: XCTestCase {
     func testReasonsAreCleanText() {
         let errors: [LoginReadError] = [.tooLarge(limit: LoginExportReader.maxBytes), .empty, .binary, .utf16, .unknownFormat,
                                         .wrongHeader(.firefoxCSV, missing: ["url\u{1B}[31m", "guid"]), .encryptedBitwarden,
-                                        .notBitwardenJSON, .invalidXML(line: 3), .notKeePassXML, .notSupportedYet(.passStore)]
+                                        .notBitwardenJSON, .invalidXML(line: 3), .notKeePassXML, .passStoreIsAFolder]
         for e in errors {
             XCTAssertFalse(e.message.isEmpty)
             XCTAssertEqual(Sanitizer.singleLine(e.message), e.message, "\(e)")
         }
         XCTAssertTrue(LoginReadError.unknownFormat.message.contains("keepass-xml"))
-        let problems: [LoginSkipProblem] = [.unterminatedQuote, .fieldTooLarge, .invalidText, .notALogin, .empty, .unreadableItem, .deleted]
+        let problems: [LoginSkipProblem] = [.unterminatedQuote, .fieldTooLarge, .invalidText, .notALogin, .empty, .unreadableItem, .deleted, .cannotDecrypt]
         for p in problems { XCTAssertEqual(Sanitizer.singleLine(LoginSkip(position: .lines(2, 3), problem: p).message), LoginSkip(position: .lines(2, 3), problem: p).message) }
         XCTAssertEqual(LoginSkip(position: .entry(4), problem: .notALogin).message, "entry 4: not a login (a note, card or identity)")
         XCTAssertEqual(LoginSkip(position: .lines(2, 3), problem: .deleted).message, "lines 2-3: in the recycle bin (deleted in the password manager)")

@@ -81,6 +81,8 @@ enum LoginSkipProblem: Equatable, Sendable {
     case unreadableItem
     /// An entry in the recycle bin (KeePass) or the trash (Bitwarden): deleted by its owner.
     case deleted
+    /// A `pass` entry the user's gpg could not decrypt (no secret key, agent refused, not OpenPGP).
+    case cannotDecrypt
 
     var reason: String {
         switch self {
@@ -91,6 +93,7 @@ enum LoginSkipProblem: Equatable, Sendable {
         case .empty: return msg("an entry without a web address, user name or password")
         case .unreadableItem: return msg("an item that is not in the shape Bitwarden writes")
         case .deleted: return msg("in the recycle bin (deleted in the password manager)")
+        case .cannotDecrypt: return msg("gpg could not decrypt it (is its secret key in your keyring?)")
         }
     }
 }

@@ -43,7 +43,7 @@ enum LoginExportReader {
         switch format {
         case .bitwardenJSON: return try BitwardenJSONReader.read(input)
         case .keepassXML: return try KeePassXMLReader.read(input)
-        case .passStore: throw LoginReadError.notSupportedYet(.passStore)
+        case .passStore: throw LoginReadError.passStoreIsAFolder   // a folder is read by PassStoreReader
         default: return try CSVLoginReader.read(input, format: format)
         }
     }

@@ -13,7 +13,7 @@ enum LoginExportFormat: String, CaseIterable, Sendable {
     case dashlaneCSV = "dashlane-csv"
     case nordpassCSV = "nordpass-csv"
     case protonPassCSV = "protonpass-csv"
-    /// A `pass` store (a folder of `.gpg` files): recognised, not read yet (it needs the user's gpg).
+    /// A `pass` store: a folder of `.gpg` files, read by `PassStoreReader` with the user's gpg.
     case passStore = "pass"
 
     /// The `--format` value: stable, ASCII, never translated.

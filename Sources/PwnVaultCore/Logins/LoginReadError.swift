@@ -21,8 +21,8 @@ enum LoginReadError: UserFacingError, Equatable, Sendable {
     case invalidXML(line: Int)
     /// Well-formed XML whose root is not `KeePassFile`.
     case notKeePassXML
-    /// A format recognised but not read yet (a `pass` store).
-    case notSupportedYet(LoginExportFormat)
+    /// `pass` named for a file: a `pass` store is a folder (`PassStoreReader`).
+    case passStoreIsAFolder
 
     var message: String {
         switch self {
@@ -38,7 +38,7 @@ enum LoginReadError: UserFacingError, Equatable, Sendable {
         case .notBitwardenJSON: return msg("the JSON file is not a Bitwarden export (it has no items)")
         case let .invalidXML(line): return msg("line {1}: the XML is broken, or uses a DOCTYPE, which no KeePass export does", line)
         case .notKeePassXML: return msg("the XML file is not a KeePass 2 export (its root is not KeePassFile)")
-        case let .notSupportedYet(format): return msg("reading {1} is not supported yet", format.programName)
+        case .passStoreIsAFolder: return msg("a pass store is a folder of .gpg files, not a file")
         }
     }
 
