@@ -93,15 +93,17 @@ enum CSVLoginReader {
     /// The header row's names, lower-cased and trimmed; nil when the file has no first record, or
     /// its first record is not text.
     static func header(of input: [UInt8]) -> [String]? {
+        struct Found: Error {}   // stops the reader at the header: the rest of the file is not needed here
         var names: [String]?
-        CSVReader.read(input, { record in
-            guard names == nil, !record.isBlank else { return }
+        try? CSVReader.read(input, { record in
+            guard !record.isBlank else { return }
             var row: [String] = []
             for k in 0..<record.count {
-                guard let t = record.text(k) else { names = []; return }
+                guard let t = record.text(k) else { names = []; throw Found() }
                 row.append(t.trimmingWhitespace().lowercased())
             }
             names = row
+            throw Found()
         }, problem: { _, _, _ in if names == nil { names = [] } })
         return names.flatMap { $0.isEmpty ? nil : $0 }
     }
