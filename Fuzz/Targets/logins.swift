@@ -11,7 +11,8 @@ import Foundation
 // - a detected format is the format the reading says; a `--format` reading is of the format asked for;
 // - every login and skip is within the file (lines) or within the items (entries), in file order;
 // - every address and user name kept is clean single-line text of bounded length, and a site, when
-//   there is one, is a lower-case name with a dot and no empty label.
+//   there is one, is a lower-case name with a dot and no empty label;
+// - a decrypted `pass` entry's password is exactly its first line, and its address and user name are screened.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -32,6 +33,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         previous = last
     })
     invariant(fieldBytes <= bytes.count, "more field bytes than the file holds")
+
+    // A decrypted `pass` entry: its password is its first line, its text is screened like any file's.
+    let pass = PassStoreReader.entry(bytes, path: options & 2 == 2 ? "web/forum.example.com/ann" : "x", position: .entry(1), date: nil)
+    invariant(Sanitizer.singleLine(pass.url) == pass.url && Sanitizer.singleLine(pass.username) == pass.username, "unscreened pass text")
+    invariant((pass.password?.count ?? 0) == (bytes.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) ?? bytes.count),
+              "a pass password that is not the first line")
 
     let forced: LoginExportFormat? = options & 1 == 1
         ? LoginExportFormat.allCases[Int(options >> 1) % LoginExportFormat.allCases.count] : nil
