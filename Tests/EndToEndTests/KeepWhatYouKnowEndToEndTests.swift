@@ -9,7 +9,7 @@ final class KeepWhatYouKnowEndToEndTests: XCTestCase {
     static let adobe = "account-exists@hibp-integration-tests.com"
 
     private func makeSandbox(_ server: FakeHIBP) throws -> Sandbox {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.use(server)
         return s
     }

@@ -44,7 +44,7 @@ enum UICommand: Command {
         let pacing = try PacingOptions(ui: context, rpmOption: Self.rpm)
         if context.json { throw UIRefusal.json }
         if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw UIRefusal.dumbTerminal }
-        guard context.console.terminal.stdoutIsTerminal, TerminalCapabilities.stdinIsATTY else { throw UIRefusal.notATerminal }
+        guard context.console.terminal.stdoutIsTerminal, context.standardInputIsATTY else { throw UIRefusal.notATerminal }
         guard let screen = FullScreen.onControllingTerminal(colors: context.console.colors, idleTimeout: Double(idle)) else {
             throw UIRefusal.notATerminal
         }
