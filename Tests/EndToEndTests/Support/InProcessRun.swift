@@ -37,12 +37,13 @@ enum InProcessRun {
     }
 
     /// Variables that libraries read from the process's own environment, not from the dictionary a run is
-    /// given: libsecret and GDBus (the session bus, the keyring and notifications), libcurl (proxies,
-    /// certificates), glibc (the time zone of `LocalTime`, locale files). (Libraries are loaded as the test
+    /// given, and that change what a test's run does: libsecret and GDBus (the session bus: the keyring
+    /// and notifications), libcurl's proxies, glibc (the time zone of `LocalTime`, locale files).
+    /// (Certificates matter to HTTPS only, which no test's run reaches; libraries are loaded as the test
     /// process loads them: what the loader reads was read at its start.)
     static let processVariables = ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "TZ", "LOCPATH",
                                    "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
-                                   "no_proxy", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR", "CURL_CA_BUNDLE"]
+                                   "no_proxy", "NO_PROXY"]
 
     /// True when the run's environment agrees with the test process's on `processVariables`: a run that
     /// changes one of them (another bus, a time zone) needs a process of its own.
@@ -81,6 +82,7 @@ enum InProcessRun {
         init(_ input: String?) {
             guard let input else {
                 readEnd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                written.signal()
                 return
             }
             var fds: [Int32] = [0, 0]
