@@ -18,7 +18,8 @@ enum InProcessRun {
     nonisolated(unsafe) private static var busy = false
 
     static func run(_ args: [String], input: String?, environment: [String: String]) -> RunResult? {
-        guard speaksEnglish(environment), !Gettext.translates, readsTheSameProcessVariables(environment) else { return nil }
+        guard speaksEnglish(environment), !Gettext.translates, readsTheSameProcessVariables(environment),
+              !namesAnotherDescriptor(args) else { return nil }
         lock.lock()
         guard !busy else { lock.unlock(); return nil }
         busy = true
@@ -49,7 +50,23 @@ enum InProcessRun {
     /// changes one of them (another bus, a time zone) needs a process of its own.
     static func readsTheSameProcessVariables(_ environment: [String: String]) -> Bool {
         let own = ProcessInfo.processInfo.environment
-        return processVariables.allSatisfy { environment[$0] == own[$0] }
+        // The loader's variables (LD_DEBUG, LD_PRELOAD…) and glibc's tunables act when a process starts:
+        // a run that sets one is a process start. (Those only the test process has, a swift test's
+        // LD_LIBRARY_PATH, reach no binary either: the sandbox's environment does not pass them on.)
+        let loader = environment.keys.filter { $0.hasPrefix("LD_") || $0 == "GLIBC_TUNABLES" }
+        return (processVariables + loader).allSatisfy { environment[$0] == own[$0] }
+    }
+
+    /// Whether the command line names a descriptor other than stdin (`--passphrase-fd 3`): the test
+    /// process's own descriptors are not the ones a shell would give the binary.
+    static func namesAnotherDescriptor(_ args: [String]) -> Bool {
+        for (i, arg) in args.enumerated() {
+            for option in ["--passphrase-fd", "--new-passphrase-fd"] {
+                if arg == option { if i + 1 < args.count, args[i + 1] != "0" { return true } }
+                if arg.hasPrefix(option + "="), arg != option + "=0" { return true }
+            }
+        }
+        return false
     }
 
     /// True when every locale variable that is set names C, POSIX or English: then the binary's messages
