@@ -242,19 +242,23 @@ def main():
                 text = "(no output: the worker's keyring session ended)\n"
             sys.stdout.write(text)
             sys.stdout.flush()
-            # How the unit ran pwnvault (Tests/EndToEndTests/Support/InProcessRun.swift's RunLedger).
+            # How each test ran pwnvault (Tests/EndToEndTests/Support/InProcessRun.swift's RunLedger:
+            # "KIND<TAB>Class.test" lines).
+            kinds = {}
             try:
                 with open(log + ".runs") as f:
-                    lines = [l.strip() for l in f if l.strip()]
-                for l in lines:
-                    runs[l] = runs.get(l, 0) + 1
-                kinds = set(lines)
+                    for line in f:
+                        kind, _, test = line.rstrip("\n").partition("\t")
+                        runs[kind] = runs.get(kind, 0) + 1
+                        kinds.setdefault(test, set()).add(kind)
             except OSError:
-                kinds = set()
-            way = ("in-process" if kinds == {"inprocess"} else "mixed" if "inprocess" in kinds
-                   else "binary" if kinds else "no pwnvault run")
+                pass
             if unit.split(".")[0] in PER_TEST_MODULES:
-                ways[way] = ways.get(way, 0) + len(members)
+                for t in members:
+                    k = kinds.get(t.split(".", 1)[1].replace("/", "."), set())
+                    way = ("in-process" if k == {"inprocess"} else "mixed" if "inprocess" in k
+                           else "binary" if k else "no pwnvault run")
+                    ways[way] = ways.get(way, 0) + 1
             seen = {}
             for line in text.splitlines():
                 m = CASE.match(line)

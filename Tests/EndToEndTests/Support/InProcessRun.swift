@@ -187,21 +187,46 @@ enum ProcessState {
 }
 
 /// How each run of pwnvault went, for the suite's count of tests run in-process and through the binary:
-/// one word a line (`inprocess`, `binary`, `terminal`) appended to the file `PWNVAULT_TEST_RUN_LEDGER`
-/// names (Tests/Support/run-tests.py sets one per unit and sums them up). Nothing without the variable.
+/// `KIND<TAB>Class.test` lines (`inprocess`, `binary`, `terminal`) appended to the file
+/// `PWNVAULT_TEST_RUN_LEDGER` names when each test ends (Tests/Support/run-tests.py sets one per unit and
+/// sums them up per test). Nothing without the variable.
 enum RunLedger {
     enum Kind: String { case inProcess = "inprocess", binary, terminal }
 
     private static let path = ProcessInfo.processInfo.environment["PWNVAULT_TEST_RUN_LEDGER"]
     private static let lock = NSLock()
+    nonisolated(unsafe) private static var pending: [Kind] = []
+    /// Registered at the first run: it still hears the end of the test that made that run.
+    private static let observer: Observer? = {
+        guard let path, !path.isEmpty else { return nil }
+        let observer = Observer()
+        XCTestObservationCenter.shared.addTestObserver(observer)
+        return observer
+    }()
 
     static func record(_ kind: Kind) {
-        guard let path, !path.isEmpty else { return }
-        lock.lock(); defer { lock.unlock() }
+        guard observer != nil else { return }
+        lock.lock(); pending.append(kind); lock.unlock()
+    }
+
+    fileprivate static func testEnded(_ name: String) {
+        lock.lock()
+        let kinds = pending
+        pending = []
+        lock.unlock()
+        guard let path, !kinds.isEmpty else { return }
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
-        let line = Array((kind.rawValue + "\n").utf8)
-        _ = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        let text = Array(kinds.map { "\($0.rawValue)\t\(name)\n" }.joined().utf8)
+        _ = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
         close(fd)
+    }
+
+    private final class Observer: NSObject, XCTestObservation, @unchecked Sendable {   // no stored state
+        func testCaseDidFinish(_ testCase: XCTestCase) {
+            // "-[Class test]" or "Class.test" depending on the platform: Class.test either way.
+            let name = testCase.name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]")).replacingOccurrences(of: " ", with: ".")
+            RunLedger.testEnded(name)
+        }
     }
 }
