@@ -11,8 +11,10 @@ import XCTest
 /// undone after it: umask 077, SIGPIPE and SIGXFSZ ignored (`ProcessHygiene.harden()`).
 ///
 /// Not in-process (nil: the caller runs the binary): a run whose environment asks for a language other
-/// than English (gettext's language is chosen once per process, from the process's own locale), and a
-/// run started while another in-process run is going on (two commands at once are two processes).
+/// than English (gettext's language is chosen once per process, from the process's own locale), changes
+/// a variable libraries read from the process (`processVariables`, LD_*), or names a descriptor other
+/// than stdin; and a run started while another in-process run is going on (two commands at once are
+/// two processes).
 enum InProcessRun {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var busy = false
