@@ -88,7 +88,8 @@ let package = Package(
         // No dependency on the executable target: it would link pwnvault's module, and with it its static Swift
         // runtime, into the test bundle beside the shared Foundation; `swift build --build-tests` builds the
         // binary anyway (it builds every product).
-        .testTarget(name: "EndToEndTests", dependencies: ["PwnVaultCore", "TestSupport"], path: "Tests/EndToEndTests"),
+        // PwnVaultCLI for the command lines run in-process (Support/InProcessRun.swift): the library, not the binary.
+        .testTarget(name: "EndToEndTests", dependencies: ["PwnVaultCore", "PwnVaultCLI", "TestSupport"], path: "Tests/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

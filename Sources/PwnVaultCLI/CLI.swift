@@ -35,12 +35,43 @@ public enum CLI {
         return status.rawValue
     }
 
+    /// One command line run inside the calling process, with what a process takes from outside given
+    /// instead: the environment (HOME, XDG folders, settings: never this process's own), standard input
+    /// as an open descriptor (a pipe or /dev/null, read where the binary reads fd 0), stdout and stderr
+    /// as writers, the clock and the HTTP transport (nil: the run's real `CurlTransport`). The keyring is
+    /// the one `Settings` names, as in the binary. The streams are no terminal (what a pipe gives the
+    /// binary), stdin's own device decides what typing means.
+    ///
+    /// What stays the process's and is not redone here: `ProcessHygiene.harden()` (the caller sets the
+    /// umask and signal dispositions it wants for the run and puts them back), the argv bytes' UTF-8 check,
+    /// and the message catalog (gettext's language is chosen once per process from the process's own
+    /// locale: without `Gettext.start`, every message is English). Tests run English command lines this
+    /// way and everything else (another language, terminals, signals, start-up) through the binary.
+    public static func run(arguments: [String], environment: [String: String], standardInput: Int32,
+                           writeOut: @escaping @Sendable (String) -> Void, writeErr: @escaping @Sendable (String) -> Void,
+                           now: @escaping @Sendable () -> Date = { Date() },
+                           transport: ((Settings) -> any HTTPTransport)? = nil) -> Int32 {
+        var terminal = TerminalCapabilities.none
+        terminal.stdinIsTerminal = environment["TERM"] != "dumb" && TerminalCapabilities.isATTY(standardInput)
+        return run(arguments: arguments, environment: environment, terminal: terminal,
+                   keyring: { KeyringFactory.make(settings: $0, interaction: $1) },
+                   writeOut: writeOut, writeErr: writeErr, now: now, standardInput: standardInput,
+                   transport: transport ?? defaultTransport).rawValue
+    }
+
+    /// The run's one HTTP transport: libcurl with the settings' timeout.
+    static func defaultTransport(_ settings: Settings) -> any HTTPTransport {
+        CurlTransport(timeout: .seconds(settings.httpTimeoutSeconds))
+    }
+
     /// The testable core of `run`: every service injected. Settings are read only once a command is
     /// about to run, so `--help` and `--version` work whatever the environment holds.
     static func run(arguments: [String], environment: [String: String], terminal: TerminalCapabilities,
                     keyring makeKeyring: (Settings, KeyringInteraction) -> Keyring, writeOut: @escaping @Sendable (String) -> Void,
                     writeErr: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Date = { Date() },
-                    detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) }) -> ExitStatus {
+                    detectShare: ([String: String]) -> ShareModeReason? = { ShareModeDetector().detect(environment: $0) },
+                    standardInput: Int32 = StandardStream.inputDescriptor,
+                    transport makeTransport: (Settings) -> any HTTPTransport = defaultTransport) -> ExitStatus {
         let plain = Console(terminal: terminal, policy: DisplayPolicy(terminal: terminal.stdoutIsTerminal, shareMode: false),
                             colorsAllowed: false, writeOut: writeOut, writeErr: writeErr)
         if arguments.isEmpty {
@@ -118,9 +149,10 @@ public enum CLI {
             ? KeyringInteraction(allowsDialogs: true, promptTimeoutMilliseconds: settings.keyringPromptTimeoutMilliseconds,
                                  announce: { console.note($0) })
             : .unattended
-        let context = Context(commandName: spec.name, arguments: parsed, environment: environment, settings: settings,
+        var context = Context(commandName: spec.name, arguments: parsed, environment: environment, settings: settings,
                               console: console, keyring: makeKeyring(settings, interaction), now: now,
-                              transport: CurlTransport(timeout: .seconds(settings.httpTimeoutSeconds)), shareReason: share)
+                              transport: makeTransport(settings), shareReason: share)
+        context.standardInput = standardInput
         do {
             return try command.run(context)
         } catch let error as UserFacingError {

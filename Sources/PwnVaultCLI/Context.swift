@@ -15,6 +15,12 @@ struct Context {
     let transport: any HTTPTransport
     /// Why share mode is on (`--share`, `PWNVAULT_SHARE`, a detected shared terminal), or nil.
     let shareReason: ShareModeReason?
+    /// The run's standard input: fd 0 in the binary; a descriptor of the test's own when a command line
+    /// runs in-process (`CLI.run(arguments:environment:standardInput:…)`). Every read of stdin goes to it.
+    var standardInput: Int32 = StandardStream.inputDescriptor
+
+    /// Whether the run's stdin is a terminal device (TERM ignored): a person typing, so ask with echo off.
+    var standardInputIsATTY: Bool { TerminalCapabilities.isATTY(standardInput) }
 
     var json: Bool { arguments.has(GlobalOptions.json) }
     /// Phone numbers read in the locale's region (`add` and `import` take `--region`: `RegionOption`).
@@ -72,7 +78,7 @@ struct Context {
                     defer { onScreen.text = nil }
                     return try terminalPrompt(onScreen.text.map { msg("{1}. {2}", $0, prompt) } ?? prompt)
                 }
-                return try source.read(prompt: prompt)
+                return try source.read(prompt: prompt, standardInput: standardInput)
             }
         } catch TerminalError.noTerminal where requirePassphrase {
             throw ProofOfKnowledgeError.noTerminal(command: commandName)

@@ -28,7 +28,7 @@ final class AckOracleEndToEndTests: XCTestCase {
         {"accounts": {"in.person@example.com": {"breaches": [\(names), "Adobe"], "ownerVerified": true},
                       "out.person@example.com": {"breaches": ["Adobe"], "ownerVerified": true}}}
         """)
-        s = try Sandbox(keyring: false)
+        s = try Sandbox(inProcess: true, keyring: false)
         s.use(server)
         // The same vault path twice: #1 in every sensitive breach, then #1 in none of them.
         inVault = try vault(with: "in.person@example.com")

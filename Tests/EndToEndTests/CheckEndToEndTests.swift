@@ -8,7 +8,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP()
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
     }
 

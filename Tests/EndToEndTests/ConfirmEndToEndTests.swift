@@ -5,7 +5,7 @@ import XCTest
 /// each), `config api-key` tries the key before storing it, `remove` shows what goes and asks.
 final class ConfirmEndToEndTests: XCTestCase {
     func testNewPassphrasePromptsAskAgainWithAReason() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         let good = "four unrelated words here"
         let r = s.runOnTerminal(["init", "--weak-passphrase-ok", "--kdf", "interactive"],
                                 steps: [("New passphrase", "short\n"),
@@ -21,7 +21,7 @@ final class ConfirmEndToEndTests: XCTestCase {
     }
 
     func testAWrongPassphraseIsAskedAgainThreeTimesAtMost() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let second = s.runOnTerminal(["list"], steps: [("Passphrase for", "not it\n"),
                                                        ("wrong passphrase; try again (2 more attempts)", ""),
@@ -40,7 +40,7 @@ final class ConfirmEndToEndTests: XCTestCase {
     }
 
     func testTheAPIKeyIsTriedOnceBeforeItIsStored() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         let server = try FakeHIBP()
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         let refused = s.run(["config", "api-key"], input: "33333333333333333333333333333333\n")
@@ -75,7 +75,7 @@ final class ConfirmEndToEndTests: XCTestCase {
     }
 
     func testRemoveShowsWhatGoesAndAsksFirst() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         XCTAssertEqual(s.run(["add", "kim@example.com", "--label", "Kim (work)"]).status, 0)
         XCTAssertEqual(s.run(["add", "lee@example.com", "--label", "Lee"]).status, 0)
@@ -101,7 +101,7 @@ final class ConfirmEndToEndTests: XCTestCase {
     }
 
     func testCompletionsOfferIdsWithLabelsAndBreachNamesWithoutAsking() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         let server = try FakeHIBP()
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.initVault()
@@ -141,7 +141,7 @@ final class ConfirmEndToEndTests: XCTestCase {
         {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere", "HushClinic"], "ownerVerified": true},
                       "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
         """)
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.use(server)
         s.initVault()
         XCTAssertEqual(s.run(["add", "kim@example.com"]).status, 0)

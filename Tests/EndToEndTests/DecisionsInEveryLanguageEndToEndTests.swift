@@ -13,7 +13,7 @@ final class DecisionsInEveryLanguageEndToEndTests: XCTestCase {
         let languages = [("C", try ChineseLocale.english(), "run 'pwnvault list' once on a terminal"),
                          ("zh_CN", try ChineseLocale.chinese(), "在终端上运行一次 'pwnvault list'")]
         for (name, environment, hint) in languages {
-            let s = try Sandbox(keyring: true)
+            let s = try Sandbox(inProcess: true, keyring: true)
             let created = s.run(["init", "--kdf", "interactive", "--weak-passphrase-ok"], env: ["PWNVAULT_KEYRING": "none"].merging(environment) { $1 })
             XCTAssertEqual(created.status, 0, created.all)
             let watch = s.run(["watch"], env: environment, passphraseFromFile: false)

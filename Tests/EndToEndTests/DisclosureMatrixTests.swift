@@ -54,7 +54,7 @@ class DisclosureMatrixTests: XCTestCase {
         let language = try Self.languageEnvironment()
         // #1's owner verified the address, so HIBP shows it its sensitive breach too.
         server = try FakeHIBP(fixtures: #"{"accounts": {"sensitive.person@example.com": {"breaches": ["VelvetRendezvous", "Adobe"], "ownerVerified": true}}}"#)
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
         s.environment["NO_COLOR"] = nil
         // A long result on a terminal goes through the pager: `cat` passes on exactly what pwnvault wrote,

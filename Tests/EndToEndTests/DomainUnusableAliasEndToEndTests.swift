@@ -16,7 +16,7 @@ final class DomainUnusableAliasEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP()
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
         for alias in [Self.spaced, Self.doubleAt, Self.long] {
             server.control("/__control/accounts", #"{"account": "\#(alias)@\#(Self.domain)", "breaches": ["Adobe"]}"#)

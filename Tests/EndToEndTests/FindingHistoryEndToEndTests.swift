@@ -17,7 +17,7 @@ final class FindingHistoryEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP()
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
     }
 

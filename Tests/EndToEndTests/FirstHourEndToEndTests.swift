@@ -13,7 +13,7 @@ final class FirstHourEndToEndTests: XCTestCase {
         {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere", "HushClinic"], "ownerVerified": true},
                       "lee@example.com": {"breaches": ["CopperKettle"], "ownerVerified": true}}}
         """)
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
     }
 

@@ -6,7 +6,7 @@ import XCTest
 /// numbers as numbers; `added #10` keeps the columns in line; `ack --all` asks on a terminal.
 final class FirstHourSmallThingsEndToEndTests: XCTestCase {
     func testAnImportOfWhichNoContactCouldBeReadExitsWithStatus2AndTheReason() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         // The only contact is cut off (no END:VCARD): nothing could be read.
         let path = s.writeFile("cut.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Kim\r\nEMAIL:kim@example.com\r\n")
@@ -24,7 +24,7 @@ final class FirstHourSmallThingsEndToEndTests: XCTestCase {
     }
 
     func testPhonesAreCountedAsNumbersAndAddedLinesStayInColumns() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         for n in 1...8 { XCTAssertEqual(s.run(["add", "user\(n)x"]).status, 0) }
         let path = s.writeFile("family.vcf", """
@@ -55,7 +55,7 @@ final class FirstHourSmallThingsEndToEndTests: XCTestCase {
     }
 
     func testAckAllAsksOnATerminalAndNotInAScript() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         let server = try FakeHIBP()
         s.use(server)
         s.initVault()
@@ -84,7 +84,7 @@ final class FirstHourSmallThingsEndToEndTests: XCTestCase {
         let server = try FakeHIBP(fixtures: """
         {"accounts": {"kim@example.com": {"breaches": ["Adobe", "Brightmere"], "ownerVerified": true}}}
         """)
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.use(server)
         s.initVault()
         XCTAssertEqual(s.run(["add", "kim@example.com"]).status, 0)

@@ -14,7 +14,7 @@ final class HIBPAnswersEndToEndTests: XCTestCase {
     override func setUpWithError() throws {
         server = try FakeHIBP()
         server.control("/__control/config", #"{"keys": {"\#(Self.revoked)": "revoked", "\#(Self.revokedJSON)": "revoked-json"}}"#)
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.environment["PWNVAULT_API_URL"] = server.apiURL
         s.initVault()
         XCTAssertEqual(s.run(["add", "clean.ida@hibp-integration-tests.com", "pwned.joe@example.com"]).status, 0)

@@ -60,7 +60,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testEveryAddressIsAddedWithItsContactsNameAndNothingOfItReachesAPipe() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let r = s.run(["import", s.writeFile("contacts.vcf", Self.contacts)])
         XCTAssertEqual(r.status, 0, r.all)
@@ -81,7 +81,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testImportingAgainReportsWhatIsAlreadyThereAndAddsNothing() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         XCTAssertEqual(s.run(["add", "Robert.Smith.1956@EXAMPLE.com"]).status, 0)
         let path = s.writeFile("contacts.vcf", Self.contacts)
@@ -97,7 +97,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testAFileWithoutAVCardIsRefusedAndNothingIsAdded() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
         let r = s.run(["import", s.writeFile("notes.vcf", "Marie: marie.lefevre@example.fr\nDad: robert.smith.1956@example.com\n")])
@@ -139,7 +139,7 @@ final class ImportEndToEndTests: XCTestCase {
     """
 
     func testADamagedFileAddsEveryReadableContactAndSaysWhichLinesWereSkipped() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let path = s.writeFile("damaged.vcf", Self.damaged)
         let r = s.run(["import", path])
@@ -167,7 +167,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testATelURIGivesItsNumberAndASIPAddressIsNotAPhoneNumber() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let r = s.run(["import", s.writeFile("uri.vcf", """
         BEGIN:VCARD\r
@@ -187,7 +187,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testAnInvalidAddressIsSkippedAndReportedByLineWhileTheOthersAreAdded() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let text = Self.contacts.replacingOccurrences(of: "robert.smith.1956@example.com", with: "robert.smith.1956@example")
         let r = s.run(["import", s.writeFile("typo.vcf", text)])
@@ -199,7 +199,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testFromStdinAsJSONWithLinesIdsAndLabelsOnly() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let r = s.run(["import", "-", "--json"], input: Self.contacts + Self.contacts.replacingOccurrences(of: "FN:Dad", with: "FN:Father"))
         XCTAssertEqual(r.status, 0, r.all)
@@ -219,7 +219,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testUnreadableTooLargeAndMissingFilesAreRefused() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let missing = s.run(["import", s.dir.appendingPathComponent("nope.vcf").path])
         XCTAssertEqual(missing.status, 2, missing.all)
@@ -237,7 +237,7 @@ final class ImportEndToEndTests: XCTestCase {
     // MARK: --pick
 
     func testPickWithoutATerminalIsRefusedWithAHint() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let r = s.run(["import", s.writeFile("contacts.vcf", Self.contacts), "--pick"])
         XCTAssertEqual(r.status, 2, r.all)
@@ -247,7 +247,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testPickOnATerminalShowsMaskedAddressesAndAddsOnlyWhatWasChosen() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         XCTAssertEqual(s.run(["add", "ivan.ivanov@example.ru"]).status, 0)
         let r = s.runOnTerminal(["import", s.writeFile("contacts.vcf", Self.contacts), "--pick", "--no-share"],
@@ -269,7 +269,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testPickingNothingOrEndingTheInputAddsNothing() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let path = s.writeFile("contacts.vcf", Self.contacts)
         let none = s.runOnTerminal(["import", path, "--pick", "--no-share"], steps: [("Add which?", "\n")])
@@ -282,7 +282,7 @@ final class ImportEndToEndTests: XCTestCase {
     }
 
     func testPickInShareModeShowsNamesButNoMaskAndReadsTheFileFromStdin() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let path = s.writeFile("contacts.vcf", Self.contacts)
         // stdin is the file; the list and the answer still use the terminal.

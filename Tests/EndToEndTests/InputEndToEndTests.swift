@@ -21,7 +21,7 @@ final class InputEndToEndTests: XCTestCase {
     // MARK: arguments that are not UTF-8
 
     func testAnAccountArgumentThatIsNotUTF8IsRefusedByPositionAndNothingIsAdded() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let r = runRaw(s, "add ok@example.com \"$(printf 'al\\377ce@example.com')\"")
         XCTAssertEqual(r.status, 2, r.all)
@@ -36,7 +36,7 @@ final class InputEndToEndTests: XCTestCase {
     }
 
     func testAnOptionValueThatIsNotUTF8IsRefusedBeforeTheCommandRuns() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let label = runRaw(s, "add ok@example.com --label \"$(printf 'Mum\\351')\"")
         XCTAssertEqual(label.status, 2, label.all)
@@ -53,7 +53,7 @@ final class InputEndToEndTests: XCTestCase {
     // MARK: usernames HIBP cannot look up
 
     func testUsernamesOfDotsOnlyAndEmptyOnesAreRefusedAtAddByPosition() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         for (args, position) in [(["add", "ok@example.com", ".."], "argument 2"), (["add", "."], "argument 1"),
                                  (["add", "ok@example.com", "   "], "argument 2")] {
@@ -92,7 +92,7 @@ final class InputEndToEndTests: XCTestCase {
     }
 
     func testTheThreeLookAlikesAreAddedWithWarningsThatNameBothIds() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", alice]).status, 0)
         let second = s.run(["add", cyrillicA])
@@ -109,7 +109,7 @@ final class InputEndToEndTests: XCTestCase {
     }
 
     func testLookAlikesWithinOneAddAndFromStdinAreWarnedToo() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let r = s.run(["add", "-", "--json"], input: "\(alice)\n\(cyrillicA)\n")
         XCTAssertEqual(r.status, 0, r.all)
@@ -118,7 +118,7 @@ final class InputEndToEndTests: XCTestCase {
     }
 
     func testImportAndCheckSaveWarnAsAddDoes() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", alice]).status, 0)
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Twin\r\nEMAIL:\(cyrillicA)\r\nEND:VCARD\r\n"
@@ -139,7 +139,7 @@ final class InputEndToEndTests: XCTestCase {
     /// UTS #39 restriction levels judge each part (local part, domain label) alone: an address written
     /// wholly in Cyrillic mixes nothing. It is warned about only when it looks like an account already there.
     func testAnAllCyrillicAddressIsWarnedOnlyWhenItLooksLikeAnotherAccount() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let russian = s.run(["add", "иван@пример.рф"])
         XCTAssertEqual(russian.status, 0, russian.all)
@@ -152,7 +152,7 @@ final class InputEndToEndTests: XCTestCase {
     }
 
     func testAPlainASCIIVaultGetsNoWarningAndListNeverLoadsDebiansICU() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let r = s.run(["add", alice, "bob_the_builder", "+44 7700 900123", "carol.smith+news@example.org", "dave-1984"])
         XCTAssertEqual(r.status, 0, r.all)
@@ -176,7 +176,7 @@ final class InputEndToEndTests: XCTestCase {
                                  input: nil, environment: ProcessInfo.processInfo.environment)
         if probe.status != 0 { throw XCTSkip("this machine has no IPv6 loopback (::1): \(probe.stderr)") }
         let server = try FakeHIBP(host: "::1")
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         s.environment["HIBP_API_KEY"] = FakeHIBP.key
 

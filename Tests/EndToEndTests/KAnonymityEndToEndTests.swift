@@ -11,7 +11,7 @@ final class KAnonymityEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP()
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
         s.environment["PWNVAULT_K_ANONYMITY"] = "auto"
         // HIBP knows its accounts; the fake can list only those it was told about.

@@ -16,7 +16,7 @@ final class LabelScreenEndToEndTests: XCTestCase {
     var s: Sandbox!
 
     override func setUpWithError() throws {
-        s = try Sandbox(keyring: false)
+        s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         for account in ["alice@example.com", "alice@example.org", "+44 7700 900125"] {
             let r = s.run(["add", account])
@@ -127,7 +127,7 @@ final class LabelSpellingEndToEndTests: XCTestCase {
     var s: Sandbox!
 
     override func setUpWithError() throws {
-        s = try Sandbox(keyring: false)
+        s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let r = s.run(["add", "alice.smith@victim-domain.example", "zorglubvictim", "+44 7700 900123"])
         XCTAssertEqual(r.status, 0, r.all)

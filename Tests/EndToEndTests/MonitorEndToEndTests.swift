@@ -16,7 +16,7 @@ final class MonitorEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP()
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
     }
 
@@ -203,7 +203,7 @@ final class MonitorEndToEndTests: XCTestCase {
     }
 
     func testWatchNeverPromptsWhenTheKeyringIsLocked() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.environment.removeValue(forKey: "PWNVAULT_KEYRING")
         s.environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         var env = s.environment

@@ -13,7 +13,7 @@ final class PacingArrivalEndToEndTests: XCTestCase {
 
     private func closestGaps(rpm: Int, runs: Int = 10) throws -> [(gap: Double, probe: Bool, limited: Int)] {
         let server = try FakeHIBP(arguments: ["--rpm", "\(rpm)", "--burst", "1", "--key", "\(FakeHIBP.key):\(rpm)"])
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.use(server)
         for account in accounts { server.control("/__control/accounts", #"{"account": "\#(account)"}"#) }
         s.initVault()

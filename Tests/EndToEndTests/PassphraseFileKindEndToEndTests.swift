@@ -7,7 +7,7 @@ final class PassphraseFileKindEndToEndTests: XCTestCase {
     var s: Sandbox!
 
     override func setUpWithError() throws {
-        s = try Sandbox(keyring: false)
+        s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
     }
 

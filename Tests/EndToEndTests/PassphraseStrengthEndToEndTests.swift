@@ -8,7 +8,7 @@ final class PassphraseStrengthEndToEndTests: XCTestCase {
     var server: FakeHIBP!
 
     override func setUpWithError() throws {
-        s = try Sandbox(keyring: false)
+        s = try Sandbox(inProcess: true, keyring: false)
         server = try FakeHIBP()
     }
     override func tearDown() { s = nil; server = nil }

@@ -6,7 +6,7 @@ import XCTest
 final class PasswordEndToEndTests: XCTestCase {
     var s: Sandbox!
 
-    override func setUpWithError() throws { s = try Sandbox(keyring: false) }
+    override func setUpWithError() throws { s = try Sandbox(inProcess: true, keyring: false) }
     override func tearDown() { s = nil }
 
     /// Upper-case SHA-1 hex of each password, computed by Python's hashlib (independent of pwnvault).

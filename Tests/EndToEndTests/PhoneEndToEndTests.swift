@@ -5,7 +5,7 @@ import XCTest
 /// --region's, through the real binary (which loads libPwnVaultPhone.so from beside itself).
 final class PhoneEndToEndTests: XCTestCase {
     func testANationalAndAnInternationalFormAreOneAccountUnderABritishLocale() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let gb = ["LANG": "en_GB.UTF-8"]
         let first = s.run(["add", "07700900123"], env: gb)
@@ -21,7 +21,7 @@ final class PhoneEndToEndTests: XCTestCase {
     }
 
     func testANationalNumberWithoutARegionIsRefusedWithAHintAndNothingOfItIsEchoed() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let r = s.run(["add", "(555) 123-4567"], env: ["LANG": "C"])
         XCTAssertEqual(r.status, 2, r.all)
@@ -42,7 +42,7 @@ final class PhoneEndToEndTests: XCTestCase {
     }
 
     func testATelURIsExtensionIsLeftOutWithANote() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let r = s.run(["add", "tel:+1-201-555-0123;ext=5555"])
         XCTAssertEqual(r.status, 0, r.all)

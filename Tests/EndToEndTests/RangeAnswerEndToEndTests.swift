@@ -13,7 +13,7 @@ final class RangeAnswerEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP()
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
         s.environment["PWNVAULT_K_ANONYMITY"] = "auto"
         for account in accounts { server.control("/__control/accounts", #"{"account": "\#(account)"}"#) }

@@ -36,7 +36,7 @@ final class SaveLeftoverEndToEndTests: XCTestCase {
         guard let strace = ["/usr/bin/strace", "/bin/strace"].first(where: FileManager.default.isExecutableFile) else {
             throw XCTSkip("strace is not installed (scripts/setup.sh installs it)")
         }
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "first@example.com"]).status, 0)
         let folder = (s.vault as NSString).deletingLastPathComponent
@@ -63,7 +63,7 @@ final class SaveLeftoverEndToEndTests: XCTestCase {
     /// What a killed save leaves, planted as it would be (0600, vault bytes, named by the pattern,
     /// written just now: no age rule may keep it), beside files with similar names.
     func testPlantedLeftoversGoAtTheNextSaveAndSimilarNamesStay() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let folder = (s.vault as NSString).deletingLastPathComponent
         let bytes = try Data(contentsOf: URL(fileURLWithPath: s.vault))

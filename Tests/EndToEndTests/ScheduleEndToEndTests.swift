@@ -15,7 +15,7 @@ final class ScheduleEndToEndTests: XCTestCase {
     var systemctl: FakeSystemctl!
 
     override func setUpWithError() throws {
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         systemctl = try FakeSystemctl(in: s.dir.appendingPathComponent("fake-systemd"))
         s.environment["PATH"] = systemctl.bin + ":" + (s.environment["PATH"] ?? "/usr/bin:/bin")
         let folder = s.dir.appendingPathComponent("My Vaults/100% \"family\" $HOME's \\ stuff")

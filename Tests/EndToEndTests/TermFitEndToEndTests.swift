@@ -15,7 +15,7 @@ final class TermFitEndToEndTests: XCTestCase {
     static let fixtures = #"{"accounts": {"rc@example.com": {"breaches": ["Kettlewise", "FernhillForum", "RiverCityMedia", "Ohmbook", "Jipkkumigi", "Adobe", "Quillstream", "Glimmerbot", "MailSpindle"]}}}"#
 
     override func setUpWithError() throws {
-        s = try Sandbox(keyring: false)
+        s = try Sandbox(inProcess: true, keyring: false)
         let fixtures = s.writeFile("fixtures.json", Self.fixtures)
         let catalog = Paths.root.appendingPathComponent("tools/fake-hibp/catalog-real-style.json").path
         server = try FakeHIBP(arguments: ["--rpm", "6000", "--burst", "100", "--catalog", catalog, "--fixtures", fixtures])

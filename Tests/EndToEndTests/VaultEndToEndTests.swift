@@ -15,7 +15,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testInitAddListWithTheKeyringNeedsNoPassphraseAfterInit() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         // No passphrase file, no terminal: only the keyring can open it.
         let add = s.run(["add"] + accounts + ["--label", "Family"], passphraseFromFile: false)
@@ -35,7 +35,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testListOnATerminalIsMaskedAndPipedIsRedacted() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add"] + accounts).status, 0)
         let tty = s.runOnTerminal(["list"])
@@ -59,7 +59,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testColorsOnlyOnATerminalAndNeverWithNoColorOrDumbTerminal() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "carol@example.org"]).status, 0)
         XCTAssertTrue(s.runOnTerminal(["list"]).stdout.contains("\u{1B}["), "a terminal gets colors")
@@ -71,7 +71,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testKeyringItemIsVisibleToSecretTool() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let status = s.run(["status", "--json"], passphraseFromFile: false)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
@@ -89,7 +89,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testPassphraseOnlyModeSaysWhyAndExplainsHowToPassThePassphrase() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         let add = s.run(["add", "dave@example.net"])
         XCTAssertEqual(add.status, 0, add.stderr)
@@ -103,7 +103,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testWrongPassphraseIsRefusedAndLeavesTheVaultAsItWas() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         XCTAssertEqual(s.run(["add", "erin@example.com"]).status, 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
@@ -115,7 +115,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testInvalidAccountsAreRejectedWithoutEchoingThemAndNothingIsAdded() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let r = s.run(["add", "grace@example.com", "not an account!", "heidi@example.com"])
         XCTAssertEqual(r.status, 2, r.all)
@@ -128,7 +128,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testAddFromStdinReportsDuplicatesAndNormalises() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         let input = "# family\nivan@EXAMPLE.com\n\n  judy@example.com  \nIVAN@example.com\n+1 (555) 010-9999\n"
         let r = s.run(["add", "-"], input: input)
@@ -143,7 +143,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testRemoveByIdAndByAccountIsAllOrNothing() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "kim@example.com", "lee@example.com", "mia@example.com"]).status, 0)
         let bad = s.run(["remove", "#1", "#9", "--yes"])
@@ -159,7 +159,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testInitRefusesToOverwriteAndMissingVaultPointsToInit() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         let none = s.run(["list"])
         XCTAssertEqual(none.status, 4, none.all)
         XCTAssertTrue(none.stderr.contains("pwnvault init"), none.stderr)
@@ -172,7 +172,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testPasswdRewrapsTheKeyUnderTheNewPassphraseOnly() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         XCTAssertEqual(s.run(["add", "olga@example.com"]).status, 0)
         let newFile = s.writeFile("new", "a brand new passphrase\n")
@@ -187,7 +187,7 @@ final class VaultEndToEndTests: XCTestCase {
     /// An unlocked keyring (or PWNVAULT_PASSPHRASE_FILE) must not be enough to replace the passphrase
     /// that reveal asks for: without the current passphrase nothing changes, not even the backup.
     func testPasswdWithoutTheCurrentPassphraseFailsAndChangesNothing() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "yusuf@example.com"]).status, 0)
         XCTAssertEqual(s.run(["add", "zoe@example.com"]).status, 0)   // makes vault.bak
@@ -229,7 +229,7 @@ final class VaultEndToEndTests: XCTestCase {
     /// `rm vault` leaves vault.bak: every command says so and how to restore it, and init refuses to
     /// start a vault whose first save would replace that backup.
     func testAMissingVaultPointsToItsBackupAndInitNeverReplacesIt() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "a@x.com"]).status, 0)
         XCTAssertEqual(s.run(["add", "b@x.com"]).status, 0)
@@ -268,7 +268,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testVaultFilesArePrivateWhateverTheUmaskAndUnsafeOnesAreRefused() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         let r = Sandbox.exec("/bin/sh", ["-c", "umask 000; exec \"$0\" init --weak-passphrase-ok --kdf interactive", Paths.binary], input: nil,
                              environment: s.environment.merging(["PWNVAULT_PASSPHRASE_FILE": s.passphraseFile]) { $1 })
         XCTAssertEqual(r.status, 0, r.all)
@@ -286,7 +286,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testDamagedTruncatedAndForeignFilesAreRefusedAndNeverOverwritten() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "quinn@example.com"]).status, 0)
         XCTAssertEqual(s.run(["add", "ruth@example.com"]).status, 0)  // makes a backup
@@ -323,7 +323,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testAWriteErrorDuringASaveLeavesTheOldVaultIntact() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "tara@example.com"]).status, 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: s.vault))
@@ -349,7 +349,7 @@ final class VaultEndToEndTests: XCTestCase {
     private static let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil   // RTLD_DEFAULT
 
     func testMistypedWordsThatMayBeAccountsAreNotEchoed() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         for args in [["alice@example.com"], ["list", "-bob.smith"], ["list", "--carol@example.org"]] {
             let r = s.run(args)
             XCTAssertEqual(r.status, 2, r.all)
@@ -359,7 +359,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testAFailedWriteIsAnErrorNotASuccess() throws {
-        let s = try Sandbox()
+        let s = try Sandbox(inProcess: true)
         s.initVault()
         XCTAssertEqual(s.run(["add", "wendy@example.com"]).status, 0)
         let r = Sandbox.exec("/bin/sh", ["-c", "exec \"$0\" list --json > /dev/full", Paths.binary], input: nil,
@@ -369,7 +369,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testPasswdKeepsTheCostAndLeavesNoBackupUnderTheOldPassphrase() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault(kdf: "interactive")
         XCTAssertEqual(s.run(["add", "xavier@example.com"]).status, 0)
         let newFile = s.writeFile("new2", "another new passphrase\n")
@@ -383,7 +383,7 @@ final class VaultEndToEndTests: XCTestCase {
     }
 
     func testPassphraseFilesAndDescriptorsAndTheirErrors() throws {
-        let s = try Sandbox(keyring: false)
+        let s = try Sandbox(inProcess: true, keyring: false)
         s.initVault()
         var env = s.environment
         env["PWNVAULT"] = Paths.binary

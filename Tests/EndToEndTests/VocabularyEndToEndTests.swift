@@ -20,7 +20,7 @@ final class VocabularyEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP(fixtures: Self.fixtures)
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
         s.initVault()
     }

@@ -20,7 +20,7 @@ final class WatchCatalogDiffEndToEndTests: XCTestCase {
 
     override func setUpWithError() throws {
         server = try FakeHIBP()
-        s = try Sandbox()
+        s = try Sandbox(inProcess: true)
         s.use(server)
         s.environment["PWNVAULT_K_ANONYMITY"] = "off"
     }

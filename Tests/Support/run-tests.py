@@ -34,11 +34,15 @@ import sys
 import threading
 import time
 import queue
+import itertools
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SESSION = os.path.join(ROOT, "Tests/Support/keyring-session.sh")
 TIMES = os.path.join(ROOT, ".build/test-times.tsv")
 SLOW = os.path.join(ROOT, "Tests/Support/slow-tests.txt")
+# The times of a whole run on the shared 2-core machine, committed: a fresh clone orders and batches its
+# units by them (a stale or missing name costs time, never a test).
+COMMITTED_TIMES = os.path.join(ROOT, "Tests/Support/test-times.tsv")
 PER_TEST_MODULES = {"EndToEndTests"}
 # Units that run alone at the end (none need it today; a test that cannot share the machine goes here,
 # as "Module.Class" or "Module.Class/test", with why).
@@ -48,6 +52,8 @@ PER_TEST_MODULES = {"EndToEndTests"}
 SERIAL = {"EndToEndTests.KeyringProviderEndToEndTests"}
 # A unit taking longer than this is killed and its unreported tests fail (hang protection only).
 UNIT_TIMEOUT = 1200
+
+COUNTER = itertools.count(1)  # log file numbers (a unit's name may be too long for a file name)
 
 # XCTest names a test Class.test in its lines (no module), --list-tests names it Module.Class/test.
 CASE = re.compile(r"^Test Case '(\w+)\.(\w+)' (passed|failed|skipped) \(([\d.]+) seconds\)")
@@ -64,26 +70,56 @@ def list_tests(binary):
     return tests
 
 
-def make_units(tests):
-    """[(unit, [tests])]: a class, or one test of the per-test modules."""
+# End-to-end tests expected to take less than SHORT seconds (by the last run's times) share one XCTest
+# process with others of their class, up to BATCH seconds and BATCH_TESTS tests a unit: a process start
+# costs about 0.3 s, which is most of a test that runs its command lines in-process.
+SHORT = 3.0
+BATCH = 8.0
+BATCH_TESTS = 8
+
+
+def make_units(tests, est=None):
+    """[(unit, [tests])]: a class, one test of the per-test modules, or a batch of a class's short tests
+    (named "Module.Class/testA,Module.Class/testB": XCTest runs a comma-separated list)."""
+    est = est or {}
     units = {}
+    batches = {}  # class -> [(tests, seconds)]
     for t in tests:
         cls = t.split("/")[0]
         module = cls.split(".")[0]
-        unit = t if module in PER_TEST_MODULES else cls
-        units.setdefault(unit, []).append(t)
+        if module not in PER_TEST_MODULES:
+            units.setdefault(cls, []).append(t)
+            continue
+        secs = est.get(t)
+        if secs is None or secs >= SHORT:
+            units[t] = [t]
+            continue
+        open_batches = batches.setdefault(cls, [])
+        if not open_batches or open_batches[-1][1] + secs > BATCH or len(open_batches[-1][0]) >= BATCH_TESTS:
+            open_batches.append(([], 0.0))
+        members, total = open_batches[-1]
+        members.append(t)
+        open_batches[-1] = (members, total + secs)
+    for cls, groups in batches.items():
+        for members, _ in groups:
+            units[",".join(members)] = members
     return list(units.items())
 
 
 def estimates():
     est = {}
-    try:
-        with open(TIMES) as f:
-            for line in f:
-                name, _, secs = line.rstrip("\n").partition("\t")
-                est[name] = float(secs)
-    except (OSError, ValueError):
-        pass
+    for path in (TIMES, COMMITTED_TIMES):
+        try:
+            with open(path) as f:
+                for line in f:
+                    if line.startswith("#"):
+                        continue
+                    name, _, secs = line.rstrip("\n").partition("\t")
+                    est[name] = float(secs)
+        except (OSError, ValueError):
+            pass
+        if est:
+            break
     if not est:
         try:
             with open(SLOW) as f:
@@ -101,18 +137,26 @@ def unit_estimate(unit, members, est):
     return sum(est.get(m, 0.0) for m in members) or (0.5 if "/" in unit else 0.1 * len(members))
 
 
+def cpu_seconds(text):
+    """Seconds from the shell's `times` notation (`1m2.345s`)."""
+    m = re.fullmatch(r"(\d+)m([\d.]+)s", text)
+    return int(m.group(1)) * 60 + float(m.group(2)) if m else 0.0
+
+
 class Worker(threading.Thread):
     """One keyring session; runs the units it takes from the queue, one at a time."""
 
     def __init__(self, index, binary, jobs, results, logdir):
         super().__init__(daemon=True)
         self.index, self.binary, self.jobs, self.results, self.logdir = index, binary, jobs, results, logdir
+        self.children = 0.0
 
     def run(self):
         # The session runs a small shell loop: read a unit name, run it, say "done STATUS".
-        loop = ('while IFS= read -r unit; do '
-                'log="$0/$(printf %s "$unit" | tr "/" "+").log"; '
-                'timeout -k 10 "$1" "$2" "$unit" >"$log" 2>&1; echo "done $?"; done')
+        loop = ('while IFS=" " read -r id unit; do '
+                'log="$0/$id.log"; '
+                'PWNVAULT_TEST_RUN_LEDGER="$log.runs" timeout -k 10 "$1" "$2" "$unit" >"$log" 2>&1; s=$?; '
+                'printf "done %s " "$s"; times; done')
         proc = subprocess.Popen([SESSION, "--", "sh", "-c", loop, self.logdir, str(UNIT_TIMEOUT), self.binary],
                                 cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
         while True:
@@ -121,12 +165,18 @@ class Worker(threading.Thread):
                 break
             unit, members = item
             start = time.monotonic()
-            proc.stdin.write(unit + "\n")
+            number = next(COUNTER)
+            proc.stdin.write("%d %s\n" % (number, unit))
             proc.stdin.flush()
             answer = proc.stdout.readline().split()
-            status = int(answer[1]) if len(answer) == 2 and answer[0] == "done" else -1
-            log = os.path.join(self.logdir, unit.replace("/", "+") + ".log")
-            self.results.put((unit, members, status, time.monotonic() - start, log))
+            status = int(answer[1]) if len(answer) >= 2 and answer[0] == "done" else -1
+            # The shell's `times` (its own line, then its children's): user and system CPU of the units
+            # so far (each unit's XCTest process and what it waited for: pwnvault, Python, tmux clients).
+            waited = proc.stdout.readline().split() if status != -1 else []
+            children = sum(cpu_seconds(t) for t in waited) if len(waited) == 2 else self.children
+            cpu, self.children = children - self.children, children
+            log = os.path.join(self.logdir, "%d.log" % number)
+            self.results.put((unit, members, status, time.monotonic() - start, cpu, log))
             if status == -1:  # the session itself died: no more units here
                 break
         proc.stdin.close()
@@ -145,7 +195,7 @@ def main():
     if args.filter:
         tests = [t for t in tests if re.search(args.filter, t)]
     est = estimates()
-    units = make_units(tests)
+    units = make_units(tests, est)
     units.sort(key=lambda u: -unit_estimate(u[0], u[1], est))
     parallel = [u for u in units if u[0] not in SERIAL and u[0].split("/")[0] not in SERIAL]
     alone = [u for u in units if u not in parallel]
@@ -163,6 +213,10 @@ def main():
     outcomes = {}  # test -> passed / failed / skipped
     failures = []  # (unit, lines)
     times = dict(est) if os.path.exists(TIMES) else {}
+    sums = {"wall": 0.0, "cpu": 0.0}
+    ways = {}  # how the end-to-end tests ran pwnvault -> how many tests
+    runs = {}  # inprocess / binary / terminal -> how many runs of pwnvault
+    per_module = {}  # module -> [tests, wall seconds, CPU seconds]
 
     def run_phase(units, workers):
         jobs = queue.Queue()
@@ -173,7 +227,14 @@ def main():
             jobs.put(None)
             w.start()
         for _ in range(len(units)):
-            unit, members, status, secs, log = results.get()
+            unit, members, status, secs, cpu, log = results.get()
+            sums["wall"] += secs
+            sums["cpu"] += cpu
+            module = unit.split(".")[0]
+            per_module.setdefault(module, [0, 0.0, 0.0])
+            per_module[module][0] += len(members)
+            per_module[module][1] += secs
+            per_module[module][2] += cpu
             try:
                 with open(log, errors="replace") as f:
                     text = f.read()
@@ -181,11 +242,30 @@ def main():
                 text = "(no output: the worker's keyring session ended)\n"
             sys.stdout.write(text)
             sys.stdout.flush()
+            # How each test ran pwnvault (Tests/EndToEndTests/Support/InProcessRun.swift's RunLedger:
+            # "KIND<TAB>Class.test" lines).
+            kinds = {}
+            try:
+                with open(log + ".runs") as f:
+                    for line in f:
+                        kind, _, test = line.rstrip("\n").partition("\t")
+                        runs[kind] = runs.get(kind, 0) + 1
+                        kinds.setdefault(test, set()).add(kind)
+            except OSError:
+                pass
+            if unit.split(".")[0] in PER_TEST_MODULES:
+                for t in members:
+                    k = kinds.get(t.split(".", 1)[1].replace("/", "."), set())
+                    way = ("in-process" if k == {"inprocess"} else "mixed" if "inprocess" in k
+                           else "binary" if k else "no pwnvault run")
+                    ways[way] = ways.get(way, 0) + 1
             seen = {}
             for line in text.splitlines():
                 m = CASE.match(line)
                 if m:
                     seen["%s/%s" % (m.group(1), m.group(2))] = m.group(3)
+                    if "," in unit:  # a batch: each test's own time, for the next run's batches
+                        times["%s.%s/%s" % (unit.split(".")[0], m.group(1), m.group(2))] = float(m.group(4))
             short = {t: t.split(".", 1)[1] for t in members}
             unreported = [t for t in members if short[t] not in seen]
             for t in members:
@@ -201,7 +281,8 @@ def main():
                     for t in members:
                         outcomes[t] = "failed"
                 failures.append((unit, lines))
-            times[unit] = round(secs, 2)
+            if "," not in unit:
+                times[unit] = round(secs, 2)
         for w in pool:
             w.join()
 
@@ -228,6 +309,15 @@ def main():
             print("-- %s" % unit)
             for l in lines:
                 print("   " + l)
+    for module, (count, secs, cpu) in sorted(per_module.items()):
+        print("== %s: %d tests, units' wall %.0f s, CPU %.0f s" % (module, count, secs, cpu), file=sys.stderr)
+    if ways:
+        print("== end-to-end tests by how they ran pwnvault: %s (mixed: some runs in-process, some through the binary)"
+              % ", ".join("%s %d" % kv for kv in sorted(ways.items())), file=sys.stderr)
+    if runs:
+        print("== runs of pwnvault: %s" % ", ".join("%s %d" % kv for kv in sorted(runs.items())), file=sys.stderr)
+    print("== units' sums: wall %.0f s, CPU %.0f s (user+system of each unit's process tree)" % (sums["wall"], sums["cpu"]),
+          file=sys.stderr)
     print("== %d units in %.0f s of wall time, %d workers" % (len(units), wall, args.workers), file=sys.stderr)
     print("xctest: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed or len(outcomes) != len(tests) else 0

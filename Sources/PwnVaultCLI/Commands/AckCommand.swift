@@ -49,7 +49,7 @@ enum AckCommand: Command {
            context.console.terminal.stderrIsTerminal {
             let waiting = session.payload.accounts.map { $0.unacknowledgedFindings.count }
             let findings = waiting.reduce(0, +), accounts = waiting.filter { $0 > 0 }.count
-            if findings > 0, let question = TerminalQuestion.onTerminal() {
+            if findings > 0, let question = TerminalQuestion.onTerminal(input: context.standardInput) {
                 let intro = msg(one: "{1} finding not acknowledged, in {2} of the vault's accounts",
                                 many: "{1} findings not acknowledged, in {2} of the vault's accounts", count: findings, findings, accounts)
                 guard question.confirm([intro], question: msg("Acknowledge them all? [y/N] ")) else {

@@ -111,8 +111,8 @@ enum AddCommand: Command {
     static func readInputs(_ context: Context, accounts args: [String], phones: PhoneNumbering) throws -> [(String, InputPosition)] {
         if args == ["-"] {
             // On a terminal stdin would echo every account into the screen and its scrollback.
-            if TerminalCapabilities.stdinIsATTY { return try typedInputs(context, phones: phones) }
-            let data = (try? InputFile.readStandardInput()).flatMap { $0 } ?? []
+            if context.standardInputIsATTY { return try typedInputs(context, phones: phones) }
+            let data = (try? InputFile.readStandardInput(fd: context.standardInput)).flatMap { $0 } ?? []
             guard let text = String(data: Data(data), encoding: .utf8) else { throw InputError(msg("stdin is not UTF-8 text; nothing was added")) }
             var out: [(String, InputPosition)] = []
             for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

@@ -42,11 +42,11 @@ enum ConfigCommand: Command {
             return .success
         }
         // A real terminal gets a no-echo prompt even with TERM=dumb (Emacs, IDEs): TERM only changes display.
-        let typed = TerminalCapabilities.stdinIsATTY
+        let typed = context.standardInputIsATTY
         let verify = !options.noVerify
         let retry = PromptRetry.forPerson(interactive: typed, say: { context.console.note($0) })
         let (key, status) = try retry.run(retryIf: { ($0 as? APIKeyRefusal)?.asksAgain == true }) { _ -> (SecretBytes, SubscriptionStatus?) in
-            let key = typed ? try PassphrasePrompt.read(prompt: msg("HIBP API key (not shown): ")) : try PassphrasePrompt.readLine(fd: 0)
+            let key = typed ? try PassphrasePrompt.read(prompt: msg("HIBP API key (not shown): ")) : try PassphrasePrompt.readLine(fd: context.standardInput)
             guard APIKey.isWellFormed(key) else { throw APIKeyRefusal.malformed }
             guard verify else { return (key, nil) }
             // The key typed is tried through the run's one door, as any keyed request: its schedule (at

@@ -79,7 +79,7 @@ enum ImportCommand: Command {
 
         let reading: VCardReading
         do {
-            reading = try VCardParser.read(try VCardFile.read(source, name: name), locale: context.settings.ctypeLocale)
+            reading = try VCardParser.read(try VCardFile.read(source, name: name, standardInput: context.standardInput), locale: context.settings.ctypeLocale)
         } catch let e as VCardError {
             throw InputError(msg("{1}: {2}; nothing was added", name, e.message), hint: e.hint)
         }

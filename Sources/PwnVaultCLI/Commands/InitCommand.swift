@@ -36,7 +36,7 @@ enum InitCommand: Command {
         }
         let source = try context.passphraseSource()
         let passphrase = try NewPassphraseOption.read(from: source, prompt: msg("New passphrase for {1}: ", location.displayPath), console: context.console,
-                                           check: NewPassphraseOption.check(context, weakOK: options.weakPassphraseOK))
+                                           check: NewPassphraseOption.check(context, weakOK: options.weakPassphraseOK), standardInput: context.standardInput)
         let (session, problem) = try VaultSession.create(at: location, keyring: context.keyring, passphrase: passphrase, kdf: kdf)
         if let problem {
             context.console.note(msg("{1}; the vault opens with the passphrase only", problem.reason))

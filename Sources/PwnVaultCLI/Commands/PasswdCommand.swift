@@ -41,7 +41,7 @@ enum PasswdCommand: Command {
         // Without --kdf the vault keeps its current cost (a sensitive vault is not quietly weakened).
         let kdf = options.kdf ?? session.header.kdf
         let newPassphrase = try NewPassphraseOption.read(from: newSource, prompt: msg("New passphrase: "), console: context.console,
-                                                          check: NewPassphraseOption.check(context, weakOK: options.weakPassphraseOK))
+                                                          check: NewPassphraseOption.check(context, weakOK: options.weakPassphraseOK), standardInput: context.standardInput)
         try session.changePassphrase(to: newPassphrase, kdf: kdf)
         struct Report: Encodable { let changed = true; let kdf: String? }
         if context.json { try context.console.json(Report(kdf: kdf.name)); return .success }

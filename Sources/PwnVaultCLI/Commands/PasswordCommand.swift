@@ -38,7 +38,7 @@ enum PasswordCommand: Command {
         var rows: [Row] = []
         // A terminal on stdin means a person typing: ask with echo off (also with TERM=dumb, where
         // the capabilities say "no terminal" but reading stdin would echo the password).
-        if TerminalCapabilities.stdinIsATTY {
+        if context.standardInputIsATTY {
             let password = try PassphrasePrompt.read(prompt: msg("Password to check (not shown): "))
             guard password.count > 0 else { throw InputError(msg("no password given"), hint: msg("type the password, then Enter")) }
             let count = try lookup.timesSeen(PasswordHash(password: password))
@@ -61,7 +61,7 @@ enum PasswordCommand: Command {
                 pendingBytes = 0
             }
             defer { flush() }   // also when a lookup fails midway: the results so far are shown
-            try PasswordLineReader.standardInput().forEachLine { line, password in
+            try PasswordLineReader(fd: context.standardInput).forEachLine { line, password in
                 hash.rehash(password)
                 let count = try lookup.timesSeen(hash)
                 rows.append(Row(line: line, found: count > 0, count: count))

@@ -28,7 +28,7 @@ enum RemoveCommand: Command {
         let session = try context.openVault()
         let chosen = try AccountResolver.vaultAccounts(options.accounts, in: session.payload, phones: context.phoneNumbering, disclosure: c.disclosure)
         if !options.yes {
-            guard let question = TerminalQuestion.onTerminal() else { throw RemoveRefusal.noTerminal }
+            guard let question = TerminalQuestion.onTerminal(input: context.standardInput) else { throw RemoveRefusal.noTerminal }
             // The conversation happens on the terminal: masked there, or labels and ids in share mode.
             let onTerminal = Disclosure(policy: DisplayPolicy(terminal: true, shareMode: c.policy.shareMode))
             let n = chosen.count

@@ -36,7 +36,7 @@ enum UICommand: Command {
         // Read and checked once: the ui's checks are paced as `check`'s (its typed options, reused).
         let options = try Options(context)
         if TerminalCapabilities.stdoutIsDumbTerminal(environment: context.environment) { throw UIRefusal.dumbTerminal }
-        guard context.console.terminal.stdoutIsTerminal, TerminalCapabilities.stdinIsATTY else { throw UIRefusal.notATerminal }
+        guard context.console.terminal.stdoutIsTerminal, context.standardInputIsATTY else { throw UIRefusal.notATerminal }
         guard let screen = FullScreen.onControllingTerminal(colors: context.console.colors, idleTimeout: Double(options.idle)) else {
             throw UIRefusal.notATerminal
         }

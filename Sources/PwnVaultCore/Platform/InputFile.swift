@@ -10,9 +10,9 @@ public enum InputFile {
         case readFailed
     }
 
-    /// The whole of standard input; nil when it holds more than `limit` bytes.
-    public static func readStandardInput(limit: Int = Int.max) throws(Failure) -> [UInt8]? {
-        do { return try FileDescriptor.borrowing(STDIN_FILENO).readAll(limit: limit) } catch { throw .readFailed }
+    /// The whole of standard input (`fd`, the run's: fd 0 in the binary); nil when it holds more than `limit` bytes.
+    public static func readStandardInput(limit: Int = Int.max, fd: Int32 = STDIN_FILENO) throws(Failure) -> [UInt8]? {
+        do { return try FileDescriptor.borrowing(fd).readAll(limit: limit) } catch { throw .readFailed }
     }
 
     /// The whole file at `path` (links followed); nil when it holds more than `limit` bytes.

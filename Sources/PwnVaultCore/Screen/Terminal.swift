@@ -32,7 +32,11 @@ public struct TerminalCapabilities: Equatable, Sendable {
 
     /// No terminal anywhere, no colors: what pipes, files and tests without a pseudo-terminal get.
     /// Whether stdin is a terminal device at all (TERM ignored): where to read a secret with echo off.
-    public static var stdinIsATTY: Bool { TerminalIO.isTerminal(StandardStream.inputDescriptor) }
+    public static var stdinIsATTY: Bool { isATTY(StandardStream.inputDescriptor) }
+
+    /// Whether `fd` is a terminal device (TERM ignored): a run's standard input when it is not fd 0
+    /// (a command line run in-process by the tests reads a descriptor of its own).
+    public static func isATTY(_ fd: Int32) -> Bool { TerminalIO.isTerminal(fd) }
 
     /// Whether stdout is a real terminal that `TERM=dumb` declares unable to do more than print: not a
     /// pipe or a file, and no place for a private screen either.

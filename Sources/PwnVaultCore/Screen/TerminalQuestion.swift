@@ -4,8 +4,8 @@ public struct TerminalQuestion {
     private let tty: FileDescriptor
 
     /// The controlling terminal when a person is at it (stdin is a terminal too); nil otherwise.
-    public static func onTerminal() -> TerminalQuestion? {
-        guard TerminalCapabilities.stdinIsATTY, let tty = openTerminal() else { return nil }
+    public static func onTerminal(input: Int32 = StandardStream.inputDescriptor) -> TerminalQuestion? {
+        guard TerminalCapabilities.isATTY(input), let tty = openTerminal() else { return nil }
         return TerminalQuestion(tty: tty)
     }
 

@@ -8,13 +8,16 @@ public enum PassphraseSource: Equatable, Sendable {
     case terminal
 
     /// Reads one passphrase. On the terminal, `prompt` is shown; from files the first line is used.
-    public func read(prompt: String) throws -> SecretBytes {
+    /// `standardInput` is what descriptor 0 means for this run (itself in the binary; a descriptor of
+    /// the test's own when a command line runs in-process), so `--passphrase-fd 0` reads the run's stdin.
+    public func read(prompt: String, standardInput: Int32 = 0) throws -> SecretBytes {
         let secret: SecretBytes
         switch self {
         case .terminal:
             secret = try PassphrasePrompt.read(prompt: prompt)
-        case let .fileDescriptor(fd):
-            guard FileDescriptor.isOpen(fd) else { throw PassphraseError.badDescriptor(fd) }
+        case let .fileDescriptor(named):
+            let fd = named == 0 ? standardInput : named
+            guard FileDescriptor.isOpen(fd) else { throw PassphraseError.badDescriptor(named) }
             secret = try PassphrasePrompt.readLine(fd: fd)
         case let .file(path):
             let file = try Self.open(passphraseFile: path)

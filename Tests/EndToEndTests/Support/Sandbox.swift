@@ -37,7 +37,10 @@ enum Paths {
 }
 
 /// A throw-away home for one test: its own HOME, XDG folders, vault path and passphrase file, and
-/// helpers that run the real `pwnvault` binary in it.
+/// helpers that run `pwnvault` in it: the real binary, or (`inProcess`) `run` inside the test process
+/// with the same environment, stdin, captured outputs, fake server and vault (`InProcessRun`; Docs/TESTING.md
+/// says which suites do and why). Terminals (`runOnTerminal`), background runs (`start`) and `runBinary`
+/// always start the binary.
 final class Sandbox {
     let dir: URL
     let home: URL
@@ -53,7 +56,11 @@ final class Sandbox {
         environment["HIBP_API_KEY"] = FakeHIBP.key
     }
 
-    init(keyring: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Whether `run` runs the command line in-process (a test that reads only text and exit status).
+    let inProcess: Bool
+
+    init(inProcess: Bool = false, keyring: Bool = true, file: StaticString = #filePath, line: UInt = #line) throws {
+        self.inProcess = inProcess
         dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pwnvault-e2e-\(UUID().uuidString)")
         home = dir.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true,
@@ -93,18 +100,33 @@ final class Sandbox {
 
     deinit { try? FileManager.default.removeItem(at: dir) }
 
-    /// Runs `pwnvault ARGS` with stdin from `input`, stdout and stderr captured (so: not a terminal).
+    /// Runs `pwnvault ARGS` with stdin from `input`, stdout and stderr captured (so: not a terminal):
+    /// in-process when the sandbox is (and `InProcessRun` can: English, one run at a time), else the binary.
     @discardableResult
     func run(_ args: [String], input: String? = nil, env extra: [String: String] = [:],
              passphraseFromFile: Bool = true) -> RunResult {
         var env = environment.merging(extra) { $1 }
         if passphraseFromFile, env["PWNVAULT_PASSPHRASE_FILE"] == nil { env["PWNVAULT_PASSPHRASE_FILE"] = passphraseFile }
+        if inProcess, let result = InProcessRun.run(args, input: input, environment: env) { return result }
+        RunLedger.record(.binary)
+        return Sandbox.exec(Paths.binary, args, input: input, environment: env)
+    }
+
+    /// `run` through the real binary whatever the sandbox's mode: for what needs a process of its own
+    /// (start-up, exit statuses as a shell sees them, pipes).
+    @discardableResult
+    func runBinary(_ args: [String], input: String? = nil, env extra: [String: String] = [:],
+                   passphraseFromFile: Bool = true) -> RunResult {
+        var env = environment.merging(extra) { $1 }
+        if passphraseFromFile, env["PWNVAULT_PASSPHRASE_FILE"] == nil { env["PWNVAULT_PASSPHRASE_FILE"] = passphraseFile }
+        RunLedger.record(.binary)
         return Sandbox.exec(Paths.binary, args, input: input, environment: env)
     }
 
     /// Starts `pwnvault ARGS` in the background (passphrase from the sandbox's file, no input, stdout
     /// to `output`, stderr discarded), for tests that kill or interrupt it.
     func start(_ args: [String], output: FileHandle = .nullDevice) throws -> Process {
+        RunLedger.record(.binary)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Paths.binary)
         p.arguments = args
@@ -137,6 +159,7 @@ final class Sandbox {
         var driver = [Paths.support("ptyrun.py"), "--timeout", String(timeout)]
         for s in steps { driver += ["--expect", s.expect, "--send", s.send] }
         driver += ["--", Paths.binary] + args
+        RunLedger.record(.terminal)
         return Sandbox.exec(Paths.python, driver, input: nil, environment: env)
     }
 

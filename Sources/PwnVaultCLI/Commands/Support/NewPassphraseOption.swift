@@ -28,14 +28,14 @@ enum NewPassphraseOption {
     /// file or descriptor. `check` (nil: --weak-passphrase-ok) runs before it is asked again; what it
     /// could not check is said on `console`, one line each.
     static func read(from source: PassphraseSource, prompt: String, console: Console,
-                     check: NewPassphraseCheck?) throws -> SecretBytes {
+                     check: NewPassphraseCheck?, standardInput: Int32 = StandardStream.inputDescriptor) throws -> SecretBytes {
         let retry = PromptRetry.forPerson(interactive: source.isInteractive, say: { console.note($0) })
         return try retry.run(retryIf: { $0 is PassphraseError }) { _ in
-            let first = try source.read(prompt: prompt)
+            let first = try source.read(prompt: prompt, standardInput: standardInput)
             guard first.count >= minimumLength else { throw PassphraseError.tooShort(minimum: minimumLength) }
             for note in try check?.check(first) ?? [] { console.note(note) }
             if source.isInteractive {
-                let second = try source.read(prompt: msg("Repeat it: "))
+                let second = try source.read(prompt: msg("Repeat it: "), standardInput: standardInput)
                 guard first.isEqual(to: second) else { throw PassphraseError.mismatch }
             }
             return first

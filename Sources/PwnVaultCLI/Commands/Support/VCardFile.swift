@@ -4,10 +4,10 @@ import PwnVaultCore
 /// person can act on; nothing is added when it cannot be read.
 enum VCardFile {
     /// The whole file or stdin, refused beyond `VCardParser.maxBytes` without reading further.
-    static func read(_ source: String, name: String) throws -> [UInt8] {
+    static func read(_ source: String, name: String, standardInput: Int32 = StandardStream.inputDescriptor) throws -> [UInt8] {
         let bytes: [UInt8]?
         do {
-            bytes = source == "-" ? try InputFile.readStandardInput(limit: VCardParser.maxBytes)
+            bytes = source == "-" ? try InputFile.readStandardInput(limit: VCardParser.maxBytes, fd: standardInput)
                                   : try InputFile.read(source, limit: VCardParser.maxBytes)
         } catch .noSuchFile {
             throw InputError(msg("cannot read {1}: there is no such file; nothing was added", name))
