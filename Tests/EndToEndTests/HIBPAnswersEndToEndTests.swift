@@ -82,6 +82,15 @@ final class HIBPAnswersEndToEndTests: XCTestCase {
         XCTAssertTrue(config.stdout.contains("stored the HIBP API key"), config.all)
     }
 
+    func testDoctorSaysA429OnTheKeyAsARateLimitNotAsAWaitTooLong() {
+        // Doctor asks once and waits for nothing; its question goes through the check session, whose
+        // answer to a 429 it may not wait for is "longer than the 0 s pwnvault waits": not doctor's words.
+        server.control("/__control/faults", #"{"subscription/status=429:7": 1}"#)
+        let r = s.run(["doctor"], env: ["HIBP_API_KEY": FakeHIBP.key])
+        XCTAssertTrue(r.stdout.contains("rate limit for this key was exceeded (429); retry after 7 s"), r.all)
+        XCTAssertFalse(r.all.contains("pwnvault waits"), r.all)
+    }
+
     func testARunOf429sIsSaidOnceItAddsUpHoweverShortEachWait() {
         // Three 2-second waits in a row: none alone is worth a line, together they are 6.75 s of silence.
         XCTAssertEqual(s.run(["breaches"]).status, 0)   // the catalog cached: the faults meet the checks

@@ -271,6 +271,10 @@ struct DoctorRun {
                 return .problem(phrase("API key"), msg("HIBP refused {1}: {2}", source, error.message),
                                 fix: msg("check the key at https://haveibeenpwned.com/API/Key and store it again with 'pwnvault config api-key'"),
                                 status: .apiAuthorization)
+            case let .waitTooLong(seconds, _), let .heldTooLong(seconds, _):
+                // Doctor asks once and waits for nothing: a 429 is said as what it is, not as a wait too long.
+                return .warning(phrase("API key"), msg("{1} is well-formed; HIBP could not confirm it ({2})", source,
+                                                       HIBPError.rateLimited(retryAfter: Double(seconds)).message))
             default:
                 return .warning(phrase("API key"), msg("{1} is well-formed; HIBP could not confirm it ({2})", source, error.message))
             }
