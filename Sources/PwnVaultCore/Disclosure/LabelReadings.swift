@@ -4,10 +4,8 @@
 /// `failsScreen`) for the line that prints it. The reading depends on the text alone; what is decided
 /// from it (which accounts it carries) is decided again by each caller, so the gate's answer stays the
 /// gate's (issue 30: the second reading was a fifth of an import of 10,000 named contacts).
-public final class LabelReadings: @unchecked Sendable {
-    // Safe: every access to `table` holds `lock`.
-    private var table: [[UInt8]: LabelScreen.LabelReading] = [:]
-    private let lock = Lock()
+public final class LabelReadings: Sendable {
+    private let table = Locked<[[UInt8]: LabelScreen.LabelReading]>([:])
     /// Beyond this many labels, new ones are read without being kept.
     static let capacity = 100_000
 
@@ -16,14 +14,14 @@ public final class LabelReadings: @unchecked Sendable {
     /// The reading of `label`, made now or earlier in the run.
     func reading(of label: String) -> LabelScreen.LabelReading {
         let key = Array(label.utf8)
-        if let known = lock.withLock({ table[key] }) { return known }
+        if let known = table.withLock({ $0[key] }) { return known }
         let reading = LabelScreen.LabelReading(label)
-        lock.withLock { if table.count < Self.capacity { table[key] = reading } }
+        table.withLock { if $0.count < Self.capacity { $0[key] = reading } }
         return reading
     }
 
     /// How many labels are kept (for tests).
-    var count: Int { lock.withLock { table.count } }
+    var count: Int { table.withLock { $0.count } }
 }
 
 /// Readings hold labels: never printed.

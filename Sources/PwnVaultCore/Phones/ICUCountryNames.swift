@@ -92,13 +92,12 @@ public final class ICUCountryNames: @unchecked Sendable {   // ICU's display-nam
 
     // MARK: the process's
 
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var loaded: ICUCountryNames??
+    private static let loaded = Locked<ICUCountryNames??>(nil)
 
     /// Loaded at the first call; nil (then and later) when ICU cannot be used.
     public static func shared() -> ICUCountryNames? {
-        lock.withLock {
-            if let loaded { return loaded }
+        loaded.withLock { loaded in
+            if let known = loaded { return known }
             let names = try? load()
             loaded = .some(names)
             return names
