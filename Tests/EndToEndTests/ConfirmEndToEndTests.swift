@@ -47,7 +47,8 @@ final class ConfirmEndToEndTests: XCTestCase {
         XCTAssertEqual(refused.status, 7, refused.all)
         XCTAssertTrue(refused.stderr.contains("refused that key (401: Access denied due to invalid hibp-api-key.); nothing was stored"),
                       "HIBP's cause, in its words: \(refused.stderr)")
-        XCTAssertTrue(s.run(["config", "api-key", "--remove"]).stdout.contains("no HIBP API key was stored"))
+        let removed = s.run(["config", "api-key", "--remove"])
+        XCTAssertTrue(removed.stdout.contains("no HIBP API key was stored"), removed.all)
 
         let stored = s.run(["config", "api-key"], input: FakeHIBP.key + "\n")
         XCTAssertEqual(stored.status, 0, stored.all)

@@ -81,6 +81,9 @@ final class Sandbox {
         env["XDG_CACHE_HOME"] = home.appendingPathComponent(".cache").path
         env["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
         env["TERM"] = "xterm-256color"
+        // The test keyring answers in milliseconds, but CI's four workers have made a call wait longer than
+        // the 2 s default (a flaky failure, not a finding); tests of the timeout set their own value.
+        env["PWNVAULT_KEYRING_TIMEOUT_MS"] = "20000"
         // Explicit, so runs inside another keyring session (which brings its own HOME) find the same vault.
         env["PWNVAULT_VAULT"] = home.appendingPathComponent(".local/share/pwnvault/vault").path
         // Only loopback: a run that would ask Pwned Passwords (init and passwd check a new passphrase)
